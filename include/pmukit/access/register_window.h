@@ -1,0 +1,88 @@
+// pmukit -- MMIO register windows and the typed MMIORegister32/64 views over them.
+//
+// A RegisterWindow is one mmap of a file range: a BAR's sysfs resourceN, /dev/mem at the physical
+// address, or the same files in a snapshot. One mapping serves a whole window (a discovery table,
+// a CoreSight page, an IMC box), never one per register. Offsets are bounds-checked and aligned,
+// and loads and stores are volatile in exactly one place (this file's .cpp). A window mapped
+// read-only is PROT_READ: a stray write faults instead of being silently dropped.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace pmukit {
+
+class RegisterWindow {
+ public:
+  // Maps bytes [file_offset, file_offset + length) of `file`; byte 0 is physical address
+  // `phys_base`. Throws Error naming the file on open/mmap failure or a file that is too short.
+  RegisterWindow(const std::string& file, std::uint64_t file_offset, std::uint64_t length,
+                 std::uint64_t phys_base, bool writable);
+  ~RegisterWindow();
+  RegisterWindow(const RegisterWindow&) = delete;
+  RegisterWindow& operator=(const RegisterWindow&) = delete;
+
+  std::uint64_t phys_base() const { return phys_base_; }
+  std::uint64_t size() const { return length_; }
+  bool writable() const { return writable_; }
+  // "/sys/bus/pci/devices/0000:6a:03.1/resource0 +0x2000" -- for messages.
+  const std::string& source() const { return source_; }
+  bool contains(std::uint64_t phys, std::uint64_t len) const {
+    return phys >= phys_base_ && len <= length_ && phys - phys_base_ <= length_ - len;
+  }
+
+  std::uint32_t read32(std::uint64_t offset) const;
+  std::uint64_t read64(std::uint64_t offset) const;  // one 64-bit load
+  // For blocks without single-copy-atomic 64-bit access: read hi, lo, hi and retry while the high
+  // word moved (at most 1000 times, as Linux arm_cspmu does); throws if it never settles.
+  std::uint64_t read64_hilohi(std::uint64_t offset) const;
+  void write32(std::uint64_t offset, std::uint32_t value);
+  void write64(std::uint64_t offset, std::uint64_t value);       // one 64-bit store
+  void write64_lohi(std::uint64_t offset, std::uint64_t value);  // low dword, then high
+
+  // How many mmap() calls all windows have made in this process (benchmarks report it).
+  static std::uint64_t mmap_calls();
+
+ private:
+  volatile std::uint8_t* at(std::uint64_t offset, unsigned width) const;
+  void check_writable(std::uint64_t offset) const;
+
+  std::string source_;
+  std::uint64_t phys_base_ = 0;
+  std::uint64_t length_ = 0;
+  bool writable_ = false;
+  void* map_ = nullptr;
+  std::size_t map_len_ = 0;
+  std::uint64_t delta_ = 0;  // offset of byte 0 inside the page-aligned mapping
+};
+
+// A 32-bit register at a fixed offset of a window.
+class MMIORegister32 {
+ public:
+  MMIORegister32(RegisterWindow& w, std::uint64_t offset) : w_(&w), offset_(offset) {}
+  std::uint32_t read() const { return w_->read32(offset_); }
+  void write(std::uint32_t v) const { w_->write32(offset_, v); }
+  std::uint64_t phys() const { return w_->phys_base() + offset_; }
+
+ private:
+  RegisterWindow* w_;
+  std::uint64_t offset_;
+};
+
+// A 64-bit register; `atomic64` says whether the block supports single 64-bit accesses (APMT
+// ATOMIC flag, Intel uncore counters). Without it reads are hi-lo-hi and writes lo then hi.
+class MMIORegister64 {
+ public:
+  MMIORegister64(RegisterWindow& w, std::uint64_t offset, bool atomic64)
+      : w_(&w), offset_(offset), atomic_(atomic64) {}
+  std::uint64_t read() const { return atomic_ ? w_->read64(offset_) : w_->read64_hilohi(offset_); }
+  void write(std::uint64_t v) const { atomic_ ? w_->write64(offset_, v) : w_->write64_lohi(offset_, v); }
+  std::uint64_t phys() const { return w_->phys_base() + offset_; }
+
+ private:
+  RegisterWindow* w_;
+  std::uint64_t offset_;
+  bool atomic_;
+};
+
+}  // namespace pmukit

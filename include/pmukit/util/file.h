@@ -1,0 +1,28 @@
+// pmukit -- whole-file reads and writes whose errors name the file.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pmukit {
+
+// Reads the whole file; throws Error("<path>: <reason>").
+std::string read_file(const std::filesystem::path& path);
+// Reads the whole file, nullopt if it does not exist or cannot be read.
+std::optional<std::string> try_read_file(const std::filesystem::path& path);
+// First line without trailing whitespace; nullopt if unreadable.
+std::optional<std::string> try_read_line(const std::filesystem::path& path);
+// An integer sysfs attribute ("0x8086\n", "-1\n"); nullopt if unreadable or not a number.
+std::optional<std::int64_t> try_read_int(const std::filesystem::path& path);
+
+// Writes (creating parents); throws Error on failure.
+void write_file(const std::filesystem::path& path, std::string_view data);
+
+// Parses a Linux cpu list ("0-3,8,10-11"); nullopt on junk.
+std::optional<std::vector<int>> parse_cpu_list(std::string_view s);
+
+}  // namespace pmukit

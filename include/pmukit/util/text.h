@@ -1,0 +1,27 @@
+// pmukit -- small text helpers: number parsing with errors that name the token, trimming, splitting.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pmukit {
+
+// Parses "0x1f", "31", "0b101" (C prefixes; plain digits are decimal). nullopt on any junk.
+std::optional<std::uint64_t> parse_u64(std::string_view s);
+// Parses a hex number with or without "0x".
+std::optional<std::uint64_t> parse_hex(std::string_view s);
+// Like parse_u64 but throws UsageError("<what>: '<s>' is not a number").
+std::uint64_t parse_u64_or_throw(std::string_view s, std::string_view what);
+
+std::string_view trim(std::string_view s);
+std::vector<std::string_view> split(std::string_view s, char sep);
+bool iequals(std::string_view a, std::string_view b);
+std::string to_lower(std::string_view s);
+
+// "0x1a2b" with at least `digits` hex digits.
+std::string hex(std::uint64_t v, int digits = 0);
+
+}  // namespace pmukit

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages pmukit builds, tests and benchmarks with.
+# Run as root (CI does); a non-root user gets sudo if it is there.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config
+  libpci-dev pciutils pci.ids          # libpci 3.9: config space, filters, dump files; lspci for cross-checks
+  libfmt-dev libcli11-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  linux-perf                           # perf stat, to cross-check the perf backend
+  python3                              # bench/ scripts
+)
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${packages[@]}"

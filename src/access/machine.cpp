@@ -1,0 +1,99 @@
+// pmukit -- machine root and the named-path table.
+#include "pmukit/access/machine.h"
+
+#include <fmt/format.h>
+#include <fmt/std.h>
+
+#include "pmukit/access/msr.h"
+#include "pmukit/access/pci_access.h"
+#include "pmukit/access/physical_memory.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit {
+
+namespace {
+// The only table of absolute paths in pmukit. Each default lives under the machine root.
+constexpr ParamInfo kParams[] = {
+    {"sysfs.path", "/sys/bus/pci", "PCI sysfs tree (libpci sysfs method)"},
+    {"devmem.path", "/dev/mem", "physical memory device, the last resort for MMIO windows"},
+    {"msr.path", "/dev/cpu", "MSR devices: <path>/<cpu>/msr"},
+    {"acpi.path", "/sys/firmware/acpi/tables", "ACPI tables (APMT)"},
+    {"acpidev.path", "/sys/bus/acpi/devices", "ACPI devices (Tegra410 NVDA20xx PMU blocks)"},
+    {"cpu.path", "/sys/devices/system/cpu", "CPU topology (physical_package_id, die_id)"},
+    {"node.path", "/sys/devices/system/node", "NUMA nodes (cpulist)"},
+    {"cpuinfo.path", "/proc/cpuinfo", "CPU vendor, family and model"},
+    {"events.path", "/sys/bus/event_source/devices", "kernel perf PMUs (type, format/, events/)"},
+    {"kernel.path", "/proc/sys/kernel", "perf_event_paranoid and friends"},
+    {"lockdown.path", "/sys/kernel/security/lockdown", "kernel lockdown state"},
+    {"iomem.path", "/proc/iomem", "physical address map (claimed ranges)"},
+    {"lock.path", "/run/pmukit.lock", "the lock that keeps one pmu-raw per machine"},
+    {"sim.path", "/run/pmukit-sim", "pmu-sim's clock and control files"},
+};
+}  // namespace
+
+std::span<const ParamInfo> param_table() { return kParams; }
+
+Machine::Machine(MachineOptions opts) : opts_(std::move(opts)) {
+  for (const auto& [name, value] : opts_.overrides) {
+    bool known = false;
+    for (const auto& p : kParams) known = known || p.name == name;
+    if (!known && name != "dump.name") throw UsageError(fmt::format("-O {}: unknown parameter", name));
+  }
+  if (auto it = opts_.overrides.find("dump.name"); it != opts_.overrides.end())
+    opts_.pci_dump = it->second;
+}
+
+Machine::~Machine() = default;
+
+bool Machine::is_live() const { return opts_.root == "/" || opts_.root.empty(); }
+
+std::string Machine::describe() const {
+  std::string s = is_live() ? "live machine" : fmt::format("snapshot {}", opts_.root.string());
+  if (opts_.pci_dump) s = fmt::format("PCI dump {} ({})", opts_.pci_dump->string(), s);
+  return s;
+}
+
+std::filesystem::path Machine::param(std::string_view name) const {
+  if (auto it = opts_.overrides.find(name); it != opts_.overrides.end()) return it->second;
+  for (const auto& p : kParams) {
+    if (p.name != name) continue;
+    if (is_live()) return std::filesystem::path(p.default_path);
+    return opts_.root / std::filesystem::path(p.default_path).relative_path();
+  }
+  throw Error(fmt::format("internal: unknown machine parameter '{}'", name));
+}
+
+void Machine::set_param(std::string_view name, std::string value) {
+  bool known = name == "dump.name";
+  for (const auto& p : kParams) known = known || p.name == name;
+  if (!known) throw UsageError(fmt::format("-O {}: unknown parameter (see -O help)", name));
+  if (name == "dump.name") opts_.pci_dump = value;
+  opts_.overrides.insert_or_assign(std::string(name), std::move(value));
+  pci_.reset();
+  memory_.reset();
+}
+
+PciAccess& Machine::pci() {
+  if (!pci_) pci_ = std::make_unique<PciAccess>(*this);
+  return *pci_;
+}
+
+PhysicalMemory& Machine::memory() {
+  if (!memory_) memory_ = std::make_unique<PhysicalMemory>(*this);
+  return *memory_;
+}
+
+MsrDevice& Machine::msr(int cpu) {
+  auto it = msrs_.find(cpu);
+  if (it == msrs_.end())
+    it = msrs_.emplace(cpu, std::make_unique<MsrDevice>(param("msr.path") / std::to_string(cpu) / "msr", cpu))
+             .first;
+  return *it->second;
+}
+
+bool Machine::has_msr_device(int cpu) const {
+  std::error_code ec;
+  return std::filesystem::exists(param("msr.path") / std::to_string(cpu) / "msr", ec);
+}
+
+}  // namespace pmukit

@@ -1,0 +1,118 @@
+// pmukit -- BAR resolution and the resourceN -> /dev/mem mapping order.
+#include "pmukit/access/physical_memory.h"
+
+#include <cerrno>
+
+#include <fmt/format.h>
+#include <fmt/std.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/access/register_window.h"
+#include "pmukit/util/error.h"
+#include "pmukit/util/file.h"
+#include "pmukit/util/text.h"
+
+namespace pmukit {
+
+PhysicalMemory::PhysicalMemory(const Machine& machine) : machine_(machine) {}
+PhysicalMemory::~PhysicalMemory() = default;
+
+const std::vector<BarRegion>& PhysicalMemory::bars() {
+  if (bars_) return *bars_;
+  bars_.emplace();
+  std::error_code ec;
+  auto dir = machine_.param("sysfs.path") / "devices";
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    auto bdf = Bdf::parse(entry.path().filename().string());
+    if (!bdf) continue;
+    auto text = try_read_file(entry.path() / "resource");
+    if (!text) continue;
+    int index = 0;
+    for (std::string_view line : split(*text, '\n')) {
+      if (index >= 6) break;  // lines 6+ are the ROM and bridge windows: no resourceN for them
+      auto f = split(trim(line), ' ');
+      if (f.size() >= 3) {
+        auto start = parse_u64(f[0]), end = parse_u64(f[1]), flags = parse_u64(f[2]);
+        if (start && end && flags && *end > *start && (*flags & 0x200))
+          bars_->push_back(BarRegion{*bdf, index, *start, *end, *flags,
+                                     entry.path() / fmt::format("resource{}", index)});
+      }
+      ++index;
+    }
+  }
+  return *bars_;
+}
+
+std::optional<BarRegion> PhysicalMemory::find_bar(std::uint64_t phys, std::uint64_t len) {
+  for (const auto& b : bars())
+    if (b.contains(phys, len)) return b;
+  return std::nullopt;
+}
+
+std::string PhysicalMemory::explain(const std::string& file, int err, bool devmem) const {
+  std::string what = fmt::format("{}: {}", file, errno_text(err));
+  if (err == ENOENT)
+    return what + (devmem ? " (kernel built without CONFIG_DEVMEM)" : " (the kernel exposes no such BAR file)");
+  if (err == EPERM || err == EACCES) {
+    std::string lockdown;
+    if (auto state = try_read_line(machine_.param("lockdown.path"))) {
+      auto open = state->find('['), close = state->find(']');
+      if (open != std::string::npos && close != std::string::npos && close > open + 1 &&
+          state->substr(open + 1, close - open - 1) != "none")
+        lockdown = state->substr(open + 1, close - open - 1);
+    }
+    std::string hint = "run as root (CAP_SYS_RAWIO)";
+    if (!lockdown.empty())
+      hint = fmt::format("kernel lockdown is [{}]: direct access is blocked, use --backend perf", lockdown);
+    else if (devmem)
+      hint += "; if already root, CONFIG_STRICT_DEVMEM/IO_STRICT_DEVMEM refuses this range "
+              "(boot with iomem=relaxed) or kernel lockdown (Secure Boot) blocks /dev/mem";
+    else
+      hint += "; if already root, kernel lockdown (Secure Boot) blocks resourceN mmap";
+    return fmt::format("{} ({})", what, hint);
+  }
+  return what;
+}
+
+namespace {
+// Pulls errno back out of the "<what>: <strerror>" message RegisterWindow throws.
+int errno_of(const Error& e) {
+  std::string_view m = e.what();
+  for (int err : {ENOENT, EPERM, EACCES, EINVAL, ENODEV, ENXIO, EBUSY})
+    if (m.ends_with(errno_text(err))) return err;
+  return 0;
+}
+}  // namespace
+
+std::unique_ptr<RegisterWindow> PhysicalMemory::map_bar(const BarRegion& bar, std::uint64_t offset,
+                                                        std::uint64_t len, bool writable) {
+  return std::make_unique<RegisterWindow>(bar.resource_file.string(), offset, len, bar.start + offset, writable);
+}
+
+std::unique_ptr<RegisterWindow> PhysicalMemory::map(std::uint64_t phys, std::uint64_t len, bool writable) {
+  std::vector<std::string> tried;
+  if (auto bar = find_bar(phys, len)) {
+    try {
+      return map_bar(*bar, phys - bar->start, len, writable);
+    } catch (const Error& e) {
+      int err = errno_of(e);
+      tried.push_back(err ? fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index,
+                                        explain(bar->resource_file.string(), err, false))
+                          : fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index, e.what()));
+    }
+  } else {
+    tried.push_back("no PCI BAR contains this range");
+  }
+  auto devmem = machine_.param("devmem.path").string();
+  try {
+    return std::make_unique<RegisterWindow>(devmem, phys, len, phys, writable);
+  } catch (const Error& e) {
+    int err = errno_of(e);
+    tried.push_back(err ? explain(devmem, err, true) : std::string(e.what()));
+  }
+  std::string why;
+  for (const auto& t : tried) why += (why.empty() ? "" : "; ") + t;
+  throw Error(fmt::format("{:#x}+{:#x}: cannot map: {}", phys, len, why));
+}
+
+}  // namespace pmukit

@@ -1,0 +1,112 @@
+// pmukit -- mmap-backed register windows. The only place that dereferences mapped registers.
+#include "pmukit/access/register_window.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "pmukit/util/error.h"
+
+namespace pmukit {
+
+namespace {
+std::atomic<std::uint64_t> g_mmap_calls{0};
+constexpr int kHiLoHiMaxPoll = 1000;  // same bound as Linux arm_cspmu HILOHI_MAX_POLL
+}  // namespace
+
+std::uint64_t RegisterWindow::mmap_calls() { return g_mmap_calls.load(); }
+
+RegisterWindow::RegisterWindow(const std::string& file, std::uint64_t file_offset, std::uint64_t length,
+                               std::uint64_t phys_base, bool writable)
+    : source_(file_offset ? fmt::format("{} +{:#x}", file, file_offset) : file),
+      phys_base_(phys_base),
+      length_(length),
+      writable_(writable) {
+  if (length == 0) throw Error(fmt::format("{}: empty register window", source_));
+  // O_SYNC makes /dev/mem and resourceN mappings uncached on x86 (as pciutils' physmem does).
+  int fd = ::open(file.c_str(), (writable ? O_RDWR | O_SYNC : O_RDONLY) | O_CLOEXEC);
+  if (fd < 0) throw_errno(fmt::format("{}: open", file), errno);
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<std::uint64_t>(st.st_size) < file_offset + length) {
+    ::close(fd);
+    // Touching a mapped page past the end of a regular file raises SIGBUS: refuse up front.
+    throw Error(fmt::format("{}: file is {:#x} bytes, window needs {:#x}..{:#x}", file, st.st_size,
+                            file_offset, file_offset + length));
+  }
+  const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t map_off = file_offset & ~(page - 1);
+  delta_ = file_offset - map_off;
+  map_len_ = static_cast<std::size_t>((delta_ + length + page - 1) & ~(page - 1));
+  ++g_mmap_calls;
+  map_ = ::mmap(nullptr, map_len_, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd,
+                static_cast<off_t>(map_off));
+  int err = errno;
+  ::close(fd);
+  if (map_ == MAP_FAILED) {
+    map_ = nullptr;
+    throw_errno(fmt::format("{}: mmap {:#x} bytes at {:#x}", file, map_len_, map_off), err);
+  }
+}
+
+RegisterWindow::~RegisterWindow() {
+  if (map_) ::munmap(map_, map_len_);
+}
+
+volatile std::uint8_t* RegisterWindow::at(std::uint64_t offset, unsigned width) const {
+  if (offset % width != 0 || offset > length_ || length_ - offset < width)
+    throw Error(fmt::format("{}: {}-bit access at +{:#x} is outside the {:#x}-byte window or unaligned",
+                            source_, width * 8, offset, length_));
+  return static_cast<volatile std::uint8_t*>(map_) + delta_ + offset;
+}
+
+void RegisterWindow::check_writable(std::uint64_t offset) const {
+  if (!writable_)
+    throw Error(fmt::format("{}: write at +{:#x} to a window mapped read-only", source_, offset));
+}
+
+std::uint32_t RegisterWindow::read32(std::uint64_t offset) const {
+  return *reinterpret_cast<volatile std::uint32_t*>(at(offset, 4));
+}
+
+std::uint64_t RegisterWindow::read64(std::uint64_t offset) const {
+  return *reinterpret_cast<volatile std::uint64_t*>(at(offset, 8));
+}
+
+std::uint64_t RegisterWindow::read64_hilohi(std::uint64_t offset) const {
+  auto* lo = reinterpret_cast<volatile std::uint32_t*>(at(offset, 8));
+  auto* hi = lo + 1;
+  std::uint32_t h1 = *hi;
+  for (int i = 0; i < kHiLoHiMaxPoll; ++i) {
+    std::uint32_t l = *lo;
+    std::uint32_t h2 = *hi;
+    if (h1 == h2) return static_cast<std::uint64_t>(h2) << 32 | l;
+    h1 = h2;
+  }
+  throw Error(fmt::format("{}: 64-bit counter at +{:#x} kept changing its high word", source_, offset));
+}
+
+void RegisterWindow::write32(std::uint64_t offset, std::uint32_t value) {
+  check_writable(offset);
+  *reinterpret_cast<volatile std::uint32_t*>(at(offset, 4)) = value;
+}
+
+void RegisterWindow::write64(std::uint64_t offset, std::uint64_t value) {
+  check_writable(offset);
+  *reinterpret_cast<volatile std::uint64_t*>(at(offset, 8)) = value;
+}
+
+void RegisterWindow::write64_lohi(std::uint64_t offset, std::uint64_t value) {
+  check_writable(offset);
+  auto* lo = reinterpret_cast<volatile std::uint32_t*>(at(offset, 8));
+  lo[0] = static_cast<std::uint32_t>(value);
+  lo[1] = static_cast<std::uint32_t>(value >> 32);
+}
+
+}  // namespace pmukit

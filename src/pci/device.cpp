@@ -1,0 +1,137 @@
+// pmukit -- PCI scan: identity from libpci, header and capabilities from the guarded walk,
+// root ports from bridge bus ranges.
+#include "pmukit/pci/device.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/access/pci_access.h"
+#include "pmukit/pci/pci_regs.h"
+
+namespace pmukit::pci {
+
+std::vector<const Capability*> Device::find_ext(std::uint16_t id) const {
+  std::vector<const Capability*> out;
+  for (const auto& c : caps)
+    if (c.kind == CapKind::Extended && c.id == id) out.push_back(&c);
+  return out;
+}
+
+const Capability* Device::find_dvsec(std::uint16_t vendor, std::uint16_t id) const {
+  for (const auto& c : caps)
+    if (c.is_dvsec(vendor, id)) return &c;
+  return nullptr;
+}
+
+const Capability* Device::find_vsec(std::uint16_t vendor, std::uint16_t id) const {
+  for (const auto& c : caps)
+    if (c.is_vsec(vendor, id)) return &c;
+  return nullptr;
+}
+
+namespace {
+
+// BAR layout: from sysfs IORESOURCE flags when libpci had them, else from the BAR register's
+// low nibble that libpci keeps in base_addr (dump files).
+std::vector<Bar> decode_bars(const PciDeviceInfo& info, std::uint8_t header_type) {
+  std::vector<Bar> bars;
+  int count = header_type == 0 ? 6 : header_type == 1 ? 2 : 1;
+  for (int i = 0; i < count; ++i) {
+    std::uint64_t raw = info.bar_base[i];
+    std::uint64_t flags = info.bar_ioflags[i];
+    Bar b{i};
+    if (flags) {
+      b.io = flags & 0x100;               // IORESOURCE_IO
+      b.prefetchable = flags & 0x2000;    // IORESOURCE_PREFETCH
+      b.mem64 = flags & 0x100000;         // IORESOURCE_MEM_64
+    } else {
+      b.io = raw & 1;
+      b.mem64 = !b.io && ((raw >> 1) & 3) == 2;
+      b.prefetchable = !b.io && (raw & 8);
+    }
+    b.base = raw & (b.io ? ~0x3ull : ~0xfull);
+    b.size = info.bar_size[i];
+    if (b.base == 0 && b.size == 0) continue;
+    bars.push_back(b);
+    if (b.mem64 && !flags) ++i;  // the upper half of a 64-bit BAR is not a BAR of its own
+  }
+  return bars;
+}
+
+Device read_device(PciAccess& pci, const PciDeviceInfo& info) {
+  Device d;
+  d.bdf = info.bdf;
+  d.vendor_id = info.vendor_id;
+  d.device_id = info.device_id;
+  d.class_code = info.class_code;
+  d.revision = info.revision;
+  d.numa_node = info.numa_node;
+  PciConfig& cfg = pci.config(info.bdf);
+  d.config_size = cfg.size();
+  if (d.config_size == 0) {
+    d.warnings.push_back(fmt::format("{}: config space unreadable", info.bdf.str()));
+    return d;
+  }
+  auto cmdsts = cfg.read32(regs::kCommandStatus);
+  auto hdr = cfg.read32(0x0c);  // header type is byte 0x0e
+  if (!cmdsts || !hdr) {
+    d.warnings.push_back(fmt::format("{}: config header unreadable", info.bdf.str()));
+    return d;
+  }
+  d.header_type = (*hdr >> 16) & regs::kHeaderTypeMask;
+  d.bars = decode_bars(info, d.header_type);
+  if (d.header_type == 1) {
+    if (auto buses = cfg.read32(regs::kBusNumbers)) {
+      d.secondary_bus = (*buses >> 8) & 0xff;
+      d.subordinate_bus = (*buses >> 16) & 0xff;
+    }
+  }
+  WalkResult walk = walk_capabilities(cfg, d.header_type, *cmdsts, d.vendor_id);
+  d.caps = std::move(walk.caps);
+  d.is_pcie = walk.is_pcie;
+  for (const auto& c : d.caps)
+    if (c.pcie_port_type) d.port_type = c.pcie_port_type;
+  d.warnings.insert(d.warnings.end(), walk.warnings.begin(), walk.warnings.end());
+  if ((*cmdsts & regs::kStatusCapList) && d.caps.empty() && d.config_size <= 64)
+    d.warnings.push_back(fmt::format("{}: capabilities present but only {} bytes of config space are "
+                                     "readable (run as root)", info.bdf.str(), d.config_size));
+  for (auto& w : pci.take_warnings()) d.warnings.push_back(fmt::format("{}: libpci: {}", info.bdf.str(), w));
+  return d;
+}
+
+}  // namespace
+
+void resolve_root_ports(std::vector<Device>& devices) {
+  for (auto& d : devices) {
+    if (d.is_root_port()) {
+      d.root_port = d.bdf;
+      continue;
+    }
+    // The outermost root port whose bus range holds this device's bus.
+    const Device* best = nullptr;
+    for (const auto& b : devices) {
+      if (!b.is_root_port() || b.bdf.domain != d.bdf.domain || !b.secondary_bus || !b.subordinate_bus) continue;
+      if (d.bdf.bus < *b.secondary_bus || d.bdf.bus > *b.subordinate_bus) continue;
+      if (!best || *b.subordinate_bus - *b.secondary_bus > *best->subordinate_bus - *best->secondary_bus)
+        best = &b;
+    }
+    if (best) d.root_port = best->bdf;
+  }
+}
+
+std::vector<Device> scan(Machine& machine, const ScanOptions& options) {
+  PciAccess& pci = machine.pci();
+  std::vector<Device> all;
+  all.reserve(pci.devices().size());
+  for (const auto& info : pci.devices()) all.push_back(read_device(pci, info));
+  resolve_root_ports(all);
+  if (!options.filter) return all;
+  std::vector<Device> kept;
+  for (auto& d : all)
+    if (pci.matches(d.bdf, *options.filter)) kept.push_back(std::move(d));
+  return kept;
+}
+
+}  // namespace pmukit::pci
