@@ -1,0 +1,90 @@
+// pmukit -- writes a machine tree (a "snapshot") under a root directory: the sysfs PCI files libpci
+// reads, BAR resourceN files, dev/mem, dev/cpu/N/msr, CPU topology, /proc/cpuinfo and ACPI
+// tables. Unit tests build exactly the machine they need; bundled synthetic machines and captured
+// machines share the format (docs/snapshot-format.md).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pmukit/access/bdf.h"
+#include "pmukit/snapshot/config_image.h"
+
+namespace pmukit::snapshot {
+
+struct BarSpec {
+  int index = 0;
+  std::uint64_t base = 0;
+  std::uint64_t size = 0;
+  bool mem64 = true;
+  bool prefetchable = false;
+};
+
+struct PciDeviceSpec {
+  Bdf bdf;
+  ConfigImage config{0xffff, 0xffff, 0};
+  unsigned config_size = 4096;  // bytes written to the sysfs config file (64, 256 or 4096)
+  bool has_config = true;       // false: a device directory without a config file
+  int numa_node = -1;
+  std::vector<BarSpec> bars;    // also programmed into the config image's BAR registers
+};
+
+struct CpuInfo {
+  std::string vendor = "GenuineIntel";  // "GenuineIntel", "AuthenticAMD", or "" for Arm
+  unsigned family = 6;
+  unsigned model = 0;
+  unsigned stepping = 0;
+  std::string model_name = "Synthetic CPU";
+  // Arm (/proc/cpuinfo "CPU implementer" / "CPU part")
+  unsigned arm_implementer = 0;
+  unsigned arm_part = 0;
+};
+
+class SnapshotBuilder {
+ public:
+  explicit SnapshotBuilder(std::filesystem::path root);
+
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path path(std::string_view abs) const;
+
+  void add_pci_device(const PciDeviceSpec& spec);
+  // Writes bytes into a BAR's resourceN file.
+  void write_bar(const Bdf& bdf, int bar, std::uint64_t offset, std::span<const std::uint8_t> data);
+  // Writes bytes at a physical address: into the BAR file that holds it, else into dev/mem.
+  void write_phys(std::uint64_t phys, std::span<const std::uint8_t> data);
+  void write_phys64(std::uint64_t phys, std::uint64_t value);
+  void write_phys32(std::uint64_t phys, std::uint32_t value);
+  // Overwrites bytes of a device's sysfs config file.
+  void write_config(const Bdf& bdf, unsigned offset, std::span<const std::uint8_t> data);
+
+  // CPU `cpu` in package `package`, die `die`, NUMA node `node` (-1: no node directory).
+  void add_cpu(int cpu, int package, int die, int node);
+  void set_cpuinfo(const CpuInfo& info);
+  // dev/cpu/<cpu>/msr, one 8-byte slot per MSR (see MsrDevice).
+  void set_msr(int cpu, std::uint32_t msr, std::uint64_t value);
+  void add_acpi_table(const std::string& signature, std::span<const std::uint8_t> bytes);
+  void write_text(std::string_view abs_path, std::string_view text);
+  // A marker saying the tree is synthetic (pmu-discover prints it on every run).
+  void set_synthetic_label(std::string_view label);
+
+ private:
+  void rewrite_topology_files();
+  std::filesystem::path device_dir(const Bdf& bdf) const;
+
+  std::filesystem::path root_;
+  std::map<Bdf, std::vector<BarSpec>> bars_;
+  std::map<int, std::tuple<int, int, int>> cpus_;  // cpu -> package, die, node
+  std::optional<CpuInfo> cpuinfo_;
+};
+
+// The marker file name under the root; its text is the label.
+inline constexpr std::string_view kSyntheticMarker = "PMUKIT_SYNTHETIC_MACHINE";
+// The label of a synthetic snapshot, or nullopt for a real capture or a live machine.
+std::optional<std::string> synthetic_label(const std::filesystem::path& root);
+
+}  // namespace pmukit::snapshot

@@ -1,0 +1,93 @@
+// PhysicalMemory: BAR resolution from `resource` files, resourceN before /dev/mem, explained errors.
+#include <gtest/gtest.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/access/physical_memory.h"
+#include "pmukit/access/register_window.h"
+#include "pmukit/snapshot/builder.h"
+#include "pmukit/util/error.h"
+#include "support/test_support.h"
+
+using namespace pmukit;
+
+namespace {
+void add_device_with_bar(snapshot::SnapshotBuilder& b) {
+  snapshot::PciDeviceSpec d;
+  d.bdf = *Bdf::parse("0000:6a:03.1");
+  d.config = snapshot::ConfigImage(0x8086, 0x09a7, 0x110100);
+  d.bars = {{0, 0x206ffff40000ull, 0x2000, true, false}, {2, 0xc0000000, 0x1000, false, false}};
+  b.add_pci_device(d);
+}
+}  // namespace
+
+TEST(PhysicalMemory, ResolvesAnAddressToTheBarThatHoldsIt) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  add_device_with_bar(b);
+  Machine m(MachineOptions{dir.path()});
+  auto bar = m.memory().find_bar(0x206ffff40100ull, 0x100);
+  ASSERT_TRUE(bar);
+  EXPECT_EQ(bar->index, 0);
+  EXPECT_EQ(bar->bdf.str(), "0000:6a:03.1");
+  EXPECT_EQ(bar->resource_file.filename(), "resource0");
+  EXPECT_FALSE(m.memory().find_bar(0x206ffff41f00ull, 0x200));  // runs past the BAR end
+  EXPECT_TRUE(m.memory().find_bar(0xc0000ffc, 4));
+  EXPECT_EQ(m.memory().bars().size(), 2u);
+}
+
+TEST(PhysicalMemory, MapsThroughResourceNAndSeesBarContents) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  add_device_with_bar(b);
+  b.write_phys64(0x206ffff40010ull, 0x1122334455667788ull);  // lands in resource0 at +0x10
+  Machine m(MachineOptions{dir.path()});
+  auto w = m.memory().map(0x206ffff40000ull, 0x2000, false);
+  EXPECT_NE(w->source().find("resource0"), std::string::npos);
+  EXPECT_EQ(w->read64(0x10), 0x1122334455667788ull);
+}
+
+TEST(PhysicalMemory, FallsBackToDevMemOutsideEveryBar) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  add_device_with_bar(b);
+  b.write_phys32(0xc8aa2800, 0x00010000);  // no BAR holds the SPR IMC PMON range
+  Machine m(MachineOptions{dir.path()});
+  auto w = m.memory().map(0xc8aa2800, 0x100, false);
+  EXPECT_NE(w->source().find("dev/mem"), std::string::npos);
+  EXPECT_EQ(w->read32(0), 0x00010000u);
+}
+
+TEST(PhysicalMemory, ErrorSaysWhatWasTriedAndWhy) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  add_device_with_bar(b);
+  std::filesystem::remove(dir.path() / "sys/bus/pci/devices/0000:6a:03.1/resource0");
+  Machine m(MachineOptions{dir.path()});
+  try {
+    m.memory().map(0x206ffff40000ull, 0x1000, false);
+    FAIL();
+  } catch (const Error& e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find("0x206ffff40000"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("0000:6a:03.1 BAR0"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("no such BAR file"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("CONFIG_DEVMEM"), std::string::npos) << msg;
+  }
+}
+
+TEST(PhysicalMemory, PermissionErrorsMentionLockdownWhenTheKernelIsLockedDown) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  b.write_text("/sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+  Machine m(MachineOptions{dir.path()});
+  std::string msg = m.memory().explain("/dev/mem", EPERM, true);
+  EXPECT_NE(msg.find("lockdown is [integrity]"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("--backend perf"), std::string::npos) << msg;
+  test::TempDir dir2;
+  snapshot::SnapshotBuilder b2(dir2.path());
+  b2.write_text("/sys/kernel/security/lockdown", "[none] integrity confidentiality\n");
+  Machine m2(MachineOptions{dir2.path()});
+  msg = m2.memory().explain("/dev/mem", EPERM, true);
+  EXPECT_NE(msg.find("STRICT_DEVMEM"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("iomem=relaxed"), std::string::npos) << msg;
+}
