@@ -1,0 +1,16 @@
+# Bad input: one clear line naming the file, exit 1; usage errors exit 2; -O help lists parameters.
+. "$(dirname "$0")/common.sh"
+printf '00:00.0 Host bridge\n00: 86 80 zz 11\n' > "$T/bad.dump"
+status 1 "$BIN/pmu-discover" --pci --pci-dump "$T/bad.dump" 2> "$T/err"
+[ "$(wc -l < "$T/err")" = 1 ]
+grep -q "^pmu-discover: error: $T/bad.dump: dump: Malformed line" "$T/err"
+mkdir -p "$T/empty"
+status 1 "$BIN/pmu-discover" --pci --snapshot "$T/empty" 2> "$T/err"
+grep -q 'no PCI sysfs tree here' "$T/err"
+status 2 "$BIN/pmu-discover" --pci --snapshot "$T/does-not-exist"
+status 2 "$BIN/pmu-discover" --pci -O nonsense.path=/x 2> "$T/err"
+grep -q "unknown parameter" "$T/err"
+"$BIN/pmu-discover" -O help > "$T/out"
+grep -q '^  sysfs.path *\/sys\/bus\/pci' "$T/out"
+"$BIN/pmu-discover" --help > "$T/out"
+grep -q -- '--snapshot DIR' "$T/out"
