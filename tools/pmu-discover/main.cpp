@@ -3,50 +3,100 @@
 
 #include <fmt/format.h>
 
+#include "common/bundled.h"
 #include "common/tool.h"
+#include "inventory_view.h"
 #include "pci_view.h"
 #include "pmukit/access/pci_access.h"
-#include "pmukit/pci/device.h"
+#include "pmukit/discovery/inventory_json.h"
+#include "pmukit/snapshot/builder.h"
 
 using namespace pmukit;
 
 int main(int argc, char** argv) {
   CLI::App app{
       "pmu-discover: find the uncore PMUs of a machine and the PCI devices that lead to them.\n\n"
+      "With no mode option it prints the PMU inventory (--dump): every unit, grouped by socket,\n"
+      "die and type, with its register addresses and the kernel PMU name perf knows it by.\n\n"
       "Examples:\n"
-      "  pmu-discover --pci                       every PCI device with its capabilities\n"
-      "  pmu-discover --pci -d 8086:09a7 --json   Intel discovery-table devices, as JSON\n"
-      "  pmu-discover --pci --snapshot DIR        a captured or synthetic machine\n"
+      "  pmu-discover                             this machine's PMU units\n"
+      "  pmu-discover --machine spr-2s            a bundled synthetic machine (--list-machines)\n"
+      "  pmu-discover --dump --json               the inventory as JSON (docs/json.md)\n"
+      "  pmu-discover --pci -d 8086:09a7          Intel discovery-table devices, like lspci -vvv\n"
+      "  pmu-discover --snapshot DIR              a captured or synthetic machine tree\n"
       "  pmu-discover --pci --pci-dump FILE       an 'lspci -xxxx' dump",
       "pmu-discover"};
   tools::MachineArgs machine_args;
   tools::add_machine_options(app, machine_args);
-  bool show_pci = false, json = false, verbose = false;
+  bool show_pci = false, dump = false, json = false, verbose = false, list_machines = false;
+  std::string machine_name, fallback;
   std::vector<std::string> slots, ids;
-  app.add_flag("--pci", show_pci, "List PCI devices with BARs and capabilities (like lspci -vvv)");
-  app.add_flag("--json", json, "Print JSON (schema in docs/json.md) instead of text");
-  app.add_flag("-v,--verbose", verbose, "Also print warnings for devices whose walk succeeded");
-  app.add_option("-s", slots, "Select devices by slot: [[[[domain]:]bus]:][slot][.[func]]")->type_name("SLOT");
-  app.add_option("-d", ids, "Select devices by ID: [vendor]:[device][:class]")->type_name("ID");
+  auto* modes = app.add_option_group("mode");
+  modes->add_flag("--dump", dump, "Print the PMU inventory (the default)");
+  modes->add_flag("--pci", show_pci, "List PCI devices with BARs and capabilities (like lspci -vvv)");
+  modes->add_flag("--list-machines", list_machines, "List the bundled synthetic machines");
+  modes->require_option(0, 1);
+  app.add_flag("--json", json, "Print JSON (schemas in docs/json.md) instead of text");
+  app.add_flag("-v,--verbose", verbose, "More detail: files tables were read through, fixed counters, PCI warnings");
+  app.add_option("-s", slots, "--pci: select devices by slot, [[[[domain]:]bus]:][slot][.[func]]")->type_name("SLOT");
+  app.add_option("-d", ids, "--pci: select devices by ID, [vendor]:[device][:class]")->type_name("ID");
+  app.add_option("--machine", machine_name, "Run on a bundled synthetic machine instead of this one")
+      ->type_name("NAME")
+      ->excludes(app.get_option("--snapshot"));
+  app.add_option("--fallback-machine", fallback,
+                 "If this machine has no PMU discovery, show bundled machine NAME instead (clearly labelled)")
+      ->type_name("NAME");
   app.set_version_flag("-V,--version", "pmu-discover (pmukit) 0.1.0");
 
   return tools::run_tool("pmu-discover", app, argc, argv, [&] {
+    if (list_machines) {
+      tools::print_bundled_machines();
+      return 0;
+    }
+    std::unique_ptr<tools::BundledSnapshot> bundled;
+    if (!machine_name.empty()) {
+      bundled = std::make_unique<tools::BundledSnapshot>(machine_name);
+      machine_args.snapshot = bundled->root().string();
+    }
     auto machine = tools::make_machine(machine_args);
-    PciFilter filter;
-    for (const auto& s : slots) filter.set_slot(s);
-    for (const auto& d : ids) filter.set_id(d);
-    // The whole bus is scanned (root ports need every bridge); the filter only selects output.
-    auto devices = pci::scan(*machine, {&filter});
+    if (show_pci) {
+      PciFilter filter;
+      for (const auto& s : slots) filter.set_slot(s);
+      for (const auto& d : ids) filter.set_id(d);
+      // The whole bus is scanned (root ports need every bridge); the filter only selects output.
+      auto devices = pci::scan(*machine, {&filter});
+      if (json) {
+        nlohmann::ordered_json out{{"schema", "pmukit.pci/1"}, {"source", machine->describe()},
+                                   {"access_method", machine->pci().method()}, {"devices", tools::pci_json(devices)}};
+        fmt::print("{}\n", out.dump(2));
+      } else {
+        tools::print_pci_text(machine->pci(), devices, verbose);
+      }
+      for (const auto& d : devices)
+        for (const auto& w : d.warnings) tools::warn(w);
+      return 0;
+    }
+    auto result = discovery::discover(*machine);
+    if (result.inventory.units.empty() && !fallback.empty()) {
+      fmt::print("This machine ({}) has no uncore PMU discovery; showing the bundled synthetic machine '{}' "
+                 "instead.\n\n", machine->describe(), fallback);
+      bundled = std::make_unique<tools::BundledSnapshot>(fallback);
+      machine_args.snapshot = bundled->root().string();
+      machine = tools::make_machine(machine_args);
+      result = discovery::discover(*machine);
+    }
+    auto label = machine->is_live() ? std::nullopt : snapshot::synthetic_label(machine->root());
     if (json) {
-      nlohmann::ordered_json out{{"schema", "pmukit.pci/1"}, {"source", machine->describe()},
-                                 {"access_method", machine->pci().method()},
-                                 {"devices", tools::pci_json(devices)}};
+      nlohmann::ordered_json out{{"schema", "pmukit.inventory/1"}, {"source", machine->describe()},
+                                 {"synthetic", label ? nlohmann::ordered_json(*label) : nlohmann::ordered_json(nullptr)}};
+      out.update(discovery::to_json(result.inventory));
       fmt::print("{}\n", out.dump(2));
     } else {
-      tools::print_pci_text(machine->pci(), devices, verbose);
+      if (label) fmt::print("*** {} ***\n", *label);
+      fmt::print("Source: {}\n", machine_name.empty() ? machine->describe() : "bundled machine " + machine_name);
+      tools::print_inventory_text(result, verbose);
     }
-    for (const auto& d : devices)
-      for (const auto& w : d.warnings) tools::warn(w);
+    for (const auto& w : result.inventory.warnings) tools::warn(w);
     return 0;
   });
 }

@@ -1,0 +1,144 @@
+// pmukit -- the uniform inventory of PMU units every discoverer produces: Intel PMON boxes,
+// Arm CoreSight PMU blocks (via ACPI APMT), DesignWare PCIe RAS DES root ports and the Tegra410
+// blocks outside CoreSight. Downstream code (programming, perf mapping, output) never re-checks
+// the CPU model: everything it needs is here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "pmukit/access/bdf.h"
+
+namespace pmukit::discovery {
+
+enum class Family { IntelUncore, CoreSight, DwcRasDes, T410C2c, T410CmemLatency };
+enum class RegAccess { Msr, Mmio, PciConfig };
+
+std::string_view family_name(Family f);      // "intel-uncore", "coresight", ...
+std::string_view access_name(RegAccess a);   // "MSR", "MMIO", "PCI"
+
+// A filter the unit accepts, as a perf format term ("root_port", "config1:0-9").
+struct FilterField {
+  std::string name;
+  std::string format;
+  std::string help;
+};
+
+struct IntelUnit {
+  std::uint16_t type = 0;
+  std::uint16_t box_id = 0;
+  RegAccess access = RegAccess::Msr;
+  // MSR number, physical address, or config-space offset (PCI) of the box control.
+  std::uint64_t box_ctl = 0;
+  std::optional<Bdf> pci_device;          // PCI access: the function holding the registers
+  std::vector<std::uint64_t> ctl;         // counter controls, same address space as box_ctl
+  std::vector<std::uint64_t> ctr;         // counters
+  std::optional<std::uint64_t> status;    // overflow status, when the table gives an offset
+  std::optional<std::uint64_t> fixed_ctl; // fixed counter (IMC DRAM clocks), from platform data
+  std::optional<std::uint64_t> fixed_ctr;
+  unsigned ctl_offset = 0;
+  unsigned ctr_offset = 0;
+  unsigned status_offset = 0;
+  unsigned ctl_step = 0;
+  unsigned ctr_step = 0;
+  int msr_cpu = -1;                        // MSR access: a CPU of this unit's package and die
+  std::size_t table = 0;                   // index into Inventory::intel_tables
+  unsigned table_index = 0;                // position in its table
+  std::uint64_t raw[3] = {0, 0, 0};        // the record as read
+};
+
+struct CoreSightUnit {
+  std::uint64_t base0 = 0;        // page 0 (configuration)
+  std::uint64_t base1 = 0;        // page 1 (counters, overflow); equals base0 without DUAL_PAGE
+  bool dual_page = false;
+  bool atomic64 = false;          // APMT ATOMIC flag: 64-bit single-copy atomic accesses
+  std::uint32_t pmcfgr = 0, pmcr = 0, pmiidr = 0;
+  std::string pmiidr_source;      // "PMIIDR", "PMPIDR", "APMT impl_id"
+  std::string implementer;        // "NVIDIA", "Ampere", "Arm"...
+  std::string product;            // "Grace SCF", "Tegra410 PCIE", "generic CoreSight PMU"
+  std::string backend;            // platform PMU kind used for events and filters
+  bool has_cycle_counter = false;
+  unsigned cycle_counter_index = 31;
+  // APMT node
+  std::uint32_t apmt_id = 0;
+  std::uint8_t apmt_type = 0;
+  std::uint8_t apmt_flags = 0;
+  std::uint64_t apmt_inst_primary = 0;
+  std::uint32_t apmt_inst_secondary = 0;
+  std::uint32_t apmt_proc_affinity = 0;
+  std::uint32_t apmt_impl_id = 0;
+  int rc = -1;                    // Tegra410 PCIE/PCIE-TGT: root complex number
+};
+
+struct DwcUnit {
+  Bdf root_port;
+  std::uint16_t vendor = 0;
+  std::uint16_t vsec_offset = 0;   // RAS DES VSEC in config space; registers are relative to it
+  std::uint16_t vsec_length = 0;
+  std::vector<std::string> event_groups;
+};
+
+struct T410Unit {
+  std::string hid;                            // NVDA2020..NVDA2023
+  std::string acpi_path;                      // where it was found
+  std::vector<std::uint64_t> instance_bases;  // MEM resources 0..N-1
+  std::optional<std::uint64_t> broadcast_base;
+  std::uint64_t region_size = 0;
+  std::string peer;                           // NVLink-C2C: "cpu", "gpu", "cxl memory"...
+  bool exposed = false;                       // resources readable by userspace
+};
+
+struct PmuUnit {
+  Family family = Family::IntelUncore;
+  std::string name;        // the kernel PMU name: uncore_imc_3, nvidia_scf_pmu_0, dwc_rootport_3018
+  std::string type_name;   // "imc", "scf", "pcie", "rasdes"
+  std::string pmu_kind;    // platform PMU kind: formats and named events
+  int socket = -1;
+  int die = -1;
+  unsigned num_counters = 0;
+  unsigned counter_width = 0;
+  std::vector<FilterField> filters;
+  std::vector<std::string> notes;  // quirks and flags shown beside the unit
+  std::variant<IntelUnit, CoreSightUnit, DwcUnit, T410Unit> detail;
+
+  template <class T>
+  const T* as() const {
+    return std::get_if<T>(&detail);
+  }
+};
+
+// One Intel discovery table: one die's worth of units.
+struct IntelTable {
+  std::string source;            // "0000:6a:03.1 DVSEC @0x100 BAR0" or "MSR 0x201e on CPU 0"
+  std::string origin;            // "pci" or "msr" (platform ignore lists are per origin)
+  std::optional<Bdf> device;
+  std::uint64_t base = 0;        // physical address of the global record
+  std::string mapped_through;    // the file the table was read from
+  int socket = -1;
+  int die = -1;
+  std::string socket_source;     // "NUMA node 1", "package of CPU 4", "order found (NUMA unknown)"
+  std::uint64_t global[3] = {0, 0, 0};
+  unsigned stride = 0;           // bytes between unit records
+  unsigned max_units = 0;
+  unsigned access_type = 0;
+  std::uint64_t global_ctl = 0;
+  unsigned valid_units = 0;
+  unsigned skipped_units = 0;
+};
+
+struct Inventory {
+  std::string platform;           // "spr", "" when the CPU is not in the database
+  std::string platform_description;
+  std::vector<IntelTable> intel_tables;
+  std::vector<PmuUnit> units;
+  std::vector<std::string> warnings;  // every skipped unit and table, with the reason
+
+  // Units of one kernel PMU name, or of a type name that expands to all its boxes
+  // ("uncore_imc" -> uncore_imc_0..7 on every socket).
+  std::vector<const PmuUnit*> find(std::string_view pmu_name) const;
+};
+
+}  // namespace pmukit::discovery

@@ -1,0 +1,15 @@
+// pmukit -- the inventory as JSON (schema pmukit.inventory/1, documented in docs/json.md).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "pmukit/discovery/inventory.h"
+
+namespace pmukit::discovery {
+
+nlohmann::ordered_json to_json(const PmuUnit& unit);
+nlohmann::ordered_json to_json(const IntelTable& table, std::size_t index);
+// The "units", "intel_tables", "platform" and "warnings" members of the document.
+nlohmann::ordered_json to_json(const Inventory& inventory);
+
+}  // namespace pmukit::discovery

@@ -1,0 +1,98 @@
+// pmukit -- the platform database: CPU models, Intel box-type tables, PMU formats and named
+// events, loaded from the JSON files of platforms/ (compiled into the library). Code asks the
+// database; it never switches on a CPU model.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmukit/events/pmu_description.h"
+
+namespace pmukit::platform {
+
+struct CpuModel {
+  std::string vendor;  // /proc/cpuinfo vendor_id
+  unsigned family = 0;
+  std::vector<unsigned> models;
+  std::string name;          // "spr"
+  std::string description;   // "Intel Xeon (Sapphire Rapids)"
+  std::string intel_uncore;  // box-type table name, "" if none
+};
+
+// CHA-style filter register written from a config word (e.g. SPR CHA TID filter from config1).
+struct IntelFilter {
+  int term_config = 1;         // which config word feeds it
+  std::uint64_t mask = 0;      // bits of that word it takes
+  std::uint32_t msr = 0;       // filter MSR of box 0
+  std::uint32_t box_stride = 0;
+};
+
+struct IntelFixedCounter {
+  std::uint64_t ctl_offset = 0;  // from the box control address
+  std::uint64_t ctr_offset = 0;
+  std::string note;
+};
+
+struct IntelBoxType {
+  std::uint16_t type = 0;
+  std::string name;              // "imc"; kernel PMU uncore_<name>[_<box_id>]
+  std::string pmu_kind;          // key into pmu_kind()
+  unsigned ctl_step = 0;         // MMIO control stride override (8 for CXL types); 0: default
+  std::optional<std::string> unreliable;  // why this type's discovery data is not to be trusted
+  std::vector<std::string> ignored_in;    // table sources ("pci", "msr") whose units Linux ignores
+  std::string ignore_note;
+  std::optional<IntelFilter> filter;
+  std::optional<IntelFixedCounter> fixed;
+};
+
+struct IntelUncore {
+  std::string name;
+  std::string description;
+  std::string unnamed_pmu;  // pmu kind for box types without a name
+  std::map<std::uint16_t, IntelBoxType> box_types;
+  std::optional<std::uint16_t> cha_count_type;  // box type whose count an MSR corrects
+  std::optional<std::uint32_t> cha_count_msr;
+  bool clear_global_freeze = false;  // DMR: global control freeze_all is set at power-on
+
+  const IntelBoxType* box(std::uint16_t type) const {
+    auto it = box_types.find(type);
+    return it == box_types.end() ? nullptr : &it->second;
+  }
+};
+
+// The kernel-vocabulary description of a PMU kind, with format strings still as text
+// ("config:8-15,32-55"); the events layer parses them.
+struct PmuKind {
+  std::string kind;
+  std::string description;
+  std::map<std::string, std::string> formats;
+  std::map<std::string, events::EventAlias> events;
+  std::map<std::string, std::string> event_help;  // alias -> description
+};
+
+class Database {
+ public:
+  // The built-in database, parsed once from the embedded platforms/ files. Throws Error naming
+  // the file and the entry when the data is malformed.
+  static const Database& builtin();
+  // A database from (path, JSON text) pairs; for tests of the loader itself.
+  static Database from_files(const std::vector<std::pair<std::string, std::string>>& files);
+
+  const CpuModel* match_cpu(std::string_view vendor, unsigned family, unsigned model) const;
+  const IntelUncore* intel_uncore(std::string_view name) const;
+  const PmuKind* pmu_kind(std::string_view kind) const;
+  const std::vector<CpuModel>& cpus() const { return cpus_; }
+
+ private:
+  void load(const std::string& path, const std::string& text);
+
+  std::vector<CpuModel> cpus_;
+  std::map<std::string, IntelUncore, std::less<>> intel_;
+  std::map<std::string, PmuKind, std::less<>> pmus_;
+};
+
+}  // namespace pmukit::platform

@@ -1,0 +1,366 @@
+// pmukit -- Intel PMON discovery: table location, mapping, topology and unit naming.
+#include "pmukit/discovery/intel_pmon.h"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/access/msr.h"
+#include "pmukit/access/pci_access.h"
+#include "pmukit/access/physical_memory.h"
+#include "pmukit/access/register_window.h"
+#include "pmukit/discovery/intel_discovery_regs.h"
+#include "pmukit/discovery/intel_table.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::discovery {
+
+namespace {
+
+using namespace intel;
+
+constexpr std::uint64_t kMaxTableBytes = 0x200000;  // (1 + 1023) * 255 * 8 rounded up
+constexpr std::uint64_t kPhysLimit = 1ull << 52;      // architectural physical address width
+
+struct TableLocation {
+  IntelTable table;
+  std::uint64_t base = 0;
+};
+
+// Reads the BAR a PMON DVSEC points at, the way Linux does: from the BAR register in config space.
+std::optional<std::uint64_t> dvsec_bar(PciConfig& cfg, const pci::Capability& cap, std::vector<std::string>& warnings,
+                                       int& bir_out) {
+  std::string where = fmt::format("{} DVSEC @{:#x}", cfg.bdf().str(), cap.offset);
+  auto bir_dw = cfg.read32(cap.offset + kDvsecBirOffset);
+  if (!bir_dw) {
+    warnings.push_back(where + ": BIR register unreadable");
+    return std::nullopt;
+  }
+  if (*bir_dw & ~kDvsecBirMask) {
+    warnings.push_back(fmt::format("{}: +0xc = {:#x} has bits outside BIR[2:0]: table rejected, as Linux does", where,
+                                   *bir_dw));
+    return std::nullopt;
+  }
+  int bir = static_cast<int>(*bir_dw & kDvsecBirMask);
+  bir_out = bir;
+  if (bir > 5) {
+    warnings.push_back(fmt::format("{}: BIR {} names no BAR", where, bir));
+    return std::nullopt;
+  }
+  unsigned reg = kBar0Offset + 4u * static_cast<unsigned>(bir);
+  auto lo = cfg.read32(reg);
+  if (!lo) {
+    warnings.push_back(fmt::format("{}: BAR{} register @{:#x} unreadable", where, bir, reg));
+    return std::nullopt;
+  }
+  if (*lo & ~kBarMemMask & ~kBarMemType64) {
+    warnings.push_back(fmt::format("{}: BAR{} = {:#x} is not a non-prefetchable memory BAR", where, bir, *lo));
+    return std::nullopt;
+  }
+  std::uint64_t addr = *lo & kBarMemMask;
+  if (*lo & kBarMemType64) {
+    auto hi = cfg.read32(reg + 4);
+    if (!hi) {
+      warnings.push_back(fmt::format("{}: upper half of 64-bit BAR{} unreadable", where, bir));
+      return std::nullopt;
+    }
+    addr |= static_cast<std::uint64_t>(*hi) << 32;
+  }
+  if (addr == 0) {
+    warnings.push_back(fmt::format("{}: BAR{} is 0 (not assigned): table skipped", where, bir));
+    return std::nullopt;
+  }
+  return addr;
+}
+
+std::vector<TableLocation> pci_tables(Machine& machine, const std::vector<pci::Device>& devices, const Topology& topo,
+                                      Inventory& inv) {
+  std::vector<TableLocation> out;
+  for (const auto& d : devices) {
+    if (d.vendor_id != kVendorIntel) continue;
+    for (const auto* cap : d.find_ext(0x23)) {
+      if (!cap->dvsec || cap->dvsec->id != kDvsecIdPmon) continue;
+      auto& cfg = machine.pci().config(d.bdf);
+      int bir = 0;
+      auto addr = dvsec_bar(cfg, *cap, inv.warnings, bir);
+      if (!addr) continue;
+      TableLocation loc;
+      loc.base = *addr;
+      loc.table.origin = "pci";
+      loc.table.device = d.bdf;
+      loc.table.source = fmt::format("{} DVSEC @{:#x} BAR{}", d.bdf.str(), cap->offset, bir);
+      if (cap->dvsec->vendor != kVendorIntel)
+        inv.warnings.push_back(fmt::format("{}: DVSEC vendor {:04x} is not Intel; accepted as Linux does",
+                                           loc.table.source, cap->dvsec->vendor));
+      if (auto socket = d.numa_node >= 0 ? topo.socket_of_node(d.numa_node) : std::nullopt) {
+        loc.table.socket = *socket;
+        loc.table.socket_source = fmt::format("NUMA node {}", d.numa_node);
+      }
+      out.push_back(loc);
+    }
+  }
+  // Without NUMA information, tables take sockets in the order they were found (as Linux does).
+  int next = 0;
+  for (auto& loc : out)
+    if (loc.table.socket < 0) {
+      loc.table.socket = next++;
+      loc.table.socket_source = "order found (NUMA node unknown)";
+    }
+  return out;
+}
+
+std::vector<TableLocation> msr_tables(Machine& machine, const Topology& topo) {
+  std::vector<TableLocation> out;
+  std::set<std::uint64_t> seen;
+  std::set<std::pair<int, int>> dies;
+  for (const auto& [cpu, place] : topo.cpus) {
+    if (!dies.insert({place.package, place.die}).second || !machine.has_msr_device(cpu)) continue;
+    for (std::uint32_t msr : {kMsrDiscovery, kMsrCbbDiscovery, kMsrPackageDiscovery}) {
+      auto v = machine.msr(cpu).try_read(msr);
+      if (!v || *v == 0 || !seen.insert(*v).second) continue;
+      TableLocation loc;
+      loc.base = *v;
+      loc.table.origin = "msr";
+      loc.table.source = fmt::format("MSR {:#x} on CPU {}", msr, cpu);
+      loc.table.socket = place.package;
+      loc.table.die = place.die;
+      loc.table.socket_source = fmt::format("package of CPU {}", cpu);
+      out.push_back(loc);
+    }
+  }
+  return out;
+}
+
+// Maps a table once: the whole BAR when its size is known (one mmap), else the global record's
+// page first and then exactly the table's size (two).
+std::unique_ptr<RegisterWindow> map_table(Machine& machine, std::uint64_t base, unsigned& mmaps) {
+  PhysicalMemory& mem = machine.memory();
+  if (auto bar = mem.find_bar(base, kRecordBytes)) {
+    ++mmaps;
+    return mem.map(base, std::min(bar->end - base + 1, kMaxTableBytes), false);
+  }
+  ++mmaps;
+  auto first = mem.map(base, 0x1000, false);
+  std::uint64_t need = std::min(table_bytes(first->read64(0)), kMaxTableBytes);
+  if (need <= first->size()) return first;
+  ++mmaps;
+  return mem.map(base, need, false);
+}
+
+struct UnitContext {
+  Machine& machine;
+  const std::vector<pci::Device>& devices;
+  const Topology& topo;
+  const platform::IntelUncore* platform;
+  Inventory& inv;
+};
+
+bool pci_device_exists(const std::vector<pci::Device>& devices, const Bdf& bdf) {
+  for (const auto& d : devices)
+    if (d.bdf == bdf) return true;
+  return false;
+}
+
+// Fills the register addresses of one unit; false (with a warning) when they cannot be right.
+bool place_registers(UnitContext& ctx, const DecodedUnit& u, const platform::IntelBoxType* bt, const IntelTable& table,
+                     const std::string& where, IntelUnit& iu) {
+  const unsigned n = u.num_regs;
+  iu.ctl_offset = u.ctl_offset;
+  iu.ctr_offset = u.ctr_offset;
+  iu.status_offset = u.status_offset;
+  switch (static_cast<AccessType>(u.access_type)) {
+    case AccessType::Msr: {
+      iu.access = RegAccess::Msr;
+      iu.ctl_step = iu.ctr_step = 1;
+      std::uint64_t top = u.box_ctl + std::max(u.ctl_offset, u.ctr_offset) + n;
+      if (top > 0xffffffffull) {
+        ctx.inv.warnings.push_back(fmt::format("{}: skipped: MSR {:#x} is beyond the 32-bit MSR space", where, top));
+        return false;
+      }
+      iu.msr_cpu = ctx.topo.first_cpu(table.socket, table.origin == "msr" ? table.die : -1);
+      break;
+    }
+    case AccessType::Mmio: {
+      iu.access = RegAccess::Mmio;
+      iu.ctl_step = bt && bt->ctl_step ? bt->ctl_step : kMmioCtlStep;
+      iu.ctr_step = kMmioCtrStep;
+      std::uint64_t span = std::max<std::uint64_t>(u.ctl_offset + iu.ctl_step * n, u.ctr_offset + kMmioCtrStep * n);
+      if (bt && bt->fixed) span = std::max({span, bt->fixed->ctl_offset + 4, bt->fixed->ctr_offset + 8});
+      if (u.box_ctl >= kPhysLimit || kPhysLimit - u.box_ctl < span) {
+        ctx.inv.warnings.push_back(fmt::format("{}: skipped: box control {:#x} is outside the physical address space",
+                                               where, u.box_ctl));
+        return false;
+      }
+      auto& mem = ctx.machine.memory();
+      if (mem.find_bar(u.box_ctl, 1) && !mem.find_bar(u.box_ctl, span)) {
+        ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers {:#x}..{:#x} straddle the end of a PCI BAR",
+                                               where, u.box_ctl, u.box_ctl + span - 1));
+        return false;
+      }
+      break;
+    }
+    case AccessType::Pci: {
+      iu.access = RegAccess::PciConfig;
+      iu.ctl_step = iu.ctr_step = kPciStep;
+      Bdf bdf{static_cast<std::uint32_t>(PciCtlDomain::get(u.box_ctl)), static_cast<std::uint8_t>(PciCtlBus::get(u.box_ctl)),
+              static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) >> 3),
+              static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) & 7)};
+      std::uint64_t off = PciCtlOffset::get(u.box_ctl);
+      if (!pci_device_exists(ctx.devices, bdf)) {
+        ctx.inv.warnings.push_back(fmt::format("{}: skipped: its PCI device {} does not exist", where, bdf.str()));
+        return false;
+      }
+      if (off + std::max(u.ctl_offset, u.ctr_offset) + kPciStep * n > 4096) {
+        ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers run past {} config space", where, bdf.str()));
+        return false;
+      }
+      iu.pci_device = bdf;
+      iu.box_ctl = off;
+      break;
+    }
+    case AccessType::Unknown:
+      return false;
+  }
+  if (iu.access != RegAccess::PciConfig) iu.box_ctl = u.box_ctl;
+  for (unsigned i = 0; i < n; ++i) {
+    iu.ctl.push_back(iu.box_ctl + u.ctl_offset + std::uint64_t{iu.ctl_step} * i);
+    iu.ctr.push_back(iu.box_ctl + u.ctr_offset + std::uint64_t{iu.ctr_step} * i);
+  }
+  if (u.status_offset) iu.status = iu.box_ctl + u.status_offset;
+  if (bt && bt->fixed && iu.access == RegAccess::Mmio) {
+    iu.fixed_ctl = iu.box_ctl + bt->fixed->ctl_offset;
+    iu.fixed_ctr = iu.box_ctl + bt->fixed->ctr_offset;
+  }
+  return true;
+}
+
+// Linux replaces the CHA count from the table with MSR 0x2FFE when it reads non-zero.
+void apply_cha_count(UnitContext& ctx, const IntelTable& table, std::size_t first_unit) {
+  const auto* plat = ctx.platform;
+  if (!plat || !plat->cha_count_msr) return;
+  int cpu = ctx.topo.first_cpu(table.socket);
+  if (cpu < 0 || !ctx.machine.has_msr_device(cpu)) return;
+  auto count = ctx.machine.msr(cpu).try_read(*plat->cha_count_msr);
+  if (!count || *count == 0) return;
+  auto& units = ctx.inv.units;
+  unsigned listed = 0;
+  for (std::size_t i = first_unit; i < units.size(); ++i)
+    if (units[i].as<IntelUnit>()->type == *plat->cha_count_type) ++listed;
+  if (listed == *count) return;
+  if (listed < *count) {
+    ctx.inv.warnings.push_back(fmt::format("{}: MSR {:#x} on CPU {} counts {} CHAs but the table lists {}", table.source,
+                                           *plat->cha_count_msr, cpu, *count, listed));
+    return;
+  }
+  std::erase_if(units, [&](const PmuUnit& u) {
+    const auto* iu = u.as<IntelUnit>();
+    return iu && iu->table == ctx.inv.intel_tables.size() - 1 && iu->type == *plat->cha_count_type && iu->box_id >= *count;
+  });
+  ctx.inv.warnings.push_back(fmt::format("{}: the table lists {} CHAs, MSR {:#x} on CPU {} says {}: CHA boxes {} and up "
+                                         "dropped, as Linux does", table.source, listed, *plat->cha_count_msr, cpu, *count,
+                                         *count));
+}
+
+void add_units(UnitContext& ctx, const DecodedTable& decoded, IntelTable& table) {
+  const std::size_t first = ctx.inv.units.size();
+  const std::size_t table_index = ctx.inv.intel_tables.size() - 1;
+  for (const auto& u : decoded.units) {
+    const platform::IntelBoxType* bt = ctx.platform ? ctx.platform->box(u.box_type) : nullptr;
+    std::string where = fmt::format("{} unit {} (type {} id {})", table.source, u.index, u.box_type, u.box_id);
+    if (bt && std::find(bt->ignored_in.begin(), bt->ignored_in.end(), table.origin) != bt->ignored_in.end()) {
+      ctx.inv.warnings.push_back(fmt::format("{}: skipped: {} units of {} tables are ignored on {} ({})", where, bt->name,
+                                             table.origin, ctx.platform->name, bt->ignore_note));
+      ++table.skipped_units;
+      continue;
+    }
+    IntelUnit iu;
+    iu.type = u.box_type;
+    iu.box_id = u.box_id;
+    iu.table = table_index;
+    iu.table_index = u.index;
+    std::copy(std::begin(u.raw), std::end(u.raw), iu.raw);
+    if (!place_registers(ctx, u, bt, table, where, iu)) {
+      ++table.skipped_units;
+      continue;
+    }
+    PmuUnit pu;
+    pu.family = Family::IntelUncore;
+    pu.type_name = bt ? bt->name : "";
+    pu.pmu_kind = bt ? bt->pmu_kind : ctx.platform ? ctx.platform->unnamed_pmu : "intel_generic";
+    pu.socket = table.socket;
+    pu.die = table.die;
+    pu.num_counters = u.num_regs;
+    pu.counter_width = u.bit_width;
+    if (bt && bt->unreliable) pu.notes.push_back("unreliable discovery data: " + *bt->unreliable);
+    if (iu.access == RegAccess::Msr && iu.msr_cpu < 0) pu.notes.push_back("no CPU of this socket is known for MSR access");
+    pu.detail = std::move(iu);
+    ctx.inv.units.push_back(std::move(pu));
+    ++table.valid_units;
+  }
+  apply_cha_count(ctx, table, first);
+}
+
+// Linux names: uncore_<name>_<box_id> when a type has several boxes (box_id, not an index),
+// uncore_<name> for a single box, uncore_type_<type>[_<box_id>] when the type has no name.
+void name_units(Inventory& inv) {
+  std::map<std::uint16_t, std::set<std::uint16_t>> ids;
+  for (const auto& u : inv.units)
+    if (const auto* iu = u.as<IntelUnit>()) ids[iu->type].insert(iu->box_id);
+  for (auto& u : inv.units) {
+    const auto* iu = u.as<IntelUnit>();
+    if (!iu) continue;
+    std::string base = u.type_name.empty() ? fmt::format("uncore_type_{}", iu->type) : "uncore_" + u.type_name;
+    u.name = ids[iu->type].size() > 1 ? fmt::format("{}_{}", base, iu->box_id) : base;
+  }
+}
+
+}  // namespace
+
+IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Device>& devices, const Topology& topology,
+                                   const platform::IntelUncore* platform, Inventory& inventory) {
+  IntelDiscoveryStats stats;
+  auto locations = pci_tables(machine, devices, topology, inventory);
+  auto from_msr = msr_tables(machine, topology);
+  locations.insert(locations.end(), from_msr.begin(), from_msr.end());
+  std::map<int, int> dies_per_socket;
+  UnitContext ctx{machine, devices, topology, platform, inventory};
+  for (auto& loc : locations) {
+    IntelTable table = loc.table;
+    table.base = loc.base;
+    if (table.origin == "pci") table.die = dies_per_socket[table.socket]++;
+    std::unique_ptr<RegisterWindow> window;
+    try {
+      unsigned mmaps = 0;
+      window = map_table(machine, loc.base, mmaps);
+      stats.mmap_calls += mmaps;
+    } catch (const Error& e) {
+      inventory.warnings.push_back(fmt::format("{}: table at {:#x} cannot be read: {}", table.source, loc.base, e.what()));
+      continue;
+    }
+    table.mapped_through = window->source();
+    const RegisterWindow& w = *window;
+    auto decoded = intel::decode_table(
+        [&w](std::uint64_t off) -> std::optional<std::uint64_t> {
+          if (off + 8 > w.size()) return std::nullopt;
+          return w.read64(off);
+        },
+        w.size(), table.source);
+    inventory.warnings.insert(inventory.warnings.end(), decoded.warnings.begin(), decoded.warnings.end());
+    std::copy(std::begin(decoded.global), std::end(decoded.global), table.global);
+    table.stride = decoded.stride_bytes;
+    table.max_units = decoded.max_units;
+    table.access_type = decoded.access_type;
+    table.global_ctl = decoded.global_ctl;
+    table.skipped_units = decoded.skipped;
+    ++stats.tables;
+    inventory.intel_tables.push_back(table);
+    if (decoded.valid) add_units(ctx, decoded, inventory.intel_tables.back());
+  }
+  name_units(inventory);
+  return stats;
+}
+
+}  // namespace pmukit::discovery

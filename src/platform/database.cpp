@@ -1,0 +1,172 @@
+// pmukit -- loading platforms/*.json into the platform database.
+#include "pmukit/platform/database.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "pmukit/platform/embedded.h"
+#include "pmukit/util/error.h"
+#include "pmukit/util/text.h"
+
+namespace pmukit::platform {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Numbers in the data files are JSON integers or "0x..." strings.
+std::uint64_t number(const json& j, const std::string& where) {
+  if (j.is_number_unsigned() || j.is_number_integer()) return j.get<std::uint64_t>();
+  if (j.is_string())
+    if (auto v = parse_u64(j.get<std::string>())) return *v;
+  throw Error(fmt::format("{}: '{}' is not a number", where, j.dump()));
+}
+
+std::string text(const json& j, const char* key, const std::string& where, bool required = true) {
+  if (!j.contains(key)) {
+    if (required) throw Error(fmt::format("{}: missing \"{}\"", where, key));
+    return {};
+  }
+  if (!j[key].is_string()) throw Error(fmt::format("{}: \"{}\" must be a string", where, key));
+  return j[key].get<std::string>();
+}
+
+CpuModel parse_cpu(const json& j, const std::string& where) {
+  CpuModel c;
+  c.vendor = text(j, "vendor", where);
+  c.family = static_cast<unsigned>(number(j.at("family"), where + " family"));
+  for (const auto& m : j.at("models")) c.models.push_back(static_cast<unsigned>(number(m, where + " models")));
+  c.name = text(j, "name", where);
+  c.description = text(j, "description", where);
+  c.intel_uncore = text(j, "intel_uncore", where, false);
+  return c;
+}
+
+IntelBoxType parse_box(const json& j, const std::string& where) {
+  IntelBoxType b;
+  b.type = static_cast<std::uint16_t>(number(j.at("type"), where + " type"));
+  b.name = text(j, "name", where);
+  b.pmu_kind = text(j, "pmu", where);
+  if (j.contains("ctl_step")) b.ctl_step = static_cast<unsigned>(number(j["ctl_step"], where + " ctl_step"));
+  if (j.contains("unreliable")) b.unreliable = text(j, "unreliable", where);
+  if (j.contains("ignored_in"))
+    for (const auto& s : j["ignored_in"]) b.ignored_in.push_back(s.get<std::string>());
+  b.ignore_note = text(j, "ignore_note", where, false);
+  if (j.contains("filter")) {
+    const auto& f = j["filter"];
+    b.filter = IntelFilter{static_cast<int>(number(f.at("term_config"), where + " filter")),
+                           number(f.at("mask"), where + " filter mask"),
+                           static_cast<std::uint32_t>(number(f.at("msr"), where + " filter msr")),
+                           static_cast<std::uint32_t>(number(f.at("box_stride"), where + " filter box_stride"))};
+  }
+  if (j.contains("fixed")) {
+    const auto& f = j["fixed"];
+    b.fixed = IntelFixedCounter{number(f.at("ctl"), where + " fixed ctl"), number(f.at("ctr"), where + " fixed ctr"),
+                                text(f, "note", where, false)};
+  }
+  return b;
+}
+
+}  // namespace
+
+void Database::load(const std::string& path, const std::string& body) {
+  json doc;
+  try {
+    doc = json::parse(body);
+  } catch (const json::exception& e) {
+    throw Error(fmt::format("platforms/{}: {}", path, e.what()));
+  }
+  try {
+    if (doc.contains("cpus"))
+      for (const auto& c : doc["cpus"]) cpus_.push_back(parse_cpu(c, "platforms/" + path));
+    if (doc.contains("box_types")) {
+      IntelUncore u;
+      std::string where = "platforms/" + path;
+      u.name = text(doc, "name", where);
+      u.description = text(doc, "description", where);
+      u.unnamed_pmu = text(doc, "unnamed_pmu", where);
+      for (const auto& b : doc["box_types"]) {
+        auto box = parse_box(b, fmt::format("{} box type {}", where, b.value("name", "?")));
+        if (!u.box_types.emplace(box.type, box).second)
+          throw Error(fmt::format("{}: box type {} listed twice", where, box.type));
+      }
+      if (doc.contains("cha_count")) {
+        u.cha_count_type = static_cast<std::uint16_t>(number(doc["cha_count"].at("type"), where));
+        u.cha_count_msr = static_cast<std::uint32_t>(number(doc["cha_count"].at("msr"), where));
+      }
+      u.clear_global_freeze = doc.contains("global_init") && doc["global_init"].value("clear_freeze_all", false);
+      intel_[u.name] = std::move(u);
+    }
+    if (doc.contains("pmus")) {
+      for (const auto& p : doc["pmus"]) {
+        PmuKind k;
+        std::string where = "platforms/" + path;
+        k.kind = text(p, "kind", where);
+        where += " pmu " + k.kind;
+        k.description = text(p, "description", where, false);
+        for (const auto& [name, fmt_text] : p.at("formats").items()) k.formats[name] = fmt_text.get<std::string>();
+        for (const auto& [name, ev] : p.at("events").items()) {
+          events::EventAlias a;
+          a.name = name;
+          a.terms = text(ev, "terms", where + " event " + name);
+          a.scale = ev.value("scale", 1.0);
+          a.unit = ev.value("unit", "");
+          k.event_help[name] = ev.value("description", "");
+          k.events[name] = a;
+        }
+        if (!pmus_.emplace(k.kind, k).second) throw Error(fmt::format("{}: pmu kind defined twice", where));
+      }
+    }
+  } catch (const json::exception& e) {
+    throw Error(fmt::format("platforms/{}: {}", path, e.what()));
+  }
+}
+
+Database Database::from_files(const std::vector<std::pair<std::string, std::string>>& files) {
+  Database db;
+  for (const auto& [path, body] : files) db.load(path, body);
+  // Cross-references must resolve: every box type names a known PMU kind.
+  for (const auto& [name, u] : db.intel_) {
+    if (!db.pmu_kind(u.unnamed_pmu))
+      throw Error(fmt::format("platforms: intel uncore '{}' names unknown pmu kind '{}'", name, u.unnamed_pmu));
+    for (const auto& [type, b] : u.box_types)
+      if (!db.pmu_kind(b.pmu_kind))
+        throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown pmu kind '{}'", name, type,
+                                b.pmu_kind));
+  }
+  for (const auto& c : db.cpus_)
+    if (!c.intel_uncore.empty() && !db.intel_uncore(c.intel_uncore))
+      throw Error(fmt::format("platforms: cpu '{}' names unknown intel uncore table '{}'", c.name, c.intel_uncore));
+  return db;
+}
+
+const Database& Database::builtin() {
+  static const Database db = [] {
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const auto& f : embedded_files())
+      if (f.path.ends_with(".json") && !f.path.starts_with("machines/") && !f.path.starts_with("metrics/"))
+        files.emplace_back(std::string(f.path), std::string(f.data));
+    return from_files(files);
+  }();
+  return db;
+}
+
+const CpuModel* Database::match_cpu(std::string_view vendor, unsigned family, unsigned model) const {
+  for (const auto& c : cpus_)
+    if (c.vendor == vendor && c.family == family)
+      for (unsigned m : c.models)
+        if (m == model) return &c;
+  return nullptr;
+}
+
+const IntelUncore* Database::intel_uncore(std::string_view name) const {
+  auto it = intel_.find(name);
+  return it == intel_.end() ? nullptr : &it->second;
+}
+
+const PmuKind* Database::pmu_kind(std::string_view kind) const {
+  auto it = pmus_.find(kind);
+  return it == pmus_.end() ? nullptr : &it->second;
+}
+
+}  // namespace pmukit::platform
