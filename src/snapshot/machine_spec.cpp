@@ -137,8 +137,6 @@ void write_pci_devices(const json& section, Context& ctx) {
                                static_cast<std::uint8_t>(num(b.at(2), where)));
     }
     for (const auto& cap : d.value("caps", json::array())) add_cap(s.config, cap, where);
-    for (const auto& w : d.value("config_writes", json::array()))
-      s.config.w32(static_cast<unsigned>(num(w.at("at"), where)), static_cast<std::uint32_t>(num(w.at("u32"), where)));
     s.config_size = static_cast<unsigned>(num_or(d, "config_size", 4096, where));
     s.numa_node = static_cast<int>(d.value("numa_node", -1));
     for (const auto& b : d.value("bars", json::array()))
@@ -146,6 +144,13 @@ void write_pci_devices(const json& section, Context& ctx) {
                                num(b.at("size"), where), b.value("mem64", true), b.value("prefetchable", false)});
     ctx.builder.add_pci_device(s);
     ctx.device_node[s.bdf] = s.numa_node;
+    // Raw config writes land last, over whatever the BARs and capabilities put there.
+    for (const auto& w : d.value("config_writes", json::array())) {
+      auto v = static_cast<std::uint32_t>(num(w.at("u32"), where));
+      std::uint8_t bytes[4] = {static_cast<std::uint8_t>(v), static_cast<std::uint8_t>(v >> 8),
+                               static_cast<std::uint8_t>(v >> 16), static_cast<std::uint8_t>(v >> 24)};
+      ctx.builder.write_config(s.bdf, static_cast<unsigned>(num(w.at("at"), where)), bytes);
+    }
   }
 }
 
