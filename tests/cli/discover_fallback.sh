@@ -1,0 +1,11 @@
+# --fallback-machine: a machine without PMU discovery shows a bundled one, clearly labelled.
+. "$(dirname "$0")/common.sh"
+mkdir -p "$T/empty/sys/bus/pci/devices"
+"$BIN/pmu-discover" --snapshot "$T/empty" > "$T/out"
+grep -q '^No uncore PMU units found.$' "$T/out"
+"$BIN/pmu-discover" --snapshot "$T/empty" --fallback-machine spr-2s > "$T/out"
+head -1 "$T/out" | grep -q "has no uncore PMU discovery; showing the bundled synthetic machine 'spr-2s' instead"
+grep -q '^\*\*\* SYNTHETIC 2-socket Intel Xeon (Sapphire Rapids)' "$T/out"
+grep -q 'uncore_imc_7$' "$T/out"
+status 2 "$BIN/pmu-discover" --machine no-such-machine 2> "$T/err"
+grep -q "no bundled machine 'no-such-machine' (known: " "$T/err"

@@ -1,0 +1,56 @@
+// pmu-sim -- builds synthetic machines and (pmu-sim run) makes their PMU registers count.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/bundled.h"
+#include "common/tool.h"
+#include "pmukit/snapshot/machine_spec.h"
+#include "pmukit/util/error.h"
+#include "pmukit/util/file.h"
+
+using namespace pmukit;
+
+int main(int argc, char** argv) {
+  CLI::App app{"pmu-sim: synthetic machines whose uncore PMU registers behave like hardware.\n\n"
+               "Examples:\n"
+               "  pmu-sim list                          the bundled machines\n"
+               "  pmu-sim create spr-2s /tmp/spr        write a bundled machine's snapshot tree\n"
+               "  pmu-sim create --spec my.json /tmp/m  write a machine described in JSON\n"
+               "                                        (docs/snapshot-format.md)",
+               "pmu-sim"};
+  app.require_subcommand(1);
+  auto* list = app.add_subcommand("list", "List the bundled synthetic machines");
+  auto* create = app.add_subcommand("create", "Write a machine's snapshot tree into an empty directory");
+  std::string spec_file;
+  std::vector<std::string> args;
+  create->add_option("--spec", spec_file, "Machine description in JSON instead of a bundled name")
+      ->check(CLI::ExistingFile);
+  create->add_option("args", args, "[MACHINE] DIR: bundled machine name (see 'pmu-sim list') and the directory "
+                                   "to write (created; must be empty)")
+      ->required();
+  app.set_version_flag("-V,--version", "pmu-sim (pmukit) 0.1.0");
+
+  return tools::run_tool("pmu-sim", app, argc, argv, [&] {
+    if (list->parsed()) {
+      tools::print_bundled_machines();
+      return 0;
+    }
+    if (args.size() != (spec_file.empty() ? 2u : 1u))
+      throw UsageError(spec_file.empty() ? "create: expected MACHINE DIR" : "create --spec FILE: expected DIR");
+    const std::string dir = args.back();
+    const std::string name = spec_file.empty() ? args.front() : "";
+    if (!spec_file.empty()) {
+      nlohmann::json spec;
+      try {
+        spec = nlohmann::json::parse(read_file(spec_file));
+      } catch (const nlohmann::json::exception& e) {
+        throw Error(fmt::format("{}: {}", spec_file, e.what()));
+      }
+      snapshot::build_from_spec(spec, dir);
+    } else {
+      snapshot::build_bundled(name, dir);
+    }
+    fmt::print("{}: machine '{}' written\n", dir, name.empty() ? spec_file : name);
+    return 0;
+  });
+}
