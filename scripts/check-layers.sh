@@ -3,35 +3,21 @@
 # and no library or tool source file grows past 500 lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rank() {
-  case "$1" in
-    util) echo 0 ;;
-    access | platform) echo 1 ;;
-    pci | acpi) echo 2 ;;
-    discovery) echo 3 ;;
-    snapshot | pmu | perf) echo 4 ;;
-    events | metrics | sim) echo 5 ;;
-    *) echo 99 ;;
-  esac
-}
+# layer rank: a file may include pmukit/<layer>/ headers of equal or lower rank only.
+ranks="util=0 access=1 platform=1 pci=2 acpi=2 discovery=3 snapshot=4 pmu=4 perf=4 events=5 metrics=5 sim=5"
 status=0
-for dir in include/pmukit/* src/*; do
-  [ -d "$dir" ] || continue
-  layer=$(basename "$dir")
-  mine=$(rank "$layer")
-  [ "$mine" = 99 ] && { echo "unknown layer folder: $dir"; status=1; continue; }
-  while IFS=: read -r file _ inc; do
-    dep=$(echo "$inc" | sed -E 's|.*"pmukit/([a-z_]+)/.*|\1|')
-    # The shared event data types are plain structs every layer may name.
-    [ "$inc" != "${inc%pmukit/events/pmu_description.h\"}" ] && continue
-    if [ "$(rank "$dep")" -gt "$mine" ]; then
-      echo "$file: layer '$layer' includes the higher layer '$dep': $inc"
-      status=1
-    fi
-  done < <(grep -Hn '#include "pmukit/' "$dir" -r || true)
-done
-while read -r lines file; do
-  [ "$file" = total ] && continue
-  if [ "$lines" -gt 500 ]; then echo "$file: $lines lines (keep files under 500)"; status=1; fi
-done < <(find src include tools -name '*.cpp' -o -name '*.h' | xargs wc -l)
+grep -rHo '#include "pmukit/[a-z_]*/[a-z_./]*"' include/pmukit src |
+  awk -v ranks="$ranks" '
+    BEGIN { n = split(ranks, r, " "); for (i = 1; i <= n; i++) { split(r[i], kv, "="); rank[kv[1]] = kv[2] } }
+    {
+      split($0, parts, ":"); file = parts[1]
+      split(file, p, "/"); layer = (p[1] == "include") ? p[3] : p[2]
+      match($0, /"pmukit\/[a-z_]+\//); dep = substr($0, RSTART + 8, RLENGTH - 9)
+      if (!(layer in rank)) { print file ": unknown layer folder " layer; bad = 1; next }
+      if ($0 ~ /pmukit\/events\/pmu_description.h/) next   # plain data types every layer may name
+      if (rank[dep] > rank[layer]) { print file ": layer " layer " includes the higher layer " dep; bad = 1 }
+    }
+    END { exit bad }' || status=1
+find src include tools -name '*.cpp' -o -name '*.h' | xargs wc -l |
+  awk '$2 != "total" && $1 > 500 { print $2 ": " $1 " lines (keep files under 500)"; bad = 1 } END { exit bad }' || status=1
 exit $status
