@@ -230,6 +230,11 @@ bool place_registers(UnitContext& ctx, const DecodedUnit& u, const platform::Int
     iu.ctr.push_back(iu.box_ctl + u.ctr_offset + std::uint64_t{iu.ctr_step} * i);
   }
   if (u.status_offset) iu.status = iu.box_ctl + u.status_offset;
+  if (bt && bt->filter && iu.access == RegAccess::Msr) {
+    iu.filter = bt->filter->msr + std::uint64_t{bt->filter->box_stride} * u.box_id;
+    iu.filter_mask = bt->filter->mask;
+    iu.filter_config = bt->filter->term_config;
+  }
   if (bt && bt->fixed && iu.access == RegAccess::Mmio) {
     iu.fixed_ctl = iu.box_ctl + bt->fixed->ctl_offset;
     iu.fixed_ctr = iu.box_ctl + bt->fixed->ctr_offset;

@@ -32,6 +32,7 @@ ojson detail_json(const IntelUnit& u) {
                {"status", opt_hex(u.status)},
                {"fixed_ctl", opt_hex(u.fixed_ctl)},
                {"fixed_ctr", opt_hex(u.fixed_ctr)},
+               {"filter", opt_hex(u.filter)},
                {"ctl_offset", u.ctl_offset},
                {"ctr_offset", u.ctr_offset},
                {"ctl_step", u.ctl_step},

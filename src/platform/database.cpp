@@ -114,6 +114,7 @@ void Database::load(const std::string& path, const std::string& body) {
           k.event_help[name] = ev.value("description", "");
           k.events[name] = a;
         }
+        if (p.contains("coresight")) k.coresight = CoreSightProgramming::from_json(p["coresight"], where);
         if (!pmus_.emplace(k.kind, k).second) throw Error(fmt::format("{}: pmu kind defined twice", where));
       }
     }

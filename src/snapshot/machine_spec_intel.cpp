@@ -29,12 +29,11 @@ std::array<std::uint64_t, 3> raw3(const json& j, const std::string& where) {
 void touch_registers(Context& ctx, const IntelUnitRecord& u, int msr_cpu) {
   std::uint64_t n = u.num_regs;
   if (u.access == 0 && msr_cpu >= 0) {
-    ctx.builder.set_msr(msr_cpu, static_cast<std::uint32_t>(u.box_ctl), 0);
-    for (std::uint64_t i = 0; i < n; ++i) {
-      ctx.builder.set_msr(msr_cpu, static_cast<std::uint32_t>(u.box_ctl + u.ctl_offset + i), 0);
-      ctx.builder.set_msr(msr_cpu, static_cast<std::uint32_t>(u.box_ctl + u.ctr_offset + i), 0);
-    }
-    if (u.status_offset) ctx.builder.set_msr(msr_cpu, static_cast<std::uint32_t>(u.box_ctl + u.status_offset), 0);
+    // MSR boxes occupy whole 16-MSR blocks (box control, controls, counters, status, filters).
+    std::uint64_t last = std::max<std::uint64_t>({u.box_ctl + u.ctl_offset + n, u.box_ctl + u.ctr_offset + n,
+                                                  u.box_ctl + u.status_offset + 1});
+    for (std::uint64_t m = u.box_ctl & ~0xfull; m < ((last + 0xf) & ~0xfull); ++m)
+      ctx.builder.set_msr(msr_cpu, static_cast<std::uint32_t>(m), 0);
   } else if (u.access == 1) {
     std::vector<std::uint8_t> zeros(0x100 + 8 * n, 0);
     ctx.builder.write_phys(u.box_ctl, zeros);

@@ -39,6 +39,9 @@ struct IntelUnit {
   std::optional<std::uint64_t> status;    // overflow status, when the table gives an offset
   std::optional<std::uint64_t> fixed_ctl; // fixed counter (IMC DRAM clocks), from platform data
   std::optional<std::uint64_t> fixed_ctr;
+  std::optional<std::uint64_t> filter;    // filter register (CHA TID filter MSR), from platform data
+  std::uint64_t filter_mask = 0;          // bits of config<filter_config> it takes
+  int filter_config = 1;
   unsigned ctl_offset = 0;
   unsigned ctr_offset = 0;
   unsigned status_offset = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pmukit/events/pmu_description.h"
+#include "pmukit/platform/coresight_programming.h"
 
 namespace pmukit::platform {
 
@@ -72,6 +73,7 @@ struct PmuKind {
   std::map<std::string, std::string> formats;
   std::map<std::string, events::EventAlias> events;
   std::map<std::string, std::string> event_help;  // alias -> description
+  std::optional<CoreSightProgramming> coresight;  // CoreSight kinds: config words -> registers
 };
 
 class Database {

@@ -1,0 +1,60 @@
+// pmukit -- how a CoreSight PMU kind turns (config, config1, config2) into register values: the
+// arm_cspmu impl_ops (event_type, set_ev_filter, set_cc_filter) as data.
+//
+// A register value is assembled from pieces, each taking bits of one config word and placing them
+// at a bit position; a piece that comes out 0 may take a default (Tegra410 UCF: "a zero subfield
+// means all bits"), and so may the whole register (NVIDIA: "a filter value of 0 means the default").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace pmukit::platform {
+
+struct ConfigBits {
+  int config = 0;  // 0 config, 1 config1, 2 config2
+  unsigned lo = 0, hi = 63;
+  std::uint64_t take(const std::uint64_t cfg[3]) const;
+};
+
+struct RegisterPiece {
+  ConfigBits from;
+  unsigned to = 0;                       // destination bit of `from.lo`
+  std::optional<std::uint64_t> default_value;  // used when the piece is 0
+};
+
+struct RegisterAssembly {
+  std::vector<RegisterPiece> pieces;     // empty: the register is written 0
+  std::optional<std::uint64_t> default_value;  // used when the assembled value is 0
+  std::uint64_t assemble(const std::uint64_t cfg[3]) const;
+};
+
+struct AuxRegister {
+  std::uint32_t offset = 0;              // page 0 offset (Ampere PMAUXR0-3 at 0xD80..)
+  RegisterAssembly value;
+};
+
+struct CoreSightProgramming {
+  std::optional<ConfigBits> cycles_bit;  // set: the event is the cycle counter (arm_cspmu: config:32)
+  RegisterAssembly pmevtyper;
+  RegisterAssembly pmevfiltr;
+  RegisterAssembly pmevfilt2r;
+  RegisterAssembly pmccfiltr;
+  std::vector<AuxRegister> aux;          // shared by all counters: events must agree on them
+  struct Unsupported {
+    ConfigBits bits;
+    std::string why;
+  };
+  std::vector<Unsupported> unsupported;  // config bits the direct driver cannot program
+
+  // arm_cspmu's defaults: PMEVTYPER = config[31:0], cycles = config[32], PMEVFILTR and PMCCFILTR =
+  // config1[31:0], PMEVFILT2R = config2[31:0].
+  static CoreSightProgramming arm_default();
+  static CoreSightProgramming from_json(const nlohmann::json& j, const std::string& where);
+};
+
+}  // namespace pmukit::platform

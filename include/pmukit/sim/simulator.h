@@ -1,0 +1,81 @@
+// pmukit -- the simulator: makes a snapshot machine's PMU registers behave like hardware.
+//
+// It maps the same files pmu-raw maps (resourceN, dev/mem, dev/cpu/N/msr, config), reads the
+// control registers at every step, applies their side effects (box reset, PMCR.P/C, counter clear,
+// write-one-to-set/clear banks) and advances every enabled counter by rate x elapsed time,
+// wrapping at the counter's width and raising overflow flags where the hardware has them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pmukit/discovery/inventory.h"
+
+namespace pmukit {
+class Machine;
+}
+namespace pmukit::pmu {
+class RegisterIo;
+}
+
+namespace pmukit::sim {
+
+// Counts per second of simulated time, by PMU kind and the family's event code.
+class Rates {
+ public:
+  static Rates defaults();  // platforms/sim/rates.json
+  // "KIND:CODE=RATE", "KIND=RATE" (every event of KIND), "cycles=HZ", "default=RATE";
+  // CODE is a number or "cycles"/"fixed". Throws UsageError naming the rule.
+  void add_rule(std::string_view rule);
+  double rate(const std::string& kind, std::string_view code) const;
+  double rate(const std::string& kind, std::uint64_t code) const;
+
+ private:
+  std::map<std::pair<std::string, std::string>, double> rules_;  // (kind or "*", code or "*")
+  double default_ = 1e6;
+};
+
+// Advances counts by rate * dt without drift: the fractional part carries to the next step.
+class Accumulator {
+ public:
+  std::uint64_t advance(double rate, std::uint64_t dt_ns);
+  void reset() { carry_ = 0; }
+
+ private:
+  double carry_ = 0;
+};
+
+class UnitModel {
+ public:
+  virtual ~UnitModel() = default;
+  virtual void step(pmu::RegisterIo& io, std::uint64_t dt_ns) = 0;
+};
+
+class Simulator {
+ public:
+  Simulator(Machine& machine, const discovery::Inventory& inventory, Rates rates);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+  // Applies side effects and advances every enabled counter by dt_ns of simulated time.
+  void step(std::uint64_t dt_ns);
+  std::size_t units() const { return models_.size(); }
+  const std::vector<std::string>& skipped() const { return skipped_; }  // units it cannot model
+
+ private:
+  Rates rates_;
+  std::unique_ptr<pmu::RegisterIo> io_;
+  std::vector<std::unique_ptr<UnitModel>> models_;
+  std::vector<std::string> skipped_;
+};
+
+// The family models (sim/*_model.cpp).
+std::unique_ptr<UnitModel> make_intel_model(const discovery::PmuUnit& unit, const Rates& rates);
+std::unique_ptr<UnitModel> make_coresight_model(const discovery::PmuUnit& unit, const Rates& rates);
+std::unique_ptr<UnitModel> make_dwc_model(const discovery::PmuUnit& unit, const Rates& rates);
+
+}  // namespace pmukit::sim

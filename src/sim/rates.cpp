@@ -1,0 +1,77 @@
+// pmukit -- simulated event rates and drift-free accumulation.
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "pmukit/platform/embedded.h"
+#include "pmukit/sim/simulator.h"
+#include "pmukit/util/error.h"
+#include "pmukit/util/text.h"
+
+namespace pmukit::sim {
+
+namespace {
+// Codes are compared as canonical text: numbers as lower-case hex, names as given.
+std::string canonical(std::string_view code) {
+  if (auto v = parse_u64(code)) return hex(*v);
+  return std::string(code);
+}
+}  // namespace
+
+Rates Rates::defaults() {
+  Rates r;
+  auto data = platform::find_embedded("sim/rates.json");
+  if (!data) return r;
+  auto doc = nlohmann::json::parse(*data);
+  r.default_ = doc.value("default", 1e6);
+  for (const auto& rule : doc.at("rules"))
+    r.rules_[{rule.at("kind").get<std::string>(), canonical(rule.at("code").get<std::string>())}] =
+        rule.at("rate").get<double>();
+  return r;
+}
+
+void Rates::add_rule(std::string_view rule) {
+  auto eq = rule.rfind('=');
+  double value = 0;
+  if (eq == std::string_view::npos) throw UsageError(fmt::format("--rate '{}': expected KIND:CODE=RATE", rule));
+  try {
+    std::size_t used = 0;
+    value = std::stod(std::string(rule.substr(eq + 1)), &used);
+    if (used != rule.size() - eq - 1 || value < 0 || !std::isfinite(value)) throw std::invalid_argument("rate");
+  } catch (const std::exception&) {
+    throw UsageError(fmt::format("--rate '{}': '{}' is not a rate in counts per second", rule, rule.substr(eq + 1)));
+  }
+  std::string_view key = rule.substr(0, eq);
+  if (key == "default") {
+    default_ = value;
+    return;
+  }
+  if (key == "cycles" || key == "fixed") {
+    rules_[{"*", std::string(key)}] = value;
+    return;
+  }
+  auto colon = key.find(':');
+  std::string kind(key.substr(0, colon));
+  std::string code = colon == std::string_view::npos ? "*" : canonical(key.substr(colon + 1));
+  if (kind.empty() || code.empty()) throw UsageError(fmt::format("--rate '{}': expected KIND:CODE=RATE", rule));
+  rules_[{kind, code}] = value;
+}
+
+double Rates::rate(const std::string& kind, std::string_view code) const {
+  std::string c = canonical(code);
+  for (const auto& key : {std::pair{kind, c}, std::pair{kind, std::string("*")}, std::pair{std::string("*"), c}})
+    if (auto it = rules_.find(key); it != rules_.end()) return it->second;
+  return default_;
+}
+
+double Rates::rate(const std::string& kind, std::uint64_t code) const { return rate(kind, hex(code)); }
+
+std::uint64_t Accumulator::advance(double rate, std::uint64_t dt_ns) {
+  double exact = carry_ + rate * static_cast<double>(dt_ns) / 1e9;
+  double whole = std::floor(exact);
+  carry_ = exact - whole;
+  return static_cast<std::uint64_t>(whole);
+}
+
+}  // namespace pmukit::sim
