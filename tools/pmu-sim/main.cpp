@@ -4,6 +4,8 @@
 
 #include "common/bundled.h"
 #include "common/tool.h"
+#include "run.h"
+#include "pmukit/access/machine.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
@@ -16,7 +18,11 @@ int main(int argc, char** argv) {
                "  pmu-sim list                          the bundled machines\n"
                "  pmu-sim create spr-2s /tmp/spr        write a bundled machine's snapshot tree\n"
                "  pmu-sim create --spec my.json /tmp/m  write a machine described in JSON\n"
-               "                                        (docs/snapshot-format.md)",
+               "                                        (docs/snapshot-format.md)\n"
+               "  pmu-sim run /tmp/spr --realtime &     make its counters count as time passes\n"
+               "  pmu-sim run /tmp/spr                  virtual time: it advances only when a client\n"
+               "                                        (pmu-raw, pmu-sim advance) asks\n"
+               "  pmu-sim advance /tmp/spr 1000         move virtual time forward by 1000 ms",
                "pmu-sim"};
   app.require_subcommand(1);
   auto* list = app.add_subcommand("list", "List the bundled synthetic machines");
@@ -28,12 +34,36 @@ int main(int argc, char** argv) {
   create->add_option("args", args, "[MACHINE] DIR: bundled machine name (see 'pmu-sim list') and the directory "
                                    "to write (created; must be empty)")
       ->required();
+  auto* run = app.add_subcommand("run", "Simulate a snapshot's PMU registers until interrupted");
+  std::string run_dir;
+  tools::RunOptions run_opts;
+  run->add_option("dir", run_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
+  run->add_flag("--realtime", run_opts.realtime,
+                "Step with the wall clock (default: virtual time, advanced by clients)");
+  run->add_option("--step-ms", run_opts.step_ms, "Real-time step period in ms")->capture_default_str();
+  run->add_option("--rate", run_opts.rates,
+                  "Event rate in counts/s: KIND:CODE=RATE, KIND=RATE, cycles=HZ or default=RATE "
+                  "(defaults in platforms/sim/rates.json)")
+      ->type_name("RULE");
+  auto* advance = app.add_subcommand("advance", "Advance a running simulator's virtual time");
+  std::string advance_dir;
+  std::uint64_t advance_ms = 0;
+  advance->add_option("dir", advance_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
+  advance->add_option("ms", advance_ms, "Milliseconds of virtual time")->required();
   app.set_version_flag("-V,--version", "pmu-sim (pmukit) 0.1.0");
 
   return tools::run_tool("pmu-sim", app, argc, argv, [&] {
     if (list->parsed()) {
       tools::print_bundled_machines();
       return 0;
+    }
+    if (run->parsed()) {
+      Machine machine(MachineOptions{run_dir});
+      return tools::run_simulator(machine, run_opts);
+    }
+    if (advance->parsed()) {
+      Machine machine(MachineOptions{advance_dir});
+      return tools::advance_clock(machine, advance_ms);
     }
     if (args.size() != (spec_file.empty() ? 2u : 1u))
       throw UsageError(spec_file.empty() ? "create: expected MACHINE DIR" : "create --spec FILE: expected DIR");

@@ -1,0 +1,86 @@
+// pmu-sim -- `run` (serve a snapshot's clock and step its registers) and `advance` (move virtual
+// time forward as a client, e.g. as the command pmu-raw counts over).
+#include "run.h"
+
+#include <csignal>
+#include <time.h>
+
+#include <fmt/format.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/discovery/discover.h"
+#include "pmukit/sim/clock.h"
+#include "pmukit/sim/simulator.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::tools {
+
+namespace {
+
+void on_signal(int) { sim::g_interrupted.store(true); }
+
+std::uint64_t mono_ns() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+void nap(std::uint64_t ns) {
+  timespec ts{static_cast<time_t>(ns / 1'000'000'000ull), static_cast<long>(ns % 1'000'000'000ull)};
+  ::nanosleep(&ts, nullptr);
+}
+
+}  // namespace
+
+int run_simulator(Machine& machine, const RunOptions& opts) {
+  auto found = discovery::discover(machine);
+  sim::Rates rates = sim::Rates::defaults();
+  for (const auto& r : opts.rates) rates.add_rule(r);
+  sim::Simulator simulator(machine, found.inventory, std::move(rates));
+  if (simulator.units() == 0) throw Error(fmt::format("{}: no PMU unit to simulate", machine.describe()));
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+  sim::ClockServer server(machine, opts.realtime ? sim::SimMode::RealTime : sim::SimMode::Virtual);
+  fmt::print("pmu-sim: simulating {} PMU units of {} in {} time; clock page {}\n", simulator.units(),
+             machine.describe(), opts.realtime ? "real" : "virtual", server.path().string());
+  for (const auto& s : simulator.skipped()) fmt::print("pmu-sim: not simulated: {}\n", s);
+  std::fflush(stdout);
+  std::uint64_t seq = 0, request = 0;
+  if (!opts.realtime) {
+    std::uint64_t now = 0;
+    while (!sim::g_interrupted.load()) {
+      if (!server.pending(seq, request)) {
+        nap(50'000);
+        continue;
+      }
+      std::uint64_t dt = request > now ? request - now : 0;
+      simulator.step(dt);
+      now += dt;
+      server.complete(seq, now);
+    }
+    return 0;
+  }
+  const std::uint64_t period = opts.step_ms * 1'000'000ull;
+  std::uint64_t last = mono_ns();
+  while (!sim::g_interrupted.load()) {
+    nap(period);
+    std::uint64_t now = mono_ns();
+    bool waiting = server.pending(seq, request);
+    simulator.step(now - last);
+    last = now;
+    server.set_now(now);
+    if (waiting) server.complete(seq, now);  // a barrier is answered once a step has seen the writes
+  }
+  return 0;
+}
+
+int advance_clock(Machine& machine, std::uint64_t ms) {
+  auto clock = sim::machine_clock(machine);
+  if (!clock->simulated()) throw Error(fmt::format("{}: no pmu-sim is serving this machine", machine.describe()));
+  clock->sleep_until(clock->now_ns() + ms * 1'000'000ull);
+  return 0;
+}
+
+}  // namespace pmukit::tools
