@@ -1,0 +1,74 @@
+// pmukit -- a direct counting session: takes the machine lock, checks every unit is idle, saves
+// every register it may touch, programs the events, samples them, and restores everything --
+// on normal exit, on error (the destructor), and after a signal (the caller's loop ends and the
+// destructor runs). No register outside a discovered unit's own set is ever written.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pmukit/discovery/inventory.h"
+#include "pmukit/events/pmu_description.h"
+#include "pmukit/pmu/counter.h"
+#include "pmukit/pmu/driver.h"
+
+namespace pmukit {
+class Machine;
+class MachineLock;
+}  // namespace pmukit
+namespace pmukit::platform {
+class Database;
+}
+
+namespace pmukit::pmu {
+
+struct UnitEvents {
+  const discovery::PmuUnit* unit = nullptr;
+  std::vector<events::EncodedEvent> events;
+};
+
+struct SessionOptions {
+  bool force = false;                    // take units that look busy
+  std::function<void()> barrier;         // see RegisterIo::barrier (pmu-sim); may be empty
+};
+
+struct CounterValue {
+  std::uint64_t delta = 0;  // since the previous sample, in the kernel's unit (multiplier applied)
+  std::uint64_t total = 0;  // since start
+  bool wrapped = false;
+  bool lost = false;        // the hardware says more than one wrap happened since the last read
+};
+
+class DirectSession {
+ public:
+  // Throws Error (busy unit, no access, lock held) or UsageError (events that do not fit) before
+  // any register is written.
+  DirectSession(Machine& machine, std::vector<UnitEvents> work, const platform::Database& db, SessionOptions options);
+  ~DirectSession();  // restores; never throws
+  DirectSession(const DirectSession&) = delete;
+  DirectSession& operator=(const DirectSession&) = delete;
+
+  void start();  // every unit, back to back
+  void stop();
+  // Reads every counter; result[u][e] is event e of work unit u.
+  std::vector<std::vector<CounterValue>> sample();
+  // Puts every saved register back. Idempotent; the destructor calls it.
+  void restore();
+  // Problems met while restoring (each names the register); empty when all went back.
+  const std::vector<std::string>& restore_errors() const { return restore_errors_; }
+  std::size_t register_writes() const;
+
+ private:
+  std::unique_ptr<MachineLock> lock_;
+  std::unique_ptr<RegisterIo> io_;
+  std::unique_ptr<WriteGuard> guard_;
+  std::vector<UnitEvents> work_;
+  std::vector<std::unique_ptr<UnitDriver>> drivers_;
+  std::vector<std::vector<CounterTracker>> trackers_;
+  bool programmed_ = false, restored_ = false;
+  std::vector<std::string> restore_errors_;
+};
+
+}  // namespace pmukit::pmu

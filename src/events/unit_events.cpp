@@ -1,0 +1,50 @@
+// pmukit -- unit vocabularies and event binding.
+#include "pmukit/events/unit_events.h"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "pmukit/events/encoder.h"
+#include "pmukit/events/format.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::events {
+
+PmuDescription describe_unit(const discovery::PmuUnit& unit, const platform::Database& db) {
+  PmuDescription d;
+  d.name = unit.name;
+  const platform::PmuKind* kind = db.pmu_kind(unit.pmu_kind);
+  if (!kind) throw Error(fmt::format("{}: platform data has no PMU kind '{}'", unit.name, unit.pmu_kind));
+  for (const auto& [name, text] : kind->formats) d.formats[name] = parse_format(name, text);
+  d.aliases = kind->events;
+  return d;
+}
+
+std::vector<BoundEvent> bind_events(const std::vector<EventSpec>& specs, const discovery::Inventory& inventory,
+                                    const platform::Database& db, bool (*keep_bare)(const EventSpec&)) {
+  std::vector<BoundEvent> out;
+  std::map<std::string, PmuDescription> described;  // by unit name; kinds repeat
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const EventSpec& spec = specs[i];
+    if (spec.pmu.empty()) {
+      if (keep_bare && keep_bare(spec)) continue;
+      throw UsageError(fmt::format("event '{}': name the PMU that counts it, as pmu/{}/ (pmu-raw --list-events "
+                                   "lists them)", spec.text, spec.text));
+    }
+    auto units = inventory.find(spec.pmu);
+    if (units.empty())
+      throw UsageError(fmt::format("event '{}': no PMU '{}' on this machine (pmu-discover lists the PMU names)",
+                                   spec.text, spec.pmu));
+    for (const auto* unit : units) {
+      auto it = described.find(unit->name);
+      if (it == described.end()) it = described.emplace(unit->name, describe_unit(*unit, db)).first;
+      BoundEvent b{i, unit, encode(spec, it->second)};
+      out.push_back(std::move(b));
+    }
+  }
+  return out;
+}
+
+}  // namespace pmukit::events

@@ -1,0 +1,90 @@
+// pmukit -- direct counting sessions.
+#include "pmukit/pmu/session.h"
+
+#include <fmt/format.h>
+
+#include "pmukit/access/machine_lock.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::pmu {
+
+DirectSession::DirectSession(Machine& machine, std::vector<UnitEvents> work, const platform::Database& db,
+                             SessionOptions options)
+    : work_(std::move(work)) {
+  lock_ = std::make_unique<MachineLock>(machine);
+  io_ = std::make_unique<RegisterIo>(machine);
+  if (options.barrier) io_->set_barrier_hook(options.barrier);
+  guard_ = std::make_unique<WriteGuard>(*io_);
+  // Everything that can fail without writing is done first: drivers, event checks, mappings,
+  // saving every register, busy checks.
+  for (const auto& w : work_) {
+    drivers_.push_back(make_driver(*w.unit, db));
+    drivers_.back()->check(w.events);
+  }
+  for (auto& d : drivers_) {
+    for (const auto& [base, size] : d->mmio_blocks()) io_->map_block(base, size);
+    guard_->own(d->registers());
+  }
+  for (auto& d : drivers_)
+    if (auto why = d->busy(*guard_); why && !options.force)
+      throw Error(fmt::format("{}: in use ({}); another tool or the kernel's perf driver may own it. Use --force to "
+                              "take it anyway (its registers are restored afterwards), or --backend perf",
+                              d->unit().name, *why));
+  programmed_ = true;  // from here on, the destructor restores
+  try {
+    for (std::size_t i = 0; i < drivers_.size(); ++i) drivers_[i]->program(*guard_, work_[i].events);
+  } catch (...) {
+    restore();
+    throw;
+  }
+  for (std::size_t i = 0; i < drivers_.size(); ++i) {
+    std::vector<CounterTracker> t;
+    for (std::size_t e = 0; e < work_[i].events.size(); ++e) t.emplace_back(drivers_[i]->width(e));
+    trackers_.push_back(std::move(t));
+  }
+}
+
+DirectSession::~DirectSession() { restore(); }
+
+void DirectSession::start() {
+  // Baselines first, then start every unit back to back, so all count over the same window.
+  for (std::size_t i = 0; i < drivers_.size(); ++i) {
+    auto r = drivers_[i]->read(*guard_);
+    for (std::size_t e = 0; e < r.size(); ++e) trackers_[i][e].start(r[e].raw);
+  }
+  for (auto& d : drivers_) d->start(*guard_);
+}
+
+void DirectSession::stop() {
+  for (auto& d : drivers_) d->stop(*guard_);
+}
+
+std::vector<std::vector<CounterValue>> DirectSession::sample() {
+  std::vector<std::vector<CounterValue>> out(drivers_.size());
+  for (std::size_t i = 0; i < drivers_.size(); ++i) {
+    auto readings = drivers_[i]->read(*guard_);
+    for (std::size_t e = 0; e < readings.size(); ++e) {
+      auto u = trackers_[i][e].update(readings[e].raw, readings[e].overflow);
+      std::uint64_t m = drivers_[i]->multiplier(e);
+      out[i].push_back({u.delta * m, trackers_[i][e].total() * m, u.wrapped, u.lost});
+    }
+  }
+  return out;
+}
+
+void DirectSession::restore() {
+  if (!programmed_ || restored_) return;
+  restored_ = true;
+  // Restore in reverse order of programming; one unit's failure does not stop the others.
+  for (std::size_t i = drivers_.size(); i-- > 0;) {
+    try {
+      drivers_[i]->restore(*guard_);
+    } catch (const std::exception& e) {
+      restore_errors_.push_back(fmt::format("{}: restore failed: {}", drivers_[i]->unit().name, e.what()));
+    }
+  }
+}
+
+std::size_t DirectSession::register_writes() const { return guard_ ? guard_->writes() : 0; }
+
+}  // namespace pmukit::pmu

@@ -1,0 +1,47 @@
+// pmu-raw -- what a counting backend gives the run loop: rows of counts, one per event per PMU.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pmukit/events/event_spec.h"
+
+namespace pmukit {
+class Machine;
+}
+namespace pmukit::discovery {
+struct Inventory;
+}
+
+namespace pmukit::tools {
+
+struct Row {
+  std::size_t spec = 0;   // index of the -e event it counts (output order and merging)
+  std::string event;      // display name: the event as written, or its name= label
+  std::string pmu;        // the kernel PMU name of the unit (uncore_imc_3)
+  int socket = -1;
+  std::uint64_t count = 0;       // since the previous read (intervals) or since start (totals)
+  double scale = 1.0;            // alias .scale: value shown = count * scale
+  std::string unit;              // alias .unit
+  std::uint64_t enabled_ns = 0;  // time the event was enabled over the read's window
+  std::uint64_t running_ns = 0;  // time it was on a counter (less when perf multiplexes)
+  bool lost = false;             // an overflow the arithmetic could not account for
+  std::string backend;           // "direct" or "perf"
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual void start() = 0;
+  virtual void stop() = 0;
+  // Counts since the previous read (the first read: since start).
+  virtual std::vector<Row> read(std::uint64_t window_ns) = 0;
+  // Why each PMU is counted the way it is ("uncore_imc_0..7: direct: MMIO through /dev/mem").
+  virtual std::vector<std::string> notes() const = 0;
+  // Problems when putting registers back, for the exit status.
+  virtual std::vector<std::string> finish() { return {}; }
+};
+
+}  // namespace pmukit::tools

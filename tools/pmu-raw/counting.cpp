@@ -1,0 +1,186 @@
+// pmu-raw -- the run loop. Time comes from sim::Clock: CLOCK_MONOTONIC on hardware, pmu-sim's
+// virtual clock on a simulated snapshot (so interval tests are exact and instant).
+#include "counting.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <atomic>
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "direct_backend.h"
+#include "pmukit/discovery/discover.h"
+#include "pmukit/events/event_parser.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/sim/clock.h"
+#include "pmukit/util/error.h"
+
+extern char** environ;
+
+namespace pmukit::tools {
+
+namespace {
+
+std::atomic<pid_t> g_child{0};
+
+void on_signal(int sig) {
+  sim::g_interrupted.store(true);
+  // A SIGTERM aimed at pmu-raw alone reaches the command too (a terminal's SIGINT already did).
+  if (pid_t c = g_child.load(); c > 0 && sig == SIGTERM) ::kill(c, SIGTERM);
+}
+
+void install_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;  // no SA_RESTART: a blocked wait returns EINTR and sees the flag
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &sa, nullptr);
+}
+
+bool is_duration_time(const events::EventSpec& s) {
+  return s.pmu.empty() && s.terms.size() == 1 && s.terms[0].key == "duration_time";
+}
+
+void nap_ms(long ms) {
+  timespec ts{0, ms * 1'000'000L};
+  ::nanosleep(&ts, nullptr);
+}
+
+pid_t spawn(const std::vector<std::string>& command) {
+  std::vector<char*> argv;
+  for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t all;
+  sigfillset(&all);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, argv[0], nullptr, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) throw Error(fmt::format("cannot run '{}': {}", command[0], errno_text(rc)));
+  g_child.store(pid);
+  return pid;
+}
+
+// Rows for duration_time: perf's software event holding the elapsed nanoseconds.
+void add_duration_rows(const std::vector<events::EventSpec>& specs, std::uint64_t window_ns, std::vector<Row>& rows) {
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (is_duration_time(specs[i])) {
+      Row r;
+      r.spec = i;
+      r.event = specs[i].name.empty() ? "duration_time" : specs[i].name;
+      r.pmu = "duration_time";
+      r.count = window_ns;
+      r.unit = "ns";
+      r.enabled_ns = r.running_ns = window_ns;
+      r.backend = "clock";
+      rows.push_back(r);
+    }
+}
+
+}  // namespace
+
+int run_counting(RawOptions& o) {
+  if (o.events.empty()) throw UsageError("no events: give at least one -e EVENT");
+  auto machine = make_machine(o.machine);
+  std::vector<events::EventSpec> specs;
+  for (const auto& e : o.events) {
+    auto parsed = events::parse_event_list(e);
+    for (auto& p : parsed) specs.push_back(std::move(p));
+  }
+  auto clock = sim::machine_clock(*machine);
+  auto found = discovery::discover(*machine);
+  auto bound = events::bind_events(specs, found.inventory, platform::Database::builtin(), is_duration_time);
+  if (bound.empty() && specs.size() == 1 && is_duration_time(specs[0]))
+    throw UsageError("only duration_time given: add a PMU event");
+  std::unique_ptr<Backend> backend = make_direct_backend(*machine, specs, bound, o.force, *clock);
+
+  std::FILE* out = stdout;
+  if (!o.output.empty() && !(out = std::fopen(o.output.c_str(), "w"))) throw_errno(o.output, errno);
+  o.report.out = out;
+  o.report.interval = o.interval_ms.has_value();
+  Reporter reporter(o.report);
+  install_signals();
+
+  backend->start();
+  const std::uint64_t t0 = clock->now_ns();
+  std::uint64_t last = t0;
+  pid_t child = o.command.empty() ? 0 : spawn(o.command);
+  int child_status = 0;
+  bool child_done = child == 0;
+  const std::uint64_t interval_ns = o.interval_ms.value_or(0) * 1'000'000ull;
+  const std::uint64_t end = o.duration_s ? t0 + static_cast<std::uint64_t>(*o.duration_s * 1e9) : UINT64_MAX;
+  std::uint64_t intervals = 0;
+
+  auto emit_interval = [&](std::uint64_t now) {
+    auto rows = backend->read(now - last);
+    add_duration_rows(specs, now - last, rows);
+    reporter.interval(static_cast<double>(now - t0) / 1e9, rows, {});
+    last = now;
+    ++intervals;
+  };
+  std::vector<Row> totals;
+  auto accumulate = [&](std::uint64_t now) {
+    auto rows = backend->read(now - last);
+    last = now;
+    if (totals.empty()) totals = rows;
+    else
+      for (std::size_t i = 0; i < rows.size(); ++i) totals[i].count += rows[i].count;
+  };
+
+  for (;;) {
+    if (sim::g_interrupted.load() && child_done) break;
+    if (o.interval_count && intervals >= *o.interval_count) break;
+    std::uint64_t deadline = interval_ns ? std::min(end, t0 + (intervals + 1) * interval_ns) : end;
+    if (!child_done) {
+      // The command decides how long we count; time is only watched (in virtual mode the
+      // command itself may be what advances it).
+      int st = 0;
+      pid_t r = ::waitpid(child, &st, WNOHANG);
+      if (r == child) {
+        child_done = true;
+        child_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        g_child.store(0);
+        break;
+      }
+      if (interval_ns && clock->now_ns() >= deadline) emit_interval(clock->now_ns());
+      else nap_ms(1);
+      continue;
+    }
+    if (deadline == UINT64_MAX) {  // no -I, duration or command: count until interrupted
+      if (sim::g_interrupted.load()) break;
+      nap_ms(20);
+      continue;
+    }
+    bool reached = clock->sleep_until(deadline);
+    std::uint64_t now = clock->now_ns();
+    if (interval_ns && (reached || now > last)) emit_interval(std::min(now, deadline));
+    if (!reached || deadline >= end) break;
+  }
+  const std::uint64_t stop_time = clock->now_ns();
+  backend->stop();
+  if (interval_ns) {
+    if (stop_time > last && !o.interval_count) emit_interval(stop_time);  // the last, partial interval
+  } else {
+    accumulate(stop_time);
+    add_duration_rows(specs, stop_time - t0, totals);
+  }
+  auto restore_errors = backend->finish();
+  if (!interval_ns) {
+    std::string target = o.command.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", o.command[0]);
+    reporter.totals(totals, {}, target, backend->notes(), static_cast<double>(stop_time - t0) / 1e9);
+  }
+  if (out != stdout) std::fclose(out);
+  for (const auto& r : totals)
+    if (r.lost) warn(fmt::format("{} on {}: a counter overflowed more than once between reads; its count is too low",
+                                 r.event, r.pmu));
+  for (const auto& e : restore_errors) fmt::print(stderr, "pmu-raw: error: {}\n", e);
+  if (!restore_errors.empty()) return 1;
+  return child_status;
+}
+
+}  // namespace pmukit::tools

@@ -1,0 +1,30 @@
+// pmu-raw -- the counting run: options, backend choice, the interval / duration / command loop.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/tool.h"
+#include "report.h"
+
+namespace pmukit::tools {
+
+struct RawOptions {
+  MachineArgs machine;
+  std::vector<std::string> events;     // -e arguments (each may be a list)
+  std::optional<std::uint64_t> interval_ms;
+  std::optional<std::uint64_t> interval_count;
+  std::optional<double> duration_s;
+  std::vector<std::string> command;    // after --
+  std::string backend = "direct";
+  bool force = false;
+  ReportOptions report;
+  std::string output;                  // -o FILE
+};
+
+// Returns the exit status: 0, the command's status when it failed, or 1 when registers could not
+// all be restored.
+int run_counting(RawOptions& options);
+
+}  // namespace pmukit::tools

@@ -1,0 +1,159 @@
+// pmu-raw -- rendering counts.
+#include "report.h"
+
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace pmukit::tools {
+
+std::string thousands(std::uint64_t v) {
+  std::string digits = std::to_string(v), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+namespace {
+
+std::string value_text(const Row& r) {
+  if (r.scale == 1.0) return thousands(r.count);
+  double v = static_cast<double>(r.count) * r.scale;
+  double whole = std::floor(v);
+  return fmt::format("{}.{:02d}", thousands(static_cast<std::uint64_t>(whole)),
+                     static_cast<int>(std::lround((v - whole) * 100)) % 100);
+}
+
+double pcnt(const Row& r) {
+  return r.enabled_ns ? 100.0 * static_cast<double>(r.running_ns) / static_cast<double>(r.enabled_ns) : 100.0;
+}
+
+// The event as perf --no-merge shows it: the unit's own PMU name in place of a type prefix.
+std::string event_for_box(const Row& r, const std::string& written_pmu) {
+  if (r.event.rfind(written_pmu + "/", 0) == 0 && written_pmu != r.pmu)
+    return r.pmu + r.event.substr(written_pmu.size());
+  return r.event;
+}
+
+}  // namespace
+
+std::string Reporter::group_of(const Row& r) const {
+  if (r.socket < 0) return "";  // machine-wide rows (duration_time) belong to no socket or box
+  switch (o_.aggregation) {
+    case Aggregation::Merged: return "";
+    case Aggregation::PerSocket: return fmt::format("S{}", r.socket);
+    case Aggregation::PerBox: return r.pmu;
+  }
+  return "";
+}
+
+std::vector<Row> Reporter::aggregate(const std::vector<Row>& rows) const {
+  std::vector<Row> out;
+  std::map<std::pair<std::size_t, std::string>, std::size_t> at;
+  for (const auto& r : rows) {
+    auto key = std::pair(r.spec, group_of(r));
+    auto [it, fresh] = at.emplace(key, out.size());
+    if (fresh) {
+      out.push_back(r);
+      continue;
+    }
+    Row& a = out[it->second];
+    a.count += r.count;
+    a.lost = a.lost || r.lost;
+    // The merged row is as multiplexed as its least-scheduled member.
+    if (pcnt(r) < pcnt(a)) a.enabled_ns = r.enabled_ns, a.running_ns = r.running_ns;
+  }
+  std::stable_sort(out.begin(), out.end(), [&](const Row& a, const Row& b) {
+    return std::pair(a.spec, group_of(a)) < std::pair(b.spec, group_of(b));
+  });
+  return out;
+}
+
+void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
+  auto agg = aggregate(rows);
+  const bool box = o_.aggregation == Aggregation::PerBox;
+  for (const auto& r : agg) {
+    std::string group = group_of(r);
+    std::string event = box ? event_for_box(r, r.event.substr(0, r.event.find('/'))) : r.event;
+    switch (o_.format) {
+      case Format::Table: {
+        std::string g = box || o_.aggregation == Aggregation::Merged ? "" : fmt::format("{:<4} ", group);
+        std::string mux = pcnt(r) < 100.0 ? fmt::format("  ({:.2f}%)", pcnt(r)) : "";
+        fmt::print(o_.out, "{}{}{:>20} {:<5} {}{}{}\n", time, g, value_text(r), r.unit, event, mux,
+                   r.lost ? "  <overflow: count unreliable>" : "");
+        break;
+      }
+      case Format::Csv: {
+        const std::string& s = o_.separator;
+        std::string v = r.scale == 1.0 ? std::to_string(r.count) : fmt::format("{:.2f}", static_cast<double>(r.count) * r.scale);
+        fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", time.empty() ? "" : time + s,
+                   group.empty() ? "" : group + s, v, s, r.unit, s, event, s, r.running_ns, s, pcnt(r), s, s);
+        break;
+      }
+      case Format::Json: {
+        nlohmann::ordered_json j;
+        if (!time.empty()) j["interval"] = std::stod(time);
+        if (o_.aggregation == Aggregation::PerSocket) j["socket"] = group;
+        if (box) j["pmu"] = group;
+        j["counter-value"] = fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
+        j["unit"] = r.unit;
+        j["event"] = event;
+        j["event-runtime"] = r.running_ns;
+        j["pcnt-running"] = std::round(pcnt(r) * 100) / 100;
+        j["backend"] = r.backend;
+        if (r.lost) j["lost"] = true;
+        fmt::print(o_.out, "{}\n", j.dump());
+        break;
+      }
+    }
+  }
+  for (const auto& m : metrics) {
+    std::string value = m.valid ? fmt::format("{:.3f}", m.value) : "nan";
+    if (o_.format == Format::Json) {
+      nlohmann::ordered_json j;
+      if (!time.empty()) j["interval"] = std::stod(time);
+      if (!m.group.empty()) j[o_.aggregation == Aggregation::PerBox ? "pmu" : "socket"] = m.group;
+      j["metric-value"] = value;
+      j["metric-unit"] = m.unit;
+      j["metric"] = m.name;
+      fmt::print(o_.out, "{}\n", j.dump());
+    } else if (o_.format == Format::Csv) {
+      const std::string& s = o_.separator;
+      fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s, m.group.empty() ? "" : m.group + s,
+                 "", s, "", s, m.name, s, "", s, "", s + value + s + m.unit);
+    } else {
+      std::string g = m.group.empty() ? "" : fmt::format("{:<4} ", m.group);
+      fmt::print(o_.out, "{}{}{:>20} {:<5} {}\n", time, g, value, m.unit, m.name);
+    }
+  }
+}
+
+void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
+  if (o_.format == Format::Table && !header_done_) {
+    fmt::print(o_.out, "#{:>15}{}{:>21} {:<5} {}\n", "time", o_.aggregation == Aggregation::PerSocket ? " sock" : "",
+               "counts", "unit", "events");
+    header_done_ = true;
+  }
+  std::string time = fmt::format("{:16.9f} ", t_s);
+  if (o_.format != Format::Table) time = fmt::format("{:.9f}", t_s);
+  print_rows(time, rows, metrics);
+  std::fflush(o_.out);
+}
+
+void Reporter::totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
+                      const std::vector<std::string>& notes, double elapsed_s) {
+  if (o_.format == Format::Table) {
+    fmt::print(o_.out, "\n Performance counter stats for {}:\n", target);
+    for (const auto& n : notes) fmt::print(o_.out, "   ({})\n", n);
+    fmt::print(o_.out, "\n");
+  }
+  print_rows("", rows, metrics);
+  if (o_.format == Format::Table) fmt::print(o_.out, "\n{:>17.9f} seconds time elapsed\n\n", elapsed_s);
+  std::fflush(o_.out);
+}
+
+}  // namespace pmukit::tools

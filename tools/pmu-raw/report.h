@@ -1,0 +1,54 @@
+// pmu-raw -- output in perf stat's shapes: a human table, CSV (-x SEP) and JSON lines (-j), per
+// event (merged over every unit it counts on, as perf merges uncore PMUs), per socket or per box.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+
+namespace pmukit::tools {
+
+enum class Aggregation { Merged, PerSocket, PerBox };
+enum class Format { Table, Csv, Json };
+
+struct MetricRow {
+  std::string group;   // "" merged, "S0", or a PMU name
+  std::string name;
+  double value = 0;
+  std::string unit;
+  bool valid = true;
+};
+
+struct ReportOptions {
+  Aggregation aggregation = Aggregation::Merged;
+  Format format = Format::Table;
+  std::string separator = ",";
+  bool interval = false;
+  std::FILE* out = stdout;
+};
+
+class Reporter {
+ public:
+  explicit Reporter(ReportOptions options) : o_(std::move(options)) {}
+  // Interval mode: one block per interval, `t_s` seconds since start.
+  void interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
+  // The final summary (also after interval mode, as perf prints nothing more than the intervals
+  // there: only used without -I).
+  void totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
+              const std::vector<std::string>& notes, double elapsed_s);
+  // Rows summed per (event, group) in -e order.
+  std::vector<Row> aggregate(const std::vector<Row>& rows) const;
+  std::string group_of(const Row& r) const;
+
+ private:
+  void print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
+  ReportOptions o_;
+  bool header_done_ = false;
+};
+
+// 1234567 -> "1,234,567"
+std::string thousands(std::uint64_t v);
+
+}  // namespace pmukit::tools
