@@ -92,6 +92,8 @@ class DwcDriver : public UnitDriver {
     g.write(reg32(EVENT_CNT_CTL), (lane & ~EventCntEnable::mask) | EventCntEnable::put(kPerEventOff) |
                                       EventCntClear::put(kPerEventClear));
     std::uint64_t time = g.original(reg32(TIME_BASED_ANAL_CTL));
+    g.write(reg32(TIME_BASED_ANAL_CTL), time & ~TimeCtlEnable::mask);  // stopped, if restore comes without stop
+    g.barrier();
     g.write(reg32(TIME_BASED_ANAL_CTL), time | TimeCtlEnable::put(1));
     g.barrier();
     g.write(reg32(TIME_BASED_ANAL_CTL), time);

@@ -68,8 +68,12 @@ double Rates::rate(const std::string& kind, std::string_view code) const {
 double Rates::rate(const std::string& kind, std::uint64_t code) const { return rate(kind, hex(code)); }
 
 std::uint64_t Accumulator::advance(double rate, std::uint64_t dt_ns) {
-  double exact = carry_ + rate * static_cast<double>(dt_ns) / 1e9;
-  double whole = std::floor(exact);
+  // Whole seconds and the nanosecond rest apart, in long double: rate * 1 s is then exact for
+  // every integral rate, so counts over whole seconds match rate x seconds to the unit.
+  long double r = rate;
+  long double exact = carry_ + r * static_cast<long double>(dt_ns / 1'000'000'000ull) +
+                      r * static_cast<long double>(dt_ns % 1'000'000'000ull) / 1e9L;
+  long double whole = std::floor(exact);
   carry_ = exact - whole;
   return static_cast<std::uint64_t>(whole);
 }

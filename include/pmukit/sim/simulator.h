@@ -46,7 +46,7 @@ class Accumulator {
   void reset() { carry_ = 0; }
 
  private:
-  double carry_ = 0;
+  long double carry_ = 0;
 };
 
 class UnitModel {

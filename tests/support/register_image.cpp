@@ -1,0 +1,59 @@
+// pmukit tests -- register images.
+#include "support/register_image.h"
+
+#include <fmt/format.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/access/physical_memory.h"
+#include "pmukit/access/register_window.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/driver.h"
+#include "pmukit/util/file.h"
+
+namespace pmukit::test {
+
+namespace {
+std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
+}  // namespace
+
+RegisterImage register_image(Machine& machine, const discovery::Inventory& inventory) {
+  RegisterImage image;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(machine.param("msr.path"), ec))
+    if (auto text = try_read_file(e.path() / "msr")) image[(e.path() / "msr").string()] = bytes_of(*text);
+  for (const auto& e : std::filesystem::directory_iterator(machine.param("sysfs.path") / "devices", ec))
+    if (auto text = try_read_file(e.path() / "config")) image[(e.path() / "config").string()] = bytes_of(*text);
+  for (const auto& unit : inventory.units) {
+    std::unique_ptr<pmu::UnitDriver> driver;
+    try {
+      driver = pmu::make_driver(unit, platform::Database::builtin());
+    } catch (const std::exception&) {
+      continue;  // families without a driver are never written
+    }
+    for (const auto& [base, size] : driver->mmio_blocks()) {
+      auto w = machine.memory().map(base, size, false);
+      std::vector<std::uint8_t> b(size);
+      for (std::uint64_t off = 0; off + 4 <= size; off += 4) {
+        std::uint32_t v = w->read32(off);
+        for (int k = 0; k < 4; ++k) b[off + static_cast<std::uint64_t>(k)] = static_cast<std::uint8_t>(v >> (8 * k));
+      }
+      image[fmt::format("mmio {:#x}+{:#x}", base, size)] = std::move(b);
+    }
+  }
+  return image;
+}
+
+std::string image_difference(const RegisterImage& before, const RegisterImage& after) {
+  for (const auto& [key, b] : before) {
+    auto it = after.find(key);
+    if (it == after.end()) return key + ": missing after the run";
+    const auto& a = it->second;
+    if (a.size() != b.size()) return fmt::format("{}: {} bytes before, {} after", key, b.size(), a.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (a[i] != b[i]) return fmt::format("{}: byte {:#x} was {:#04x}, is {:#04x}", key, i, b[i], a[i]);
+  }
+  if (after.size() != before.size()) return "different sets of register files";
+  return "";
+}
+
+}  // namespace pmukit::test

@@ -1,0 +1,180 @@
+// CoreSight and DesignWare programming against the in-process simulator, on hand-built blocks:
+// PMCR/PMCNTENSET/PMEVTYPER/filters, the cycle counter, 32-bit wrap with overflow flags, hi-lo-hi
+// 64-bit counters, the RAS DES time-based and lane counters, and a byte-for-byte restore.
+#include <gtest/gtest.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/coresight_regs.h"
+#include "pmukit/pmu/dwc_rasdes_regs.h"
+#include "pmukit/pmu/session.h"
+#include "pmukit/sim/simulator.h"
+#include "pmukit/snapshot/builder.h"
+#include "pmukit/util/error.h"
+#include "support/register_image.h"
+#include "support/test_support.h"
+
+using namespace pmukit;
+
+namespace {
+
+constexpr std::uint64_t kBase0 = 0x1'0000'0000, kBase1 = 0x1'0001'0000;
+
+discovery::PmuUnit coresight_unit(unsigned counters, unsigned width, bool dual_page, bool atomic) {
+  discovery::PmuUnit u;
+  u.family = discovery::Family::CoreSight;
+  u.name = "nvidia_scf_pmu_0";
+  u.pmu_kind = "cs_test";
+  u.socket = 0;
+  discovery::CoreSightUnit cs;
+  cs.base0 = kBase0;
+  cs.base1 = dual_page ? kBase1 : kBase0;
+  cs.atomic64 = atomic;
+  cs.pmcfgr = (counters - 1) | (width - 1) << 8 | 1u << 14;  // N, SIZE, CC
+  u.num_counters = counters;
+  u.counter_width = width;
+  u.detail = cs;
+  return u;
+}
+
+discovery::PmuUnit dwc_unit() {
+  discovery::PmuUnit u;
+  u.family = discovery::Family::DwcRasDes;
+  u.name = "dwc_rootport_b000";
+  u.pmu_kind = "dwc_rasdes";
+  discovery::DwcUnit d;
+  d.root_port = *Bdf::parse("0000:b0:00.0");
+  d.vsec_offset = 0x374;
+  u.detail = d;
+  return u;
+}
+
+struct Rig {
+  test::TempDir dir;
+  std::unique_ptr<Machine> machine;
+  discovery::Inventory inv;
+  std::unique_ptr<sim::Simulator> sim;
+
+  Rig(std::vector<discovery::PmuUnit> units, std::vector<std::string> rates) {
+    snapshot::SnapshotBuilder b(dir.path());
+    for (const auto& u : units) {
+      if (const auto* cs = u.as<discovery::CoreSightUnit>()) {
+        b.write_phys32(cs->base0 + pmu::cspmu::PMCFGR, cs->pmcfgr);
+        b.write_phys32(cs->base1 + 0xffc, 0);  // page 1 exists
+      } else {
+        snapshot::PciDeviceSpec rp;
+        rp.bdf = u.as<discovery::DwcUnit>()->root_port;
+        rp.config = snapshot::ConfigImage(0x1ded, 0x8000, 0x060400, 1);
+        rp.config.add_pcie_cap(0x70, 0x4);
+        rp.config.add_ext_cap(0x100, 0x01, 2);
+        rp.config.add_vsec(0x374, 0x02, 4, 0x100);
+        b.add_pci_device(rp);
+      }
+    }
+    machine = std::make_unique<Machine>(MachineOptions{dir.path()});
+    inv.units = std::move(units);
+    auto r = sim::Rates::defaults();
+    for (const auto& rule : rates) r.add_rule(rule);
+    sim = std::make_unique<sim::Simulator>(*machine, inv, r);
+  }
+  std::unique_ptr<pmu::DirectSession> session(std::vector<events::EncodedEvent> events) {
+    pmu::SessionOptions o;
+    o.barrier = [this] { sim->step(0); };
+    return std::make_unique<pmu::DirectSession>(*machine, std::vector<pmu::UnitEvents>{{&inv.units[0], events}},
+                                                platform::Database::builtin(), o);
+  }
+};
+
+events::EncodedEvent ev(std::uint64_t config, std::uint64_t config1 = 0) {
+  events::EncodedEvent e;
+  e.config = config;
+  e.config1 = config1;
+  return e;
+}
+
+}  // namespace
+
+TEST(CoreSightDriver, EventsAndTheCycleCounterCountAndRestore) {
+  Rig rig({coresight_unit(8, 32, true, false)}, {"cs_test:0x1a5=100000000", "cycles=1000000000"});
+  auto before = test::register_image(*rig.machine, rig.inv);
+  {
+    auto s = rig.session({ev(0x1a5), ev(1ull << 32), ev(0x1a6, 0xff)});
+    pmu::RegisterIo io(*rig.machine);
+    io.map_block(kBase0, 0x1000);
+    EXPECT_EQ(io.read(pmu::mmio32(kBase0 + pmu::cspmu::PMEVTYPER + 4)), 0x1a6u);
+    EXPECT_EQ(io.read(pmu::mmio32(kBase0 + pmu::cspmu::PMEVFILTR + 4)), 0xffu);  // config1 -> PMEVFILTR
+    s->start();
+    EXPECT_EQ(io.read(pmu::mmio32(kBase0 + pmu::cspmu::PMCNTENSET)), 0x80000003u);  // counters 0, 1 and 31
+    rig.sim->step(1'000'000'000);
+    auto v = s->sample();
+    EXPECT_EQ(v[0][0].delta, 100'000'000u);
+    EXPECT_EQ(v[0][1].delta, 1'000'000'000u);  // the cycle counter, index 31
+    EXPECT_EQ(v[0][2].delta, 1'000'000u);      // the default rate
+  }
+  rig.sim->step(1'000'000'000);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.inv)), "");
+}
+
+TEST(CoreSightDriver, ThirtyTwoBitCountersWrapAndOverflowFlagsCatchMissedWraps) {
+  Rig rig({coresight_unit(4, 32, false, false)}, {"cycles=1000000000"});
+  auto before = test::register_image(*rig.machine, rig.inv);
+  {
+    auto s = rig.session({ev(1ull << 32)});
+    s->start();
+    std::uint64_t total = 0;
+    bool wrapped = false;
+    for (int i = 0; i < 6; ++i) {  // 2^32 cycles take 4.29 s
+      rig.sim->step(1'000'000'000);
+      auto v = s->sample()[0][0];
+      EXPECT_FALSE(v.lost);
+      wrapped = wrapped || v.wrapped;
+      total = v.total;
+    }
+    EXPECT_TRUE(wrapped);
+    EXPECT_EQ(total, 6'000'000'000u);
+    rig.sim->step(10'000'000'000);  // two wraps between reads: the flag shows the count is short
+    EXPECT_TRUE(s->sample()[0][0].lost);
+  }
+  rig.sim->step(0);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.inv)), "");
+}
+
+TEST(CoreSightDriver, WideCountersReadHiLoHi) {
+  Rig rig({coresight_unit(8, 64, true, false)}, {"cs_test:0x7=5000000000"});
+  auto s = rig.session({ev(0x7)});
+  s->start();
+  rig.sim->step(3'000'000'000);  // 1.5e10: the high word is in use
+  EXPECT_EQ(s->sample()[0][0].delta, 15'000'000'000u);
+}
+
+TEST(CoreSightDriver, MoreEventsThanCountersIsAnError) {
+  Rig rig({coresight_unit(4, 32, false, true)}, {});
+  try {
+    rig.session({ev(1), ev(2), ev(3), ev(4)});  // 3 event counters + the cycle counter
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("4 events but the block has 3 counters and a cycle counter"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(DwcDriver, TimeBasedPayloadCountsBytesAndLaneEventsCount) {
+  Rig rig({dwc_unit()}, {"dwc_rasdes:0x21=33900000", "dwc_rasdes:0x600=1000"});
+  auto before = test::register_image(*rig.machine, rig.inv);
+  {
+    auto s = rig.session({ev(0x21), ev(0x600 | 1u << 16)});  // rx payload (time-based), tx ack DLLPs (lane 0)
+    s->start();
+    rig.sim->step(2'000'000'000);
+    auto v = s->sample()[0];
+    EXPECT_EQ(v[0].delta, 33'900'000u * 2 * 16);  // 16-byte units, reported in bytes as the kernel does
+    EXPECT_EQ(v[1].delta, 2'000u);
+  }
+  rig.sim->step(1'000'000'000);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.inv)), "");
+}
+
+TEST(DwcDriver, OneCounterOfEachKind) {
+  Rig rig({dwc_unit()}, {});
+  EXPECT_THROW(rig.session({ev(0x20), ev(0x21)}), UsageError);
+  EXPECT_THROW(rig.session({ev(0x600 | 2u << 16)}), UsageError);  // type 2 does not exist
+}

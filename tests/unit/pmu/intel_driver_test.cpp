@@ -1,0 +1,193 @@
+// Intel box programming end to end against the in-process simulator: every access type counts
+// exactly at the modelled rates, wraps at 48 bits, refuses what cannot fit, and leaves every
+// register as it found it.
+#include <gtest/gtest.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/discovery/discover.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/session.h"
+#include "pmukit/sim/simulator.h"
+#include "pmukit/snapshot/machine_spec.h"
+#include "pmukit/util/error.h"
+#include "support/machines.h"
+#include "support/register_image.h"
+#include "support/test_support.h"
+
+using namespace pmukit;
+using json = nlohmann::json;
+
+namespace {
+
+json machine_spec(json extra_units = json::array()) {
+  json units = json::array({test::seed_spr_imc_group(),
+                            json{{"type", 0}, {"ids", "0-1"}, {"access", "msr"}, {"box_ctl", "0x2000"}, {"id_stride", "0x10"},
+                                 {"num_regs", 4}, {"ctl_offset", 2}, {"ctr_offset", 8}, {"width", 48}},
+                            json{{"type", 7}, {"ids", "0"}, {"access", "pci"}, {"pci", "0000:7e:0c.0"}, {"pci_offset", "0x438"},
+                                 {"num_regs", 4}, {"ctl_offset", "0x30"}, {"ctr_offset", 8}, {"width", 48}}});
+  for (auto& u : extra_units) units.push_back(u);
+  return test::intel_machine(143, json::array({test::pmon_device("0000:6a:03.1", 0, "0x2fffe00000")}),
+                             json::array({json{{"device", "0000:6a:03.1"}, {"units", units}}}));
+}
+
+struct Rig {
+  test::TempDir dir;
+  std::unique_ptr<Machine> machine;
+  discovery::DiscoveryResult found;
+  std::unique_ptr<sim::Simulator> sim;
+
+  explicit Rig(const json& spec, std::vector<std::string> rates = {}) {
+    snapshot::build_from_spec(spec, dir.path() / "m");
+    machine = std::make_unique<Machine>(MachineOptions{dir.path() / "m"});
+    found = discovery::discover(*machine);
+    auto r = sim::Rates::defaults();
+    for (const auto& rule : rates) r.add_rule(rule);
+    sim = std::make_unique<sim::Simulator>(*machine, found.inventory, r);
+  }
+  const discovery::PmuUnit* unit(const std::string& name) const {
+    for (const auto& u : found.inventory.units)
+      if (u.name == name) return &u;
+    return nullptr;
+  }
+  pmu::SessionOptions options(bool force = false) {
+    pmu::SessionOptions o;
+    o.force = force;
+    o.barrier = [this] { sim->step(0); };
+    return o;
+  }
+  std::unique_ptr<pmu::DirectSession> session(std::vector<pmu::UnitEvents> work, bool force = false) {
+    return std::make_unique<pmu::DirectSession>(*machine, std::move(work), platform::Database::builtin(), options(force));
+  }
+};
+
+events::EncodedEvent ev(std::uint64_t config, std::uint64_t config1 = 0) {
+  events::EncodedEvent e;
+  e.config = config;
+  e.config1 = config1;
+  return e;
+}
+
+}  // namespace
+
+TEST(IntelDriver, EveryAccessTypeCountsAtTheModelledRateAndRestores) {
+  Rig rig(machine_spec(), {"intel_spr_raw:0x0002=3000000", "intel_spr_cha:0x0001=2000000000"});
+  auto before = test::register_image(*rig.machine, rig.found.inventory);
+  {
+    auto s = rig.session({{rig.unit("uncore_imc_2"), {ev(0xcf05), ev(0xf005)}},
+                          {rig.unit("uncore_cha_1"), {ev(0x01)}},
+                          {rig.unit("uncore_m2m"), {ev(0x02)}}});
+    s->start();
+    rig.sim->step(2'000'000'000);  // two seconds of simulated time
+    auto v = s->sample();
+    EXPECT_EQ(v[0][0].delta, 200'000'000u);     // cas_count_read: 1e8/s
+    EXPECT_EQ(v[0][1].delta, 100'000'000u);     // cas_count_write: 5e7/s
+    EXPECT_EQ(v[1][0].delta, 4'000'000'000u);   // CHA clockticks over MSRs
+    EXPECT_EQ(v[2][0].delta, 6'000'000u);       // M2M over PCI config space
+    s->stop();
+    rig.sim->step(1'000'000'000);  // frozen: nothing more counts
+    EXPECT_EQ(s->sample()[0][0].delta, 0u);
+    s->restore();
+    EXPECT_TRUE(s->restore_errors().empty());
+  }
+  rig.sim->step(1'000'000'000);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
+}
+
+TEST(IntelDriver, CountersWrapAt48BitsAndTotalsCarryOn) {
+  Rig rig(machine_spec(), {"intel_spr_imc:0xcf05=100000000000000"});  // 1e14/s: 2^48 in 2.8 s
+  auto s = rig.session({{rig.unit("uncore_imc_0"), {ev(0xcf05)}}});
+  s->start();
+  bool wrapped = false;
+  std::uint64_t total = 0;
+  for (int i = 0; i < 5; ++i) {
+    rig.sim->step(1'000'000'000);
+    auto v = s->sample()[0][0];
+    EXPECT_EQ(v.delta, 100'000'000'000'000u);
+    wrapped = wrapped || v.wrapped;
+    total = v.total;
+  }
+  EXPECT_TRUE(wrapped);
+  EXPECT_EQ(total, 500'000'000'000'000u);
+}
+
+TEST(IntelDriver, FixedCounterAndFilterRegister) {
+  Rig rig(machine_spec(), {"fixed=1600000000"});
+  auto before = test::register_image(*rig.machine, rig.found.inventory);
+  {
+    auto s = rig.session({{rig.unit("uncore_imc_5"), {ev(0xff)}}, {rig.unit("uncore_cha_0"), {ev(0x0135, 0x3)}}});
+    pmu::RegisterIo io(*rig.machine);
+    EXPECT_EQ(io.read(pmu::msr(0, 0x200e)), 0x3u);  // CHA TID filter from config1
+    s->start();
+    rig.sim->step(500'000'000);
+    EXPECT_EQ(s->sample()[0][0].delta, 800'000'000u);  // DRAM clocks on the fixed counter
+  }
+  rig.sim->step(0);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
+}
+
+TEST(IntelDriver, RefusesWhatTheBoxCannotCountWithoutWriting) {
+  Rig rig(machine_spec());
+  auto before = test::register_image(*rig.machine, rig.found.inventory);
+  const auto* imc = rig.unit("uncore_imc_0");
+  try {
+    rig.session({{imc, {ev(0x01), ev(0x02), ev(0x03), ev(0x04), ev(0x05)}}});
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("uncore_imc_0: 5 events but the box has 4 counters"), std::string::npos);
+  }
+  EXPECT_THROW(rig.session({{imc, {ev(0x2000000cf05ull)}}}), UsageError);  // umask ext on 32-bit control
+  EXPECT_THROW(rig.session({{imc, {ev(0x05, 0x1)}}}), UsageError);          // no filter register
+  EXPECT_THROW(rig.session({{rig.unit("uncore_cha_0"), {ev(0x01, 1), ev(0x02, 2)}}}), UsageError);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
+}
+
+TEST(IntelDriver, BusyUnitsAreLeftAloneUnlessForced) {
+  Rig rig(machine_spec());
+  pmu::RegisterIo io(*rig.machine);
+  io.map_block(0xc8aa2800, 0x100);
+  io.write(pmu::mmio32(0xc8aa2840), 0x400105);  // someone else's enabled event on IMC 0 counter 0
+  auto before = test::register_image(*rig.machine, rig.found.inventory);
+  try {
+    rig.session({{rig.unit("uncore_imc_0"), {ev(0xcf05)}}});
+    FAIL();
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("uncore_imc_0: in use (counter control MMIO 0xc8aa2840 is 0x400105)"), std::string::npos) << m;
+    EXPECT_NE(m.find("--force"), std::string::npos);
+  }
+  {
+    auto s = rig.session({{rig.unit("uncore_imc_0"), {ev(0xcf05)}}}, true);
+    s->start();
+    rig.sim->step(1'000'000'000);
+    EXPECT_EQ(s->sample()[0][0].delta, 100'000'000u);
+  }
+  rig.sim->step(0);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
+}
+
+TEST(IntelDriver, GuardRefusesRegistersNoUnitOwns) {
+  Rig rig(machine_spec());
+  pmu::RegisterIo io(*rig.machine);
+  pmu::WriteGuard guard(io);
+  guard.own({pmu::msr(0, 0x2000)});
+  EXPECT_NO_THROW(guard.write(pmu::msr(0, 0x2000), 1));
+  try {
+    guard.write(pmu::msr(0, 0x2ff0), 1);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("refused write of 0x1 to MSR 0x2ff0 (CPU 0)"), std::string::npos);
+  }
+  EXPECT_EQ(guard.writes(), 1u);
+  EXPECT_EQ(guard.original(pmu::msr(0, 0x2000)), 0u);
+}
+
+TEST(IntelDriver, OneMachineOneSession) {
+  Rig rig(machine_spec());
+  auto s = rig.session({{rig.unit("uncore_imc_0"), {ev(0xcf05)}}});
+  try {
+    rig.session({{rig.unit("uncore_imc_1"), {ev(0xcf05)}}});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("another pmu-raw"), std::string::npos) << e.what();
+  }
+}
