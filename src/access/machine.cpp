@@ -86,7 +86,7 @@ PhysicalMemory& Machine::memory() {
 MsrDevice& Machine::msr(int cpu) {
   auto it = msrs_.find(cpu);
   if (it == msrs_.end())
-    it = msrs_.emplace(cpu, std::make_unique<MsrDevice>(param("msr.path") / std::to_string(cpu) / "msr", cpu))
+    it = msrs_.emplace(cpu, std::make_unique<MsrDevice>(*this, param("msr.path") / std::to_string(cpu) / "msr", cpu))
              .first;
   return *it->second;
 }

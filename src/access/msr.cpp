@@ -10,11 +10,13 @@
 #include <fmt/format.h>
 #include <fmt/std.h>
 
+#include "pmukit/access/privilege.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit {
 
-MsrDevice::MsrDevice(std::filesystem::path path, int cpu) : path_(std::move(path)), cpu_(cpu) {}
+MsrDevice::MsrDevice(const Machine& machine, std::filesystem::path path, int cpu)
+    : machine_(machine), path_(std::move(path)), cpu_(cpu) {}
 
 MsrDevice::~MsrDevice() {
   if (fd_ >= 0) ::close(fd_);
@@ -25,10 +27,8 @@ void MsrDevice::open_for(bool write) {
   int fd = ::open(path_.c_str(), (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
-    std::string hint;
-    if (err == ENOENT) hint = " (load the msr module: modprobe msr)";
-    if (err == EACCES || err == EPERM) hint = " (needs root with CAP_SYS_RAWIO)";
-    throw Error(fmt::format("{}: open: {}{}", path_.string(), errno_text(err), hint));
+    throw Error(fmt::format("{}: open: {}{}", path_.string(), errno_text(err),
+                            access_hint(machine_, HardwareResource::Msr, err)));
   }
   if (fd_ >= 0) ::close(fd_);
   fd_ = fd;
@@ -73,10 +73,8 @@ void MsrDevice::write(std::uint32_t msr, std::uint64_t value) {
   ssize_t n = ::pwrite(fd_, &value, sizeof value, static_cast<off_t>(offset_of(msr)));
   if (n != sizeof value) {
     int err = n < 0 ? errno : EIO;
-    std::string hint;
-    if (err == EPERM || err == EACCES)
-      hint = " (kernel lockdown blocks MSR writes, or msr.allow_writes=off; use --backend perf)";
-    throw Error(fmt::format("{}: wrmsr {:#x}: {}{}", path_.string(), msr, errno_text(err), hint));
+    throw Error(fmt::format("{}: wrmsr {:#x}: {}{}", path_.string(), msr, errno_text(err),
+                            access_hint(machine_, HardwareResource::Msr, err)));
   }
 }
 

@@ -1,7 +1,9 @@
 // pmukit -- libpci behind exceptions: access setup, device list, config reads and writes.
 #include "pmukit/access/pci_access.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdarg>
@@ -15,6 +17,7 @@ extern "C" {
 }
 
 #include "pmukit/access/machine.h"
+#include "pmukit/access/privilege.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit {
@@ -70,7 +73,7 @@ auto PciAccess::call(F&& f) {
   return f();
 }
 
-PciAccess::PciAccess(const Machine& machine) {
+PciAccess::PciAccess(const Machine& machine) : machine_(&machine) {
   acc_ = pci_alloc();
   acc_->error = libpci_error;
   acc_->warning = libpci_warning;
@@ -231,6 +234,14 @@ void PciConfig::write_block(unsigned offset, const std::uint8_t* buf, unsigned l
   if (ok) return;
   if (why.empty() && !warnings.empty()) why = warnings.back();
   if (why.empty()) why = "libpci reported failure";
+  if (owner_.method_ == "linux-sysfs") {
+    // libpci's message does not carry errno; ask the file itself why it refuses writes.
+    std::string path = fmt::format("{}/devices/{}/config", owner_.sysfs_root_, bdf_.str());
+    int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    int err = fd < 0 ? errno : 0;
+    if (fd >= 0) ::close(fd);
+    if (err) why += fmt::format(": {}{}", errno_text(err), access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err));
+  }
   throw Error(fmt::format("{} @{:#x}: config write failed: {}", bdf_.str(), offset, why));
 }
 

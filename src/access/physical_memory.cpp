@@ -7,6 +7,7 @@
 #include <fmt/std.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/access/privilege.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
@@ -50,28 +51,8 @@ std::optional<BarRegion> PhysicalMemory::find_bar(std::uint64_t phys, std::uint6
 }
 
 std::string PhysicalMemory::explain(const std::string& file, int err, bool devmem) const {
-  std::string what = fmt::format("{}: {}", file, errno_text(err));
-  if (err == ENOENT)
-    return what + (devmem ? " (kernel built without CONFIG_DEVMEM)" : " (the kernel exposes no such BAR file)");
-  if (err == EPERM || err == EACCES) {
-    std::string lockdown;
-    if (auto state = try_read_line(machine_.param("lockdown.path"))) {
-      auto open = state->find('['), close = state->find(']');
-      if (open != std::string::npos && close != std::string::npos && close > open + 1 &&
-          state->substr(open + 1, close - open - 1) != "none")
-        lockdown = state->substr(open + 1, close - open - 1);
-    }
-    std::string hint = "run as root (CAP_SYS_RAWIO)";
-    if (!lockdown.empty())
-      hint = fmt::format("kernel lockdown is [{}]: direct access is blocked, use --backend perf", lockdown);
-    else if (devmem)
-      hint += "; if already root, CONFIG_STRICT_DEVMEM/IO_STRICT_DEVMEM refuses this range "
-              "(boot with iomem=relaxed) or kernel lockdown (Secure Boot) blocks /dev/mem";
-    else
-      hint += "; if already root, kernel lockdown (Secure Boot) blocks resourceN mmap";
-    return fmt::format("{} ({})", what, hint);
-  }
-  return what;
+  return fmt::format("{}: {}{}", file, errno_text(err),
+                     access_hint(machine_, devmem ? HardwareResource::DevMem : HardwareResource::BarResource, err));
 }
 
 namespace {

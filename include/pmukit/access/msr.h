@@ -12,9 +12,11 @@
 
 namespace pmukit {
 
+class Machine;
+
 class MsrDevice {
  public:
-  MsrDevice(std::filesystem::path path, int cpu);
+  MsrDevice(const Machine& machine, std::filesystem::path path, int cpu);
   ~MsrDevice();
   MsrDevice(const MsrDevice&) = delete;
   MsrDevice& operator=(const MsrDevice&) = delete;
@@ -34,6 +36,7 @@ class MsrDevice {
  private:
   void open_for(bool write);
 
+  const Machine& machine_;
   std::filesystem::path path_;
   int cpu_;
   int fd_ = -1;

@@ -117,6 +117,7 @@ class PciAccess {
   template <class F>
   auto call(F&& f);  // runs a libpci call with pmukit's error/warning handlers bound
 
+  const Machine* machine_;
   std::string method_;
   std::string sysfs_root_;  // for config file sizes
   pci_access* acc_ = nullptr;
