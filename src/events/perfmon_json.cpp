@@ -171,6 +171,10 @@ PerfmonEvent convert(const json& obj, std::string_view origin, std::size_t index
 
 } // namespace
 
+EventAlias PerfmonEvent::alias() const {
+  return EventAlias{to_lower(name), terms, scale, scale_unit};
+}
+
 std::string unit_to_pmu_type(std::string_view unit) {
   if (unit.empty()) return "cpu";
   for (const auto& [u, pmu] : kUnitExceptions)

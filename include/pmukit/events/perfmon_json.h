@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "pmukit/events/pmu_description.h"
+
 namespace pmukit::events {
 
 struct PerfmonEvent {
@@ -32,6 +34,10 @@ struct PerfmonEvent {
   bool per_pkg = false;
   bool deprecated = false;
   bool experimental = false;
+
+  // The event as a PMU's events/ alias, named in lower case as perf names JSON events:
+  // {"unc_m_cas_count.rd", "event=0x05,umask=0xcf", 64, "Bytes"}.
+  EventAlias alias() const;
 };
 
 class PerfmonEvents {

@@ -99,6 +99,15 @@ TEST(PerfmonJson, ImcCasCountBecomesTheKernelsTerms) {
   EXPECT_EQ(events.find("UNC_M_CLOCKTICKS")->scale, 1.0);
 }
 
+TEST(PerfmonJson, EventsBecomeAliasesOfTheSharedPmuDescription) {
+  auto events = PerfmonEvents::parse(kArrayFile, "imc.json");
+  pmukit::events::EventAlias a = events.find("UNC_M_CAS_COUNT.WR")->alias();
+  EXPECT_EQ(a.name, "unc_m_cas_count.wr");
+  EXPECT_EQ(a.terms, "event=0x05,umask=0xf0");
+  EXPECT_EQ(a.scale, 64.0);
+  EXPECT_EQ(a.unit, "Bytes");
+}
+
 TEST(PerfmonJson, NamesAreFoundWithoutRegardToCase) {
   auto events = PerfmonEvents::parse(kArrayFile, "imc.json");
   EXPECT_EQ(events.find("unc_m_cas_count.rd"), events.find("UNC_M_CAS_COUNT.RD"));
