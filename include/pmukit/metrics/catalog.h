@@ -1,0 +1,65 @@
+// pmukit -- the metric catalog: every metric definition in platforms/metrics/, checked and indexed.
+//
+// Two kinds of file (docs/metrics.md has the format):
+//   {"schema": "pmukit-pmu-types/1", "pmu_types": [...]}  -- PMU types: name pattern, terms, events
+//   {"schema": "pmukit-metrics/1", "family": ..., "metrics": [...]}  -- metric definitions
+// Loading checks everything a typo could break: unknown keys, units, PMU types, event names and
+// terms against the PMU type, expressions, and variables bound to nothing or used by nothing.
+#pragma once
+
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "pmukit/metrics/metric.h"
+#include "pmukit/metrics/pmu_type.h"
+#include "pmukit/platform/embedded.h"
+
+namespace pmukit::metrics {
+
+inline constexpr std::string_view kMetricsSchema = "pmukit-metrics/1";
+inline constexpr std::string_view kPmuTypesSchema = "pmukit-pmu-types/1";
+
+class Catalog {
+public:
+  // Every metrics/*.json compiled into the library. Throws UsageError if one is invalid (the unit
+  // tests load it, so that cannot ship).
+  static Catalog embedded();
+
+  // Loads files given as {path, text}: all PMU type files first, then the metric files in the
+  // order given. Throws UsageError("<path>: metric '<name>': <reason>") at the first problem.
+  static Catalog from_files(std::span<const platform::EmbeddedFile> files);
+
+  // Adds one more file (say, the user's own metrics), checked against the PMU types known so far.
+  // Pointers and references into the catalog stay valid until the next add_file.
+  void add_file(std::string_view path, std::string_view text);
+  void add_file(const std::filesystem::path& path);
+
+  // All metrics, in file order.
+  const std::vector<Metric>& metrics() const { return metrics_; }
+  const std::vector<PmuType>& pmu_types() const { return pmu_types_; }
+
+  const Metric* find(std::string_view name) const;
+  // Throws UsageError("unknown metric '<name>'").
+  const Metric& at(std::string_view name) const;
+
+  // Metrics for a PMU type pattern ("nvidia_scf_pmu_%u": all of that type, including those tied to
+  // one instance) or for a kernel PMU name ("nvidia_scf_pmu_1": the ones that run on it).
+  std::vector<const Metric*> for_pmu(std::string_view pmu) const;
+
+  // The PMU type with this pattern, or the one a PMU name ("nvidia_pcie_pmu_0_rc_2") belongs to.
+  const PmuType* find_pmu_type(std::string_view pattern_or_name) const;
+
+private:
+  void add_pmu_types(std::string_view path, const nlohmann::json& file);
+  void add_metrics(std::string_view path, const nlohmann::json& file);
+
+  std::vector<PmuType> pmu_types_;
+  std::vector<Metric> metrics_;
+};
+
+} // namespace pmukit::metrics

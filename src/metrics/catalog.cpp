@@ -1,0 +1,270 @@
+// pmukit -- the metric catalog: reads and checks platforms/metrics/*.json.
+#include "pmukit/metrics/catalog.h"
+
+#include <algorithm>
+#include <array>
+#include <initializer_list>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "pmukit/util/error.h"
+#include "pmukit/util/file.h"
+
+namespace pmukit::metrics {
+
+using nlohmann::json;
+
+namespace {
+
+// The units a metric may be reported in. A closed list, so that "GBps" or "GB" is caught in review
+// by a failing test rather than printed next to a number.
+constexpr std::array<std::string_view, 6> kUnits = {"GB/s", "%",      "ns",
+                                                    "GHz",  "cycles", "requests/cycle"};
+
+[[noreturn]] void fail(const std::string& where, std::string_view reason) {
+  throw UsageError(fmt::format("{}: {}", where, reason));
+}
+
+// `j` must be an object with every key of `required` and no key outside `required` + `optional`.
+void check_object(const json& j, const std::string& where,
+                  std::initializer_list<std::string_view> required,
+                  std::initializer_list<std::string_view> optional = {}) {
+  if (!j.is_object()) fail(where, "must be a JSON object");
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    auto known = [&](std::initializer_list<std::string_view> keys) {
+      return std::find(keys.begin(), keys.end(), it.key()) != keys.end();
+    };
+    if (!known(required) && !known(optional))
+      fail(where, fmt::format("unknown key '{}'", it.key()));
+  }
+  for (std::string_view key : required)
+    if (!j.contains(key)) fail(where, fmt::format("missing key '{}'", key));
+}
+
+std::string text(const json& obj, std::string_view key, const std::string& where) {
+  const json& v = obj.at(key);
+  if (!v.is_string() || v.get_ref<const std::string&>().empty())
+    fail(where, fmt::format("'{}' must be a non-empty string", key));
+  return v.get<std::string>();
+}
+
+std::vector<std::string> text_list(const json& obj, std::string_view key,
+                                   const std::string& where) {
+  std::vector<std::string> out;
+  if (!obj.contains(key)) return out;
+  const json& v = obj.at(key);
+  if (!v.is_array()) fail(where, fmt::format("'{}' must be an array of strings", key));
+  for (const json& item : v) {
+    if (!item.is_string() || item.get_ref<const std::string&>().empty())
+      fail(where, fmt::format("'{}' must be an array of non-empty strings", key));
+    out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+bool is_snake_case(std::string_view s) {
+  if (s.empty() || !(s[0] >= 'a' && s[0] <= 'z')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+json parse(std::string_view path, std::string_view data) {
+  try {
+    return json::parse(data.begin(), data.end());
+  } catch (const json::parse_error& e) {
+    throw UsageError(fmt::format("{}: not valid JSON: {}", path, e.what()));
+  }
+}
+
+std::string schema_of(std::string_view path, const json& j) {
+  std::string where(path);
+  if (!j.is_object() || !j.contains("schema") || !j.at("schema").is_string())
+    fail(where, fmt::format("no \"schema\" (\"{}\" or \"{}\")", kMetricsSchema, kPmuTypesSchema));
+  std::string schema = j.at("schema").get<std::string>();
+  if (schema != kMetricsSchema && schema != kPmuTypesSchema)
+    fail(where, fmt::format("unknown schema '{}' (expected \"{}\" or \"{}\")", schema,
+                            kMetricsSchema, kPmuTypesSchema));
+  return schema;
+}
+
+std::vector<EventBinding> read_events(const json& m, const PmuType& type,
+                                      const std::string& where) {
+  const json& events = m.at("events");
+  if (!events.is_object() || events.empty())
+    fail(where, "'events' must be an object of variable: event(s)");
+  std::vector<EventBinding> out;
+  for (auto it = events.begin(); it != events.end(); ++it) {
+    EventBinding b{it.key(), {}};
+    if (it->is_string()) {
+      b.events.push_back(it->get<std::string>());
+    } else if (it->is_array() && !it->empty() &&
+               std::all_of(it->begin(), it->end(), [](const json& e) { return e.is_string(); })) {
+      for (const json& e : *it) b.events.push_back(e.get<std::string>());
+    } else {
+      fail(where,
+           fmt::format("event variable '{}' must be an event string or a non-empty array of them",
+                       b.variable));
+    }
+    for (const auto& e : b.events)
+      if (std::string why = type.check_event(e); !why.empty())
+        fail(where, fmt::format("event '{}' of '{}': {}", e, b.variable, why));
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+std::vector<Parameter> read_parameters(const json& m, const std::string& where) {
+  std::vector<Parameter> out;
+  if (!m.contains("parameters")) return out;
+  const json& params = m.at("parameters");
+  if (!params.is_object())
+    fail(where, "'parameters' must be an object of name: {default, unit, description}");
+  for (auto it = params.begin(); it != params.end(); ++it) {
+    std::string pwhere = fmt::format("{}: parameter '{}'", where, it.key());
+    check_object(*it, pwhere, {"default", "unit", "description"});
+    if (!it->at("default").is_number()) fail(pwhere, "'default' must be a number");
+    out.push_back({it.key(), it->at("default").get<double>(), text(*it, "unit", pwhere),
+                   text(*it, "description", pwhere)});
+  }
+  return out;
+}
+
+} // namespace
+
+Catalog Catalog::embedded() {
+  std::vector<platform::EmbeddedFile> files;
+  for (const auto& f : platform::embedded_files())
+    if (f.path.starts_with("metrics/")) files.push_back(f);
+  return from_files(files);
+}
+
+Catalog Catalog::from_files(std::span<const platform::EmbeddedFile> files) {
+  Catalog c;
+  std::vector<std::pair<std::string_view, json>> metric_files;
+  for (const auto& f : files) {
+    json j = parse(f.path, f.data);
+    if (schema_of(f.path, j) == kPmuTypesSchema)
+      c.add_pmu_types(f.path, j);
+    else
+      metric_files.emplace_back(f.path, std::move(j));
+  }
+  for (const auto& [path, j] : metric_files) c.add_metrics(path, j);
+  return c;
+}
+
+void Catalog::add_file(std::string_view path, std::string_view data) {
+  json j = parse(path, data);
+  if (schema_of(path, j) == kPmuTypesSchema)
+    add_pmu_types(path, j);
+  else
+    add_metrics(path, j);
+}
+
+void Catalog::add_file(const std::filesystem::path& path) {
+  add_file(path.string(), read_file(path));
+}
+
+void Catalog::add_pmu_types(std::string_view path, const json& file) {
+  check_object(file, std::string(path), {"schema", "description", "pmu_types"});
+  if (!file.at("pmu_types").is_array()) fail(std::string(path), "'pmu_types' must be an array");
+  std::size_t i = 0;
+  for (const json& t : file.at("pmu_types")) {
+    std::string where = fmt::format("{}: pmu_types[{}]", path, i++);
+    check_object(t, where, {"pattern", "description", "source", "terms", "events"});
+    PmuType type;
+    type.pattern = text(t, "pattern", where);
+    where = fmt::format("{}: PMU type '{}'", path, type.pattern);
+    if (std::string why = check_pmu_pattern(type.pattern); !why.empty()) fail(where, why);
+    if (const PmuType* other = find_pmu_type(type.pattern); other && other->pattern == type.pattern)
+      fail(where, fmt::format("already declared in {}", other->file));
+    type.description = text(t, "description", where);
+    type.source = text(t, "source", where);
+    type.terms = text_list(t, "terms", where);
+    type.events = text_list(t, "events", where);
+    type.file = std::string(path);
+    pmu_types_.push_back(std::move(type));
+  }
+}
+
+void Catalog::add_metrics(std::string_view path, const json& file) {
+  check_object(file, std::string(path), {"schema", "family", "description", "source", "metrics"});
+  std::string family = text(file, "family", std::string(path));
+  if (!is_snake_case(family))
+    fail(std::string(path), fmt::format("family '{}' is not snake_case", family));
+  if (!file.at("metrics").is_array() || file.at("metrics").empty())
+    fail(std::string(path), "'metrics' must be a non-empty array");
+  std::size_t i = 0;
+  for (const json& m : file.at("metrics")) {
+    std::string where = fmt::format("{}: metrics[{}]", path, i++);
+    if (m.is_object() && m.contains("name") && m.at("name").is_string())
+      where = fmt::format("{}: metric '{}'", path, m.at("name").get<std::string>());
+    check_object(m, where, {"name", "description", "unit", "pmu", "events", "expression", "source"},
+                 {"parameters", "required_terms"});
+    MetricSpec spec;
+    spec.name = text(m, "name", where);
+    if (!is_snake_case(spec.name))
+      fail(where, "the name must be snake_case, as perf's metric names are");
+    if (const Metric* other = find(spec.name))
+      fail(where, fmt::format("also defined in {}", other->spec().file));
+    spec.description = text(m, "description", where);
+    spec.unit = text(m, "unit", where);
+    if (std::find(kUnits.begin(), kUnits.end(), spec.unit) == kUnits.end())
+      fail(where, fmt::format("unknown unit '{}' (one of {})", spec.unit, fmt::join(kUnits, ", ")));
+    spec.pmu = text(m, "pmu", where);
+    const PmuType* type = find_pmu_type(spec.pmu);
+    if (!type)
+      fail(where, fmt::format("unknown PMU type '{}' (PMU types are declared in a \"{}\" file)",
+                              spec.pmu, kPmuTypesSchema));
+    spec.events = read_events(m, *type, where);
+    spec.parameters = read_parameters(m, where);
+    spec.required_terms = text_list(m, "required_terms", where);
+    for (const auto& term : spec.required_terms)
+      if (!type->has_term(term))
+        fail(where, fmt::format("required term '{}' is not a term of {}", term, type->pattern));
+    if (!m.at("expression").is_string()) fail(where, "'expression' must be a string");
+    spec.expression = m.at("expression").get<std::string>();
+    spec.source = text(m, "source", where);
+    spec.family = family;
+    spec.file = std::string(path);
+    metrics_.emplace_back(std::move(spec)); // checks the expression against the bindings
+  }
+}
+
+const Metric* Catalog::find(std::string_view name) const {
+  auto it = std::find_if(metrics_.begin(), metrics_.end(),
+                         [&](const Metric& m) { return m.name() == name; });
+  return it == metrics_.end() ? nullptr : &*it;
+}
+
+const Metric& Catalog::at(std::string_view name) const {
+  if (const Metric* m = find(name)) return *m;
+  throw UsageError(fmt::format("unknown metric '{}'", name));
+}
+
+std::vector<const Metric*> Catalog::for_pmu(std::string_view pmu) const {
+  std::vector<const Metric*> out;
+  bool is_pattern = pmu.find('%') != std::string_view::npos;
+  for (const auto& m : metrics_) {
+    if (is_pattern) {
+      const PmuType* type = find_pmu_type(m.pmu());
+      if (m.pmu() == pmu || (type && type->pattern == pmu)) out.push_back(&m);
+    } else if (m.applies_to(pmu)) {
+      out.push_back(&m);
+    }
+  }
+  return out;
+}
+
+const PmuType* Catalog::find_pmu_type(std::string_view pattern_or_name) const {
+  for (const auto& t : pmu_types_)
+    if (t.pattern == pattern_or_name) return &t;
+  if (pattern_or_name.find('%') != std::string_view::npos) return nullptr;
+  for (const auto& t : pmu_types_)
+    if (t.matches(pattern_or_name)) return &t;
+  return nullptr;
+}
+
+} // namespace pmukit::metrics

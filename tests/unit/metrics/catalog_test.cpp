@@ -1,0 +1,286 @@
+// Catalog: the embedded files load and index; every kind of broken file is refused with an error
+// that names the file and the metric.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "metric_cases.h"
+#include "pmukit/metrics/catalog.h"
+#include "pmukit/util/error.h"
+#include "pmukit/util/file.h"
+#include "support/test_support.h"
+
+using namespace pmukit::metrics;
+using nlohmann::json;
+using pmukit::test::catalog;
+
+namespace {
+
+json types_file() {
+  return json::parse(R"json({
+    "schema": "pmukit-pmu-types/1",
+    "description": "test types",
+    "pmu_types": [{"pattern": "nvidia_cmem_latency_pmu_%u", "description": "CMEM", "source": "test",
+                   "terms": ["event"], "events": ["cycles", "rd_req", "rd_cum_outs"]},
+                  {"pattern": "nvidia_pcie_pmu_%u", "description": "Grace PCIe", "source": "test",
+                   "terms": ["event", "root_port"], "events": ["cycles", "rd_bytes_loc"]}]
+  })json");
+}
+
+json metrics_file() {
+  return json::parse(R"json({
+    "schema": "pmukit-metrics/1",
+    "family": "test",
+    "description": "test metrics",
+    "source": "test",
+    "metrics": [{"name": "lat", "description": "latency", "unit": "ns", "pmu": "nvidia_cmem_latency_pmu_%u",
+                 "events": {"OUTS": "rd_cum_outs", "REQ": "rd_req", "CYCLES": "cycles"},
+                 "expression": "(OUTS / REQ) / (CYCLES / DURATION_TIME)", "source": "seed 000"}]
+  })json");
+}
+
+Catalog load(const json& metrics, const json& types = types_file()) {
+  std::string t = types.dump(), m = metrics.dump();
+  pmukit::platform::EmbeddedFile files[] = {{"metrics/test.json", m}, {"metrics/types.json", t}};
+  return Catalog::from_files(files);
+}
+
+// The error a metrics file with one change to its metric gives.
+std::string error_of(const json& metrics, const json& types = types_file()) {
+  try {
+    load(metrics, types);
+  } catch (const pmukit::UsageError& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
+json with_metric(const char* key, json value) {
+  json f = metrics_file();
+  f["metrics"][0][key] = std::move(value);
+  return f;
+}
+
+} // namespace
+
+TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
+  const Catalog& c = catalog();
+  EXPECT_EQ(c.metrics().size(), 84u);
+  EXPECT_EQ(c.pmu_types().size(), 14u);
+  for (const auto& m : c.metrics()) {
+    const PmuType* t = c.find_pmu_type(m.pmu());
+    ASSERT_NE(t, nullptr) << m.name();
+    EXPECT_FALSE(m.spec().source.empty());
+    EXPECT_EQ(m.spec().file, "metrics/" + m.spec().family + ".json") << m.name();
+  }
+  EXPECT_EQ(pmukit::platform::find_embedded("README.json"),
+            std::nullopt); // the placeholder is gone
+}
+
+TEST(Catalog, FindsMetricsByName) {
+  const Metric* m = catalog().find("scf_local_mem_read_bw");
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->unit(), "GB/s");
+  EXPECT_EQ(m->pmu(), "nvidia_scf_pmu_%u");
+  EXPECT_EQ(m->spec().expression, "CMEM_RD_DATA*32/DURATION_TIME");
+  EXPECT_EQ(catalog().find("no_such_metric"), nullptr);
+  try {
+    catalog().at("no_such_metric");
+    FAIL();
+  } catch (const pmukit::UsageError& e) {
+    EXPECT_STREQ(e.what(), "unknown metric 'no_such_metric'");
+  }
+}
+
+TEST(Catalog, ListsMetricsByPmuTypeOrPmuName) {
+  auto names = [](const std::vector<const Metric*>& v) {
+    std::vector<std::string> out;
+    for (const auto* m : v) out.push_back(m->name());
+    return out;
+  };
+  auto scf = names(catalog().for_pmu("nvidia_scf_pmu_%u"));
+  EXPECT_EQ(scf.size(), 19u);
+  auto s1 = names(catalog().for_pmu("nvidia_scf_pmu_1"));
+  EXPECT_EQ(s1.size(), 16u); // all but the three "_s0" ones
+  EXPECT_NE(std::find(s1.begin(), s1.end(), "scf_remote_mem_read_util_s1"), s1.end());
+  EXPECT_EQ(std::find(s1.begin(), s1.end(), "scf_remote_mem_read_util_s0"), s1.end());
+  EXPECT_EQ(names(catalog().for_pmu("dwc_rootport_3018")),
+            (std::vector<std::string>{"dwc_pcie_rx_bw", "dwc_pcie_tx_bw"}));
+  EXPECT_EQ(names(catalog().for_pmu("pcie_bdf_200")),
+            (std::vector<std::string>{"pcie_bdf_rx_bw", "pcie_bdf_tx_bw"}));
+  EXPECT_EQ(catalog().for_pmu("uncore_imc_0").size(), 2u);
+  EXPECT_EQ(catalog().for_pmu("arm_cmn_0").size(), 4u);
+  EXPECT_TRUE(catalog().for_pmu("no_such_pmu_0").empty());
+  EXPECT_TRUE(catalog().for_pmu("no_such_pmu_%u").empty());
+}
+
+TEST(Catalog, AcceptsAWellFormedFile) {
+  Catalog c = load(metrics_file());
+  ASSERT_EQ(c.metrics().size(), 1u);
+  EXPECT_EQ(c.metrics()[0].spec().family, "test");
+  auto r = c.at("lat").evaluate({{"OUTS", 2e9}, {"REQ", 1e7}, {"CYCLES", 1e9}}, 1e9);
+  EXPECT_DOUBLE_EQ(r.value, 200.0);
+}
+
+TEST(Catalog, RefusesABadExpression) {
+  EXPECT_EQ(error_of(with_metric("expression", "OUTS*/REQ")),
+            "metrics/test.json: metric 'lat': expression 'OUTS*/REQ': unexpected '/' at column 6");
+}
+
+TEST(Catalog, RefusesAnUnboundVariable) {
+  EXPECT_EQ(error_of(with_metric("expression", "(OUTS / REQ) / (CYCLE / DURATION_TIME)")),
+            "metrics/test.json: metric 'lat': expression '(OUTS / REQ) / (CYCLE / DURATION_TIME)': "
+            "'CYCLE' is not "
+            "DURATION_TIME, an event variable or a parameter");
+}
+
+TEST(Catalog, RefusesAnUnknownPmuType) {
+  EXPECT_EQ(error_of(with_metric("pmu", "nvidia_cmem_pmu_%u")),
+            "metrics/test.json: metric 'lat': unknown PMU type 'nvidia_cmem_pmu_%u' (PMU types are "
+            "declared in a "
+            "\"pmukit-pmu-types/1\" file)");
+  // One instance of a known type is fine.
+  EXPECT_EQ(error_of(with_metric("pmu", "nvidia_cmem_latency_pmu_1")), "(loaded)");
+}
+
+TEST(Catalog, RefusesEventsTheirPmuDoesNotHave) {
+  EXPECT_EQ(error_of(with_metric(
+                "events", {{"OUTS", "rd_cum_out"}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
+            "metrics/test.json: metric 'lat': event 'rd_cum_out' of 'OUTS': 'rd_cum_out' is not an "
+            "event of "
+            "nvidia_cmem_latency_pmu_%u");
+  EXPECT_EQ(error_of(with_metric(
+                "events", {{"OUTS", "event=0x2,mask=1"}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
+            "metrics/test.json: metric 'lat': event 'event=0x2,mask=1' of 'OUTS': 'mask' is not a "
+            "term of "
+            "nvidia_cmem_latency_pmu_%u");
+  EXPECT_EQ(error_of(with_metric(
+                "events", {{"OUTS", json::array()}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
+            "metrics/test.json: metric 'lat': event variable 'OUTS' must be an event string or a "
+            "non-empty array of them");
+  // Several events for one variable are summed, and each is checked.
+  EXPECT_EQ(error_of(with_metric("events", {{"OUTS", json::array({"rd_cum_outs", "event=0x2"})},
+                                            {"REQ", "rd_req"},
+                                            {"CYCLES", "cycles"}})),
+            "(loaded)");
+}
+
+TEST(Catalog, RefusesUnknownAndMissingKeys) {
+  json f = metrics_file();
+  f["metrics"][0]["expresion"] = f["metrics"][0]["expression"];
+  EXPECT_EQ(error_of(f), "metrics/test.json: metric 'lat': unknown key 'expresion'");
+  f["metrics"][0].erase("expression");
+  f["metrics"][0].erase("expresion");
+  EXPECT_EQ(error_of(f), "metrics/test.json: metric 'lat': missing key 'expression'");
+  f = metrics_file();
+  f["metrics"][0].erase("name");
+  EXPECT_EQ(error_of(f), "metrics/test.json: metrics[0]: missing key 'name'");
+  f = metrics_file();
+  f["version"] = 2;
+  EXPECT_EQ(error_of(f), "metrics/test.json: unknown key 'version'");
+  json t = types_file();
+  t["pmu_types"][1]["format"] = "config:0-7";
+  EXPECT_EQ(error_of(metrics_file(), t), "metrics/types.json: pmu_types[1]: unknown key 'format'");
+}
+
+TEST(Catalog, RefusesBadValues) {
+  EXPECT_EQ(error_of(with_metric("unit", "GBps")),
+            "metrics/test.json: metric 'lat': unknown unit 'GBps' (one of GB/s, %, ns, GHz, "
+            "cycles, requests/cycle)");
+  EXPECT_EQ(error_of(with_metric("description", "")),
+            "metrics/test.json: metric 'lat': 'description' must be a non-empty string");
+  EXPECT_EQ(
+      error_of(with_metric("name", "Lat")),
+      "metrics/test.json: metric 'Lat': the name must be snake_case, as perf's metric names are");
+  EXPECT_EQ(error_of(with_metric("required_terms", json::array({"root_port"}))),
+            "metrics/test.json: metric 'lat': required term 'root_port' is not a term of "
+            "nvidia_cmem_latency_pmu_%u");
+  EXPECT_EQ(
+      error_of(with_metric("parameters",
+                           {{"F", {{"default", "1.8"}, {"unit", "GHz"}, {"description", "x"}}}})),
+      "metrics/test.json: metric 'lat': parameter 'F': 'default' must be a number");
+  EXPECT_EQ(error_of(with_metric(
+                "parameters", {{"F", {{"default", 1.8}, {"unit", "GHz"}, {"description", "x"}}}})),
+            "metrics/test.json: metric 'lat': 'F' is not used by the expression '(OUTS / REQ) / "
+            "(CYCLES / DURATION_TIME)'");
+  json f = metrics_file();
+  f["metrics"] = json::array();
+  EXPECT_EQ(error_of(f), "metrics/test.json: 'metrics' must be a non-empty array");
+}
+
+TEST(Catalog, RefusesDuplicates) {
+  std::string m = metrics_file().dump(), t = types_file().dump();
+  pmukit::platform::EmbeddedFile twice[] = {
+      {"metrics/a.json", m}, {"metrics/b.json", m}, {"metrics/types.json", t}};
+  try {
+    Catalog::from_files(twice);
+    FAIL();
+  } catch (const pmukit::UsageError& e) {
+    EXPECT_STREQ(e.what(), "metrics/b.json: metric 'lat': also defined in metrics/a.json");
+  }
+  json types = types_file();
+  types["pmu_types"][1]["pattern"] = "nvidia_cmem_latency_pmu_%u";
+  EXPECT_EQ(error_of(metrics_file(), types),
+            "metrics/types.json: PMU type 'nvidia_cmem_latency_pmu_%u': already declared in "
+            "metrics/types.json");
+  types = types_file();
+  types["pmu_types"][1]["pattern"] = "nvidia pcie";
+  EXPECT_EQ(
+      error_of(metrics_file(), types),
+      "metrics/types.json: PMU type 'nvidia pcie': character ' ' cannot be part of a PMU name");
+}
+
+TEST(Catalog, RefusesFilesThatAreNotCatalogFiles) {
+  pmukit::platform::EmbeddedFile broken[] = {
+      {"metrics/x.json", "{\"schema\": \"pmukit-metrics/1\", "}};
+  try {
+    Catalog::from_files(broken);
+    FAIL();
+  } catch (const pmukit::UsageError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("metrics/x.json: not valid JSON: ", 0), 0u) << e.what();
+  }
+  json f = metrics_file();
+  f["schema"] = "pmukit-metrics/2";
+  EXPECT_EQ(
+      error_of(f),
+      "metrics/test.json: unknown schema 'pmukit-metrics/2' (expected \"pmukit-metrics/1\" or "
+      "\"pmukit-pmu-types/1\")");
+  EXPECT_EQ(error_of(json::array()),
+            "metrics/test.json: no \"schema\" (\"pmukit-metrics/1\" or \"pmukit-pmu-types/1\")");
+}
+
+// A user's own metrics file, read from disk, can use the PMU types the library knows.
+TEST(Catalog, AddsAUserFileFromDisk) {
+  pmukit::test::TempDir dir;
+  json f = metrics_file();
+  f["family"] = "mine";
+  f["metrics"][0]["name"] = "my_pcie_read_share";
+  f["metrics"][0]["unit"] = "%";
+  f["metrics"][0]["pmu"] = "nvidia_pcie_pmu_0";
+  f["metrics"][0]["events"] = {{"LOC", "rd_bytes_loc"}, {"REM", "rd_bytes_rem"}};
+  f["metrics"][0]["required_terms"] = json::array({"root_port"});
+  f["metrics"][0]["expression"] = "100 * LOC / (LOC + REM)";
+  pmukit::write_file(dir / "mine.json", f.dump(2));
+  Catalog c = Catalog::embedded();
+  c.add_file(dir / "mine.json");
+  auto r = c.at("my_pcie_read_share").evaluate({{"LOC", 3}, {"REM", 1}}, 0);
+  EXPECT_DOUBLE_EQ(r.value, 75.0);
+  EXPECT_EQ(c.metrics().size(), catalog().metrics().size() + 1);
+  EXPECT_THROW(c.add_file(dir / "missing.json"), pmukit::Error);
+  try {
+    c.add_file(dir / "mine.json");
+    FAIL();
+  } catch (const pmukit::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("also defined in"), std::string::npos) << e.what();
+  }
+}
+
+// docs/metrics.md lists the metrics; a metric added to the data without its line there fails here.
+TEST(Catalog, DocsListEveryMetric) {
+  std::string doc = pmukit::read_file(pmukit::test::source_dir() / "docs" / "metrics.md");
+  for (const auto& m : catalog().metrics())
+    EXPECT_NE(doc.find("`" + m.name() + "`"), std::string::npos)
+        << m.name() << " is missing from docs/metrics.md";
+}

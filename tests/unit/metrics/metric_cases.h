@@ -1,0 +1,35 @@
+// pmukit tests -- worked examples for the catalog's metrics: counts, a duration and the value the
+// metric must produce, each with where its numbers come from (a seed's perf output, or by hand).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pmukit/metrics/catalog.h"
+
+namespace pmukit::test {
+
+struct MetricCase {
+  std::string metric;
+  std::map<std::string, double> counts; // by expression variable
+  double duration_ns = 0;
+  double expected = 0; // written from the source's numbers, never from the metric's own formula
+  std::string origin;
+  std::map<std::string, double> parameters = {};
+};
+
+// Seed 002 (Grace) examples and hand-computed values for the rest of grace.json.
+std::vector<MetricCase> grace_cases();
+// Hand-computed values for tegra410.json (seed 000 gives formulas but no measurements).
+std::vector<MetricCase> tegra410_cases();
+// Seed 003 and 004 (Yitian PCIe and CMN) and the Intel IMC metrics.
+std::vector<MetricCase> other_cases();
+
+// The embedded catalog, loaded once for all tests.
+const metrics::Catalog& catalog();
+
+// Evaluates the case and checks the value to 1e-12 relative; returns the value.
+double expect_case(const MetricCase& c);
+
+} // namespace pmukit::test

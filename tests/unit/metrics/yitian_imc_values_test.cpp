@@ -1,0 +1,186 @@
+// Yitian 710 metrics against seeds 003 (DesignWare PCIe, checked against fio) and 004 (CMN-700
+// cross-die bandwidth), and the Intel IMC CAS bandwidths against hand-computed values.
+#include <gtest/gtest.h>
+
+#include "metric_cases.h"
+
+namespace pmukit::test {
+
+std::vector<MetricCase> other_cases() {
+  const std::string seed3 = "seed 003 §4, pcie_bdf_200 and fio: ";
+  const std::string seed4 = "seed 004 §3: ";
+  return {
+      // Anolis driver: raw 16-byte units over fio's run time.
+      {"pcie_bdf_rx_bw",
+       {{"PCIE_RX_DATA", 536910432}},
+       15854e6,
+       536910432.0 * 16 / 15854e6,
+       seed3 + "2 GiB read, 536,910,432 units, run=15854msec"},
+      {"pcie_bdf_rx_bw",
+       {{"PCIE_RX_DATA", 6777637176}},
+       200120e6,
+       6777637176.0 * 16 / 200120e6,
+       seed3 + "200 s read (counter past 32 bits), 6,777,637,176 units, run=200120msec"},
+      {"pcie_bdf_rx_bw",
+       {{"PCIE_RX_DATA", 681297119}},
+       20117e6,
+       681297119.0 * 16 / 20117e6,
+       seed3 + "20 s read, 681,297,119 units, run=20117msec"},
+      {"pcie_bdf_tx_bw",
+       {{"PCIE_TX_DATA", 288016854}},
+       20355e6,
+       288016854.0 * 16 / 20355e6,
+       seed3 + "20 s write, 288,016,854 units, run=20355msec"},
+      {"pcie_bdf_rx_bw",
+       {{"PCIE_RX_DATA", 211517354}},
+       20.6e9,
+       211517354.0 * 16 / 20.6e9,
+       seed3 + "read/write mix, multiplexed, divided by 20.6 s as the seed does"},
+      {"pcie_bdf_tx_bw",
+       {{"PCIE_TX_DATA", 221219025}},
+       20.6e9,
+       221219025.0 * 16 / 20.6e9,
+       seed3 + "read/write mix, multiplexed, divided by 20.6 s as the seed does"},
+      // Upstream dwc_rootport: the driver already multiplied by 16, so the count is bytes.
+      {"dwc_pcie_rx_bw",
+       {{"RX_PCIE_BYTES", 536910432.0 * 16}},
+       15854e6,
+       536910432.0 * 16 / 15854e6,
+       seed3 + "the same 2 GiB read as the upstream driver would count it"},
+      {"dwc_pcie_tx_bw",
+       {{"TX_PCIE_BYTES", 288016854.0 * 16}},
+       20355e6,
+       288016854.0 * 16 / 20355e6,
+       seed3 + "the same 20 s write as the upstream driver would count it"},
+
+      // CMN: the seed's own arithmetic, 32*810164744*4*1.8/12213460910 = 15.283297534834457, i.e.
+      // the four D2D nodes taken as four times node 413. Its event is eventid=0x22 (ccla_tx_cxs).
+      {"yitian_cmn_cross_die_tx_bw",
+       {{"LA_TX_CXS", 4.0 * 810164744}, {"PMU_CYCLE_COUNTER", 12213460910}},
+       6785306920,
+       15.283297534834457,
+       seed4 + "bw_mem rd across dies, CMN at 1.8 GHz"},
+      {"yitian_cmn_cross_die_rx_bw",
+       {{"LA_RX_CXS", 1e9}, {"PMU_CYCLE_COUNTER", 1.8e10}},
+       1e10,
+       3.2,
+       "by hand: 1e9 flits x 32 B in 1.8e10 cycles at 1.8 GHz = 10 s"},
+      {"yitian_cmn_cross_socket_rx_bw",
+       {{"LA_RX_CXS", 5e8}, {"PMU_CYCLE_COUNTER", 9e9}},
+       5e9,
+       3.2,
+       "by hand: 5e8 flits x 32 B in 9e9 cycles = 5 s"},
+      {"yitian_cmn_cross_socket_tx_bw",
+       {{"LA_TX_CXS", 2.5e8}, {"PMU_CYCLE_COUNTER", 9e9}},
+       5e9,
+       1.6,
+       "by hand: 2.5e8 flits x 32 B in 5 s"},
+      {"yitian_cmn_cross_die_tx_bw",
+       {{"LA_TX_CXS", 1e9}, {"PMU_CYCLE_COUNTER", 2e10}},
+       1e10,
+       3.2,
+       "by hand with CMN_FREQ_GHZ = 2: 1e9 flits x 32 B in 2e10 cycles at 2 GHz = 10 s",
+       {{"CMN_FREQ_GHZ", 2.0}}},
+
+      // Intel SPR IMC: 64 bytes per CAS.
+      {"spr_imc_read_bw", {{"CAS_COUNT_READ", 1e9}}, 1e10, 6.4, "by hand: 1e9 CAS x 64 B in 10 s"},
+      {"spr_imc_write_bw",
+       {{"CAS_COUNT_WRITE", 5e8}},
+       1e10,
+       3.2,
+       "by hand: 5e8 CAS x 64 B in 10 s"},
+  };
+}
+
+} // namespace pmukit::test
+
+using pmukit::test::catalog;
+
+namespace {
+
+double bw(const char* metric, const char* var, double count, double ns) {
+  auto r = catalog().at(metric).evaluate({{var, count}}, ns);
+  EXPECT_TRUE(r.valid) << r.problem;
+  return r.value;
+}
+
+} // namespace
+
+// The seed's python prints the payload in MB (>>> count * 16/1000/1000); fio reports the same
+// transfer. Bandwidth times time gives the seed's MB back, and the rate is fio's.
+TEST(YitianPcieSeed, PayloadUnitsTimes16MatchTheSeedAndFio) {
+  double rx = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 536910432, 15854e6);
+  EXPECT_NEAR(rx * 15854e6 / 1e6, 8590, 1); // "8590", fio: io=8192MiB (8590MB)
+  EXPECT_NEAR(rx * 1000, 542, 0.5);         // fio: BW=517MiB/s (542MB/s)
+  double rx200 = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 6777637176, 200120e6);
+  EXPECT_NEAR(rx200 * 200120e6 / 1e6, 108442, 1); // "108442"
+  EXPECT_NEAR(rx200 * 1000, 542, 0.5);
+  double rx20 = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 681297119, 20117e6);
+  EXPECT_NEAR(rx20 * 20117e6 / 1e6, 10900, 1); // "10900 MB"
+  EXPECT_NEAR(rx20 * 1000, 542, 0.5);
+  double tx = bw("pcie_bdf_tx_bw", "PCIE_TX_DATA", 288016854, 20355e6);
+  EXPECT_NEAR(tx * 20355e6 / 1e6, 4608, 1); // "4608 MB", fio: io=4393MiB (4606MB)
+  EXPECT_NEAR(tx * 1000, 226, 0.5);         // fio: BW=216MiB/s (226MB/s)
+  // The multiplexed read/write run: the seed prints 3384 MB and 3539 MB, then divides those rounded
+  // figures by 20.6 s for "164.27 MB/s" and "171.79 MB", hence the looser rate check.
+  double mix_rx = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 211517354, 20.6e9);
+  double mix_tx = bw("pcie_bdf_tx_bw", "PCIE_TX_DATA", 221219025, 20.6e9);
+  EXPECT_NEAR(mix_rx * 20.6e9 / 1e6, 3384, 1);
+  EXPECT_NEAR(mix_tx * 20.6e9 / 1e6, 3539, 1);
+  EXPECT_NEAR(mix_rx * 1000, 164.27, 0.05);
+  EXPECT_NEAR(mix_tx * 1000, 171.79, 0.05);
+}
+
+// Same transfer, two drivers: the upstream one counts bytes, the Anolis one 16-byte units.
+TEST(YitianPcieSeed, UpstreamAndAnolisDriversGiveTheSameBandwidth) {
+  EXPECT_DOUBLE_EQ(bw("dwc_pcie_rx_bw", "RX_PCIE_BYTES", 536910432.0 * 16, 15854e6),
+                   bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 536910432, 15854e6));
+  EXPECT_DOUBLE_EQ(bw("dwc_pcie_tx_bw", "TX_PCIE_BYTES", 288016854.0 * 16, 20355e6),
+                   bw("pcie_bdf_tx_bw", "PCIE_TX_DATA", 288016854, 20355e6));
+}
+
+// The metric sums the four CCLA nodes' counts instead of multiplying one by four as the seed's
+// shortcut does; with the four counts the seed printed, the total is 15.305 GB/s.
+TEST(YitianCmnSeed, FourNodeCountsAreSummed) {
+  const auto& m = catalog().at("yitian_cmn_cross_die_tx_bw");
+  ASSERT_EQ(m.events().size(), 2u);
+  auto sums = m.sum_event_counts({{"LA_TX_CXS", {810164744, 810632046, 812716494, 811744534}},
+                                  {"PMU_CYCLE_COUNTER", {12213460910}}});
+  EXPECT_EQ(sums.at("LA_TX_CXS"), 3245257818.0);
+  auto r = m.evaluate(sums, 6785306920);
+  ASSERT_TRUE(r.valid) << r.problem;
+  EXPECT_NEAR(r.value, 32 * 3245257818.0 * 1.8 / 12213460910, 1e-12);
+  EXPECT_NEAR(r.value, 15.305, 0.0005);
+  // bw_mem itself reported 10987.55 MB/s for its timed part (the seed explains the gap).
+  EXPECT_GT(r.value, 10.98755);
+}
+
+// The D2D events are the four nodes of the seed's perf command line, on the CCLA node type.
+TEST(YitianCmnSeed, EventsAreTheSeedsPerfTerms) {
+  const auto& m = catalog().at("yitian_cmn_cross_die_tx_bw");
+  for (const auto& b : m.events()) {
+    if (b.variable == "PMU_CYCLE_COUNTER") {
+      EXPECT_EQ(b.events, std::vector<std::string>{"dtc_cycles"});
+    }
+    if (b.variable != "LA_TX_CXS") continue;
+    ASSERT_EQ(b.events.size(), 4u);
+    EXPECT_EQ(b.events[0], "type=0x105,eventid=0x22,bynodeid=1,nodeid=413");
+    EXPECT_EQ(b.events[3], "type=0x105,eventid=0x22,bynodeid=1,nodeid=437");
+  }
+  ASSERT_EQ(m.parameters().size(), 1u);
+  EXPECT_EQ(m.parameters()[0].name, "CMN_FREQ_GHZ");
+  EXPECT_EQ(m.parameters()[0].default_value, 1.8);
+  EXPECT_TRUE(m.applies_to("arm_cmn_0"));
+  EXPECT_FALSE(m.uses_duration()); // time comes from the DTC cycle count
+}
+
+// hardware.md gives the kernel's scale for cas_count_*: 6.103515625e-5 MiB per count. The IMC
+// metrics' 64 bytes per CAS must turn counts into the same number of bytes.
+TEST(IntelImc, BytesPerCasAgreeWithTheKernelsScale) {
+  const double cas = 16384, ns = 1e3;
+  double kernel_bytes = cas * 6.103515625e-5 * 1024 * 1024;
+  EXPECT_DOUBLE_EQ(bw("spr_imc_read_bw", "CAS_COUNT_READ", cas, ns) * ns, kernel_bytes);
+  EXPECT_DOUBLE_EQ(bw("spr_imc_write_bw", "CAS_COUNT_WRITE", cas, ns) * ns, kernel_bytes);
+  EXPECT_TRUE(catalog().at("spr_imc_read_bw").applies_to("uncore_imc_3"));
+  EXPECT_FALSE(catalog().at("spr_imc_read_bw").applies_to("uncore_imc_free_running_0"));
+}
