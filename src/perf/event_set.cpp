@@ -125,7 +125,7 @@ void bind_bare_name(const Machine& machine, const events::EventSpec& spec, std::
         spec.text, machine.param("events.path").string()));
 }
 
-std::vector<int> chosen_cpus_of(const BoundEvent& e, const std::vector<int>& chosen) {
+std::vector<int> cpus_within_cpumask(const BoundEvent& e, const std::vector<int>& chosen) {
   if (chosen.empty()) return e.cpumask;
   std::vector<int> both;
   for (int cpu : chosen)
@@ -197,7 +197,7 @@ EventSet::EventSet(const Machine& machine, std::vector<BoundEvent> events,
     if (options.pid) {
       cpus = {-1};
     } else if (masked) {
-      cpus = chosen_cpus_of(*masked, options.cpus);
+      cpus = cpus_within_cpumask(*masked, options.cpus);
     } else if (!options.cpus.empty()) {
       cpus = options.cpus;
     } else {

@@ -61,14 +61,17 @@ Group::Group(const Machine& machine, std::vector<Counter> counters, Target targe
     int group_fd = leader ? -1 : fds_.front().get();
     int fd = sys_perf_event_open(make_attr(c, target_, leader), target_.pid, target_.cpu, group_fd);
     if (fd < 0) {
-      // The members opened so far are closed by fds_ as the exception leaves the constructor.
-      OpenAttempt attempt{c.name,
-                          c.pmu,
-                          c.type,
-                          target_.pid,
-                          target_.cpu,
-                          c.has_excludes(),
-                          leader ? "" : counters_.front().pmu};
+      OpenAttempt attempt;
+      attempt.event = c.name;
+      attempt.pmu = c.pmu;
+      attempt.type = c.type;
+      attempt.pid = target_.pid;
+      attempt.cpu = target_.cpu;
+      attempt.excludes = c.has_excludes();
+      if (!leader) attempt.group_leader = counters_.front().pmu;
+      // Close the members opened so far before explaining: after EMFILE the explanation (and
+      // anything it calls) would otherwise have no descriptor to work with.
+      fds_.clear();
       throw Error(explain_open_error(-fd, machine, attempt));
     }
     fds_.emplace_back(fd);

@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <fmt/std.h>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/perf/sysfs_pmu.h"
@@ -57,7 +56,10 @@ std::string explain_enoent(const Machine& machine, const OpenAttempt& a,
 
 std::string explain_einval(const OpenAttempt& a, const std::optional<SysfsPmu>& pmu) {
   std::string name = pmu ? fmt::format("'{}'", pmu->name()) : pmu_label(a);
-  if (!a.group_leader.empty() && a.group_leader != a.pmu && a.pmu != "software")
+  // Software events may join any group, and any event may join a software-led one.
+  bool mixed = !a.group_leader.empty() && a.group_leader != a.pmu && a.pmu != "software" &&
+               a.group_leader != "software";
+  if (mixed)
     return fmt::format(
         "PMU {} cannot join a group led by PMU '{}': a group counts on one PMU (plus software "
         "events); put them in separate groups",
@@ -124,7 +126,9 @@ std::string explain_emfile() {
 
 std::string explain_open_error(int err, const Machine& machine, const OpenAttempt& a) {
   if (err < 0) err = -err;
-  std::optional<SysfsPmu> pmu = lookup(machine, a);
+  // Only the PMU-specific answers read sysfs: after EMFILE or ENFILE no file can be opened.
+  std::optional<SysfsPmu> pmu;
+  if (err == ENOENT || err == EINVAL || err == EBUSY) pmu = lookup(machine, a);
   std::string why;
   switch (err) {
   case ENOENT:

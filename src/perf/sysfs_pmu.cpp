@@ -8,7 +8,6 @@
 #include <charconv>
 
 #include <fmt/format.h>
-#include <fmt/std.h>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/events/event_parser.h"

@@ -178,6 +178,7 @@ TEST(OpenErrorLive, TooManyOpenFilesGivesTheLimit) {
         }
       },
       false);
+  ASSERT_EQ(msg.rfind("limit ", 0), 0u) << msg;
   auto limit = msg.substr(6, msg.find(':') - 6);
   EXPECT_TRUE(contains(msg, "too many open files: every event on every CPU is one descriptor, "
                             "and the process limit of " +
