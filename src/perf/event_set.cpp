@@ -1,0 +1,256 @@
+// pmukit -- binding events to sysfs PMUs, planning groups, and counting them on CPUs or a task.
+#include "pmukit/perf/event_set.h"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/events/encoder.h"
+#include "pmukit/perf/sysfs_pmu.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::perf {
+
+namespace {
+
+struct SoftwareEvent {
+  std::string_view name;
+  std::uint64_t config;
+  double scale; // perf prints the clocks in msec
+  std::string_view unit;
+};
+
+// perf's names for PERF_TYPE_SOFTWARE events (tools/perf/util/parse-events.c).
+constexpr SoftwareEvent kSoftwareEvents[] = {
+    {"cpu-clock", PERF_COUNT_SW_CPU_CLOCK, 1e-6, "msec"},
+    {"task-clock", PERF_COUNT_SW_TASK_CLOCK, 1e-6, "msec"},
+    {"page-faults", PERF_COUNT_SW_PAGE_FAULTS, 1, ""},
+    {"faults", PERF_COUNT_SW_PAGE_FAULTS, 1, ""},
+    {"context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES, 1, ""},
+    {"cs", PERF_COUNT_SW_CONTEXT_SWITCHES, 1, ""},
+    {"cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS, 1, ""},
+    {"migrations", PERF_COUNT_SW_CPU_MIGRATIONS, 1, ""},
+    {"minor-faults", PERF_COUNT_SW_PAGE_FAULTS_MIN, 1, ""},
+    {"major-faults", PERF_COUNT_SW_PAGE_FAULTS_MAJ, 1, ""},
+    {"alignment-faults", PERF_COUNT_SW_ALIGNMENT_FAULTS, 1, ""},
+    {"emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS, 1, ""},
+    {"dummy", PERF_COUNT_SW_DUMMY, 1, ""},
+};
+
+bool is_software(const BoundEvent& e) {
+  return e.counter.type == PERF_TYPE_SOFTWARE;
+}
+
+// perf's modifier rules: the first of u/k/h excludes every level, then each re-includes its own.
+void apply_modifiers(Counter& c, const events::EventSpec& spec) {
+  bool any_level = false;
+  auto include_only = [&](bool& level) {
+    if (!any_level) c.exclude_user = c.exclude_kernel = c.exclude_hv = any_level = true;
+    level = false;
+  };
+  for (char m : spec.modifiers) {
+    switch (m) {
+    case 'u':
+      include_only(c.exclude_user);
+      break;
+    case 'k':
+      include_only(c.exclude_kernel);
+      break;
+    case 'h':
+      include_only(c.exclude_hv);
+      break;
+    case 'I':
+      c.exclude_idle = true;
+      break;
+    case 'D':
+      c.pinned = true;
+      break;
+    case 'e':
+      c.exclusive = true;
+      break;
+    default:
+      throw UsageError(fmt::format(
+          "event '{}': modifier '{}' is not supported when counting (pmukit takes u k h I D e)",
+          spec.text, m));
+    }
+  }
+}
+
+BoundEvent bind_to(const events::EventSpec& spec, std::size_t index, const SysfsPmu& pmu) {
+  events::EncodedEvent enc = events::encode(spec, pmu.desc);
+  BoundEvent b;
+  b.counter = Counter{enc.name, pmu.name(), pmu.type, enc.config, enc.config1, enc.config2};
+  b.counter.scale = enc.scale;
+  b.counter.unit = enc.unit;
+  b.cpumask = pmu.cpumask;
+  b.group = spec.group;
+  b.spec = index;
+  apply_modifiers(b.counter, spec);
+  return b;
+}
+
+void bind_bare_name(const Machine& machine, const events::EventSpec& spec, std::size_t index,
+                    std::vector<BoundEvent>& out) {
+  const std::string& name = spec.terms.at(0).key;
+  for (const auto& sw : kSoftwareEvents) {
+    if (sw.name != name) continue;
+    BoundEvent b;
+    b.counter = Counter{spec.name.empty() ? spec.text : spec.name, "software", PERF_TYPE_SOFTWARE,
+                        sw.config};
+    b.counter.scale = sw.scale;
+    b.counter.unit = std::string(sw.unit);
+    b.group = spec.group;
+    b.spec = index;
+    apply_modifiers(b.counter, spec);
+    out.push_back(std::move(b));
+    return;
+  }
+  if (name == "duration_time")
+    throw UsageError(fmt::format("event '{}': a perf tool event (perf keeps the wall time itself), "
+                                 "not a kernel counter",
+                                 spec.text));
+  if (name.find(':') != std::string::npos)
+    throw UsageError(fmt::format("event '{}': tracepoints are not counted by pmukit", spec.text));
+  // perf looks a bare name up as an event of every PMU (e.g. "tsc" finds msr/tsc/).
+  std::size_t before = out.size();
+  for (const SysfsPmu& pmu : list_pmus(machine))
+    if (events::find_alias(pmu.desc, name)) out.push_back(bind_to(spec, index, pmu));
+  if (out.size() == before)
+    throw UsageError(fmt::format(
+        "event '{}': neither a software event nor an event of any PMU in {} (write pmu/terms/ for "
+        "a raw event)",
+        spec.text, machine.param("events.path").string()));
+}
+
+std::vector<int> cpus_within_cpumask(const BoundEvent& e, const std::vector<int>& chosen) {
+  if (chosen.empty()) return e.cpumask;
+  std::vector<int> both;
+  for (int cpu : chosen)
+    if (std::find(e.cpumask.begin(), e.cpumask.end(), cpu) != e.cpumask.end()) both.push_back(cpu);
+  if (both.empty())
+    throw UsageError(fmt::format(
+        "event '{}': PMU '{}' counts on CPU {} (its cpumask), and none of them was chosen ({})",
+        e.counter.name, e.counter.pmu, fmt::join(e.cpumask, ","), fmt::join(chosen, ",")));
+  return both;
+}
+
+} // namespace
+
+std::vector<BoundEvent> bind_events(const Machine& machine,
+                                    std::span<const events::EventSpec> specs) {
+  std::vector<BoundEvent> out;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const events::EventSpec& spec = specs[i];
+    if (spec.pmu.empty()) {
+      bind_bare_name(machine, spec, i, out);
+      continue;
+    }
+    std::vector<SysfsPmu> pmus = find_pmus(machine, spec.pmu);
+    if (pmus.empty())
+      throw UsageError(fmt::format(
+          "event '{}': kernel has no PMU '{}' (is its driver loaded? PMUs are listed in {})",
+          spec.text, spec.pmu, machine.param("events.path").string()));
+    for (const SysfsPmu& pmu : pmus) out.push_back(bind_to(spec, i, pmu));
+  }
+  return out;
+}
+
+std::vector<std::vector<std::size_t>> plan_groups(std::span<const BoundEvent> events,
+                                                  Grouping grouping) {
+  std::vector<std::vector<std::size_t>> plans;
+  if (grouping == Grouping::none) {
+    for (std::size_t i = 0; i < events.size(); ++i) plans.push_back({i});
+    return plans;
+  }
+  // A written group's software events join the group of its first non-software PMU.
+  std::map<int, std::string> anchor;
+  for (const BoundEvent& e : events)
+    if (e.group >= 0 && !is_software(e)) anchor.emplace(e.group, e.counter.pmu);
+  std::map<std::pair<int, std::string>, std::size_t> plan_of;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const BoundEvent& e = events[i];
+    std::string pmu = e.counter.pmu;
+    if (is_software(e) && e.group >= 0 && anchor.count(e.group)) pmu = anchor.at(e.group);
+    auto [it, added] = plan_of.emplace(std::make_pair(e.group, pmu), plans.size());
+    if (added) plans.emplace_back();
+    plans[it->second].push_back(i);
+  }
+  return plans;
+}
+
+EventSet::EventSet(const Machine& machine, std::vector<BoundEvent> events,
+                   const CountOptions& options)
+    : events_(std::move(events)) {
+  if (events_.empty()) throw UsageError("no events to count");
+  std::vector<int> online;
+  for (const auto& plan : plan_groups(events_, options.grouping)) {
+    std::vector<Counter> counters;
+    const BoundEvent* masked = nullptr; // the member whose PMU has a cpumask, if any
+    for (std::size_t i : plan) {
+      counters.push_back(events_[i].counter);
+      if (!masked && !events_[i].cpumask.empty()) masked = &events_[i];
+    }
+    std::vector<int> cpus;
+    if (options.pid) {
+      cpus = {-1};
+    } else if (masked) {
+      cpus = cpus_within_cpumask(*masked, options.cpus);
+    } else if (!options.cpus.empty()) {
+      cpus = options.cpus;
+    } else {
+      if (online.empty()) online = online_cpus(machine);
+      cpus = online;
+    }
+    for (int cpu : cpus) {
+      Target target =
+          options.pid ? Target::task(*options.pid, options.inherit) : Target::on_cpu(cpu);
+      groups_.emplace_back(machine, counters, target);
+      members_.push_back(plan);
+    }
+  }
+}
+
+void EventSet::enable() {
+  for (auto& g : groups_) g.enable();
+}
+
+void EventSet::disable() {
+  for (auto& g : groups_) g.disable();
+}
+
+void EventSet::reset() {
+  for (auto& g : groups_) g.reset();
+}
+
+std::vector<EventCount> EventSet::read() {
+  std::vector<EventCount> counts(events_.size());
+  for (std::size_t i = 0; i < events_.size(); ++i) {
+    counts[i].name = events_[i].counter.name;
+    counts[i].pmu = events_[i].counter.pmu;
+    counts[i].unit = events_[i].counter.unit;
+  }
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    groups_[g].read_into(scratch_);
+    for (std::size_t j = 0; j < members_[g].size(); ++j) {
+      EventCount& c = counts[members_[g][j]];
+      c.raw += scratch_.values[j];
+      c.time_enabled += scratch_.time_enabled;
+      c.time_running += scratch_.time_running;
+      ++c.instances;
+    }
+  }
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    EventCount& c = counts[i];
+    c.counted = c.time_running > 0;
+    c.scaled = scale_count(c.raw, c.time_enabled, c.time_running);
+    c.value = static_cast<double>(c.scaled) * events_[i].counter.scale;
+    c.running_percent =
+        c.time_enabled ? 100.0 * static_cast<double>(c.time_running) / c.time_enabled : 0.0;
+  }
+  return counts;
+}
+
+} // namespace pmukit::perf
