@@ -13,7 +13,7 @@
 #include <string>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/events/event_parser.h"
+#include "pmukit/syntax/event_parser.h"
 #include "pmukit/perf/event_set.h"
 #include "pmukit/perf/group.h"
 #include "pmukit/util/error.h"

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/events/encoder.h"
-#include "pmukit/events/format.h"
+#include "pmukit/syntax/encoder.h"
+#include "pmukit/syntax/format.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 

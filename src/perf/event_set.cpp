@@ -8,7 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/events/encoder.h"
+#include "pmukit/syntax/encoder.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/util/error.h"
 

@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/events/event_parser.h"
-#include "pmukit/events/format.h"
+#include "pmukit/syntax/event_parser.h"
+#include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
 #include "pmukit/util/text.h"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pmukit/events/event_spec.h"
+#include "pmukit/syntax/event_spec.h"
 
 namespace pmukit {
 class Machine;

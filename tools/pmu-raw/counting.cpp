@@ -14,7 +14,7 @@
 
 #include "direct_backend.h"
 #include "pmukit/discovery/discover.h"
-#include "pmukit/events/event_parser.h"
+#include "pmukit/syntax/event_parser.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/sim/clock.h"
 #include "pmukit/util/error.h"

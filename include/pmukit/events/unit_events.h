@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
-#include "pmukit/events/event_spec.h"
-#include "pmukit/events/pmu_description.h"
+#include "pmukit/syntax/event_spec.h"
+#include "pmukit/syntax/pmu_description.h"
 
 namespace pmukit::platform {
 class Database;

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "pmukit/events/event_spec.h"
+#include "pmukit/syntax/event_spec.h"
 #include "pmukit/perf/group.h"
 
 namespace pmukit {

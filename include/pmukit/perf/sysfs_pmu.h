@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pmukit/events/pmu_description.h"
+#include "pmukit/syntax/pmu_description.h"
 
 namespace pmukit {
 class Machine;

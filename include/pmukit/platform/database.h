@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pmukit/events/pmu_description.h"
+#include "pmukit/syntax/pmu_description.h"
 #include "pmukit/platform/coresight_programming.h"
 
 namespace pmukit::platform {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
-#include "pmukit/events/pmu_description.h"
+#include "pmukit/syntax/pmu_description.h"
 #include "pmukit/pmu/register_io.h"
 
 namespace pmukit::platform {

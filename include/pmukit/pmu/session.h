@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
-#include "pmukit/events/pmu_description.h"
+#include "pmukit/syntax/pmu_description.h"
 #include "pmukit/pmu/counter.h"
 #include "pmukit/pmu/driver.h"
 

@@ -4,7 +4,7 @@
 
 #include "pmu_tree.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/events/event_parser.h"
+#include "pmukit/syntax/event_parser.h"
 #include "pmukit/perf/event_set.h"
 #include "pmukit/util/error.h"
 #include "support/test_support.h"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/events/event_parser.h"
+#include "pmukit/syntax/event_parser.h"
 #include "pmukit/perf/event_set.h"
 #include "pmukit/perf/syscall.h"
 #include "pmukit/util/error.h"

@@ -4,9 +4,9 @@
 
 #include "pmu_tree.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/events/encoder.h"
-#include "pmukit/events/event_parser.h"
-#include "pmukit/events/format.h"
+#include "pmukit/syntax/encoder.h"
+#include "pmukit/syntax/event_parser.h"
+#include "pmukit/syntax/format.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/util/error.h"
 #include "support/test_support.h"

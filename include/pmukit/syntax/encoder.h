@@ -18,8 +18,8 @@
 // A bare-name event (pmu "", e.g. "cas_count_read") encodes as that alias of the PMU given.
 #pragma once
 
-#include "pmukit/events/event_spec.h"
-#include "pmukit/events/pmu_description.h"
+#include "pmukit/syntax/event_spec.h"
+#include "pmukit/syntax/pmu_description.h"
 
 namespace pmukit::events {
 

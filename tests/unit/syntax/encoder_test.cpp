@@ -2,9 +2,9 @@
 // DesignWare root port), built in memory because the encoder knows nothing of sysfs.
 #include <gtest/gtest.h>
 
-#include "pmukit/events/encoder.h"
-#include "pmukit/events/event_parser.h"
-#include "pmukit/events/format.h"
+#include "pmukit/syntax/encoder.h"
+#include "pmukit/syntax/event_parser.h"
+#include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
 
 using namespace pmukit;

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pmukit/events/event_spec.h"
+#include "pmukit/syntax/event_spec.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::events {

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "pmukit/events/pmu_description.h"
+#include "pmukit/syntax/pmu_description.h"
 
 namespace pmukit::events {
 

@@ -2,7 +2,7 @@
 // event and the column.
 #include <gtest/gtest.h>
 
-#include "pmukit/events/event_parser.h"
+#include "pmukit/syntax/event_parser.h"
 
 using namespace pmukit;
 using namespace pmukit::events;

@@ -1,5 +1,5 @@
 // pmukit -- the perf-rules encoder: aliases, raw config words, format fields.
-#include "pmukit/events/encoder.h"
+#include "pmukit/syntax/encoder.h"
 
 #include <map>
 #include <optional>
@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/events/event_parser.h"
-#include "pmukit/events/format.h"
+#include "pmukit/syntax/event_parser.h"
+#include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
 

@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "pmukit/events/format.h"
+#include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
 
 using namespace pmukit;

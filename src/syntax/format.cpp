@@ -1,5 +1,5 @@
 // pmukit -- format/ parsing and value spreading.
-#include "pmukit/events/format.h"
+#include "pmukit/syntax/format.h"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // pmukit -- the -e event list parser: a small hand-written scanner that remembers columns.
-#include "pmukit/events/event_parser.h"
+#include "pmukit/syntax/event_parser.h"
 
 #include <algorithm>
 #include <cctype>
