@@ -118,15 +118,17 @@ class CoreSightDriver : public UnitDriver {
     g.barrier();
   }
 
-  std::vector<Reading> read(WriteGuard& g) override {
-    std::vector<std::uint32_t> ovf(enable_.size(), 0);
+  void read(WriteGuard& g, std::vector<Reading>& out) override {
+    ovf_.assign(enable_.size(), 0);
     for (unsigned b = 0; b < enable_.size(); ++b)
-      if (enable_[b]) ovf[b] = static_cast<std::uint32_t>(g.read(p1(PMOVSCLR + 4 * b))) & enable_[b];
-    std::vector<Reading> out;
-    for (unsigned n : slots_) out.push_back({g.read(counter(n)), (ovf[n / 32] >> (n % 32) & 1) != 0});
-    for (unsigned b = 0; b < ovf.size(); ++b)
-      if (ovf[b]) g.write(p1(PMOVSCLR + 4 * b), ovf[b]);  // write-one-to-clear what we saw
-    return out;
+      if (enable_[b]) ovf_[b] = static_cast<std::uint32_t>(g.read(p1(PMOVSCLR + 4 * b))) & enable_[b];
+    out.resize(slots_.size());
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      unsigned n = slots_[i];
+      out[i] = {g.read(counter(n)), (ovf_[n / 32] >> (n % 32) & 1) != 0};
+    }
+    for (unsigned b = 0; b < ovf_.size(); ++b)
+      if (ovf_[b]) g.write(p1(PMOVSCLR + 4 * b), ovf_[b]);  // write-one-to-clear what we saw
   }
 
   unsigned width(std::size_t) const override { return width_; }
@@ -181,6 +183,7 @@ class CoreSightDriver : public UnitDriver {
   std::vector<unsigned> general_;      // physical indices of the event counters
   std::vector<unsigned> slots_;        // physical counter per programmed event
   std::vector<std::uint32_t> enable_;  // PMCNTENSET bits we set, per bank
+  std::vector<std::uint32_t> ovf_;     // overflow flags seen by the last read, per bank
 };
 
 }  // namespace

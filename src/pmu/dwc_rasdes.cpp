@@ -76,10 +76,10 @@ class DwcDriver : public UnitDriver {
     g.barrier();
   }
 
-  std::vector<Reading> read(WriteGuard& g) override {
-    std::vector<Reading> out;
-    for (const auto& s : slots_) out.push_back({g.read(s.time ? time_data() : reg32(EVENT_CNT_DATA)), false});
-    return out;
+  void read(WriteGuard& g, std::vector<Reading>& out) override {
+    out.resize(slots_.size());
+    for (std::size_t i = 0; i < slots_.size(); ++i)
+      out[i] = {g.read(slots_[i].time ? time_data() : reg32(EVENT_CNT_DATA)), false};
   }
 
   unsigned width(std::size_t i) const override { return slots_.at(i).time ? 64 : 32; }

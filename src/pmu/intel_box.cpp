@@ -88,6 +88,7 @@ class IntelBoxDriver : public UnitDriver {
   void program(WriteGuard& g, const std::vector<events::EncodedEvent>& events) override {
     check(events);
     slots_.clear();
+    slot_regs_.clear();
     g.write(box_ctl(), BoxCtlFreeze::put(1));
     g.write(box_ctl(), BoxCtlFreeze::put(1) | BoxCtlResetCtrl::put(1) | BoxCtlResetCtrs::put(1));
     g.barrier();  // the reset clears controls and counters: let it happen before programming them
@@ -96,9 +97,11 @@ class IntelBoxDriver : public UnitDriver {
       if (is_fixed(e)) {
         g.write(reg(*u_.fixed_ctl, false), CtrCtlEnable::put(1));
         slots_.push_back(-1);
+        slot_regs_.push_back(fixed_ctr());
         continue;
       }
       g.write(ctl(next), e.config | CtrCtlEnable::put(1));
+      slot_regs_.push_back(ctr(next));
       if (e.config1 && filter_) g.write(*filter_, e.config1 & u_.filter_mask);
       slots_.push_back(static_cast<int>(next++));
     }
@@ -114,11 +117,9 @@ class IntelBoxDriver : public UnitDriver {
     g.barrier();
   }
 
-  std::vector<Reading> read(WriteGuard& g) override {
-    std::vector<Reading> out;
-    out.reserve(slots_.size());
-    for (int s : slots_) out.push_back({g.read(s < 0 ? fixed_ctr() : ctr(static_cast<std::size_t>(s))), false});
-    return out;
+  void read(WriteGuard& g, std::vector<Reading>& out) override {
+    out.resize(slots_.size());
+    for (std::size_t i = 0; i < slots_.size(); ++i) out[i] = {g.read(slot_regs_[i]), false};
   }
 
   unsigned width(std::size_t) const override { return unit_.counter_width; }
@@ -151,7 +152,8 @@ class IntelBoxDriver : public UnitDriver {
 
   const IntelUnit& u_;
   std::optional<Reg> filter_;
-  std::vector<int> slots_;  // counter index per programmed event; -1 = fixed counter
+  std::vector<int> slots_;       // counter index per programmed event; -1 = fixed counter
+  std::vector<Reg> slot_regs_;   // the counter register of each programmed event
 };
 
 }  // namespace

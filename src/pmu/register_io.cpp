@@ -1,6 +1,7 @@
 // pmukit -- register I/O, MMIO window cache and the write guard.
 #include "pmukit/pmu/register_io.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -41,15 +42,27 @@ RegisterIo::RegisterIo(Machine& machine) : machine_(machine) {}
 RegisterIo::~RegisterIo() = default;
 
 RegisterWindow& RegisterIo::window_for(const Reg& r) {
-  for (const auto& w : windows_)
-    if (w->contains(r.addr, r.width / 8u)) return *w;
+  // Windows are sorted by base: the candidate is the last one starting at or below the address.
+  // This is on the sampling path, once per counter read.
+  auto it = std::upper_bound(windows_.begin(), windows_.end(), r.addr,
+                             [](std::uint64_t a, const std::unique_ptr<RegisterWindow>& w) { return a < w->phys_base(); });
+  while (it != windows_.begin()) {
+    --it;
+    if ((*it)->contains(r.addr, r.width / 8u)) return **it;
+    if ((*it)->phys_base() + (*it)->size() <= r.addr && it != windows_.begin() &&
+        (*(it - 1))->phys_base() + (*(it - 1))->size() <= r.addr)
+      break;
+  }
   throw Error(fmt::format("{}: outside every mapped PMU block", r.str()));
 }
 
 void RegisterIo::map_block(std::uint64_t base, std::uint64_t size) {
   for (const auto& w : windows_)
     if (w->contains(base, size)) return;
-  windows_.push_back(machine_.memory().map(base, size, true));
+  auto w = machine_.memory().map(base, size, true);
+  auto at = std::upper_bound(windows_.begin(), windows_.end(), base,
+                             [](std::uint64_t a, const std::unique_ptr<RegisterWindow>& x) { return a < x->phys_base(); });
+  windows_.insert(at, std::move(w));
 }
 
 RegisterWindow* RegisterIo::msr_window(std::uint32_t cpu) {

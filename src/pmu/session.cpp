@@ -48,9 +48,11 @@ DirectSession::~DirectSession() { restore(); }
 
 void DirectSession::start() {
   // Baselines first, then start every unit back to back, so all count over the same window.
+  readings_.resize(drivers_.size());
+  values_.resize(drivers_.size());
   for (std::size_t i = 0; i < drivers_.size(); ++i) {
-    auto r = drivers_[i]->read(*guard_);
-    for (std::size_t e = 0; e < r.size(); ++e) trackers_[i][e].start(r[e].raw);
+    drivers_[i]->read(*guard_, readings_[i]);
+    for (std::size_t e = 0; e < readings_[i].size(); ++e) trackers_[i][e].start(readings_[i][e].raw);
   }
   for (auto& d : drivers_) d->start(*guard_);
 }
@@ -59,17 +61,18 @@ void DirectSession::stop() {
   for (auto& d : drivers_) d->stop(*guard_);
 }
 
-std::vector<std::vector<CounterValue>> DirectSession::sample() {
-  std::vector<std::vector<CounterValue>> out(drivers_.size());
+const std::vector<std::vector<CounterValue>>& DirectSession::sample() {
   for (std::size_t i = 0; i < drivers_.size(); ++i) {
-    auto readings = drivers_[i]->read(*guard_);
+    auto& readings = readings_[i];
+    drivers_[i]->read(*guard_, readings);
+    values_[i].resize(readings.size());
     for (std::size_t e = 0; e < readings.size(); ++e) {
       auto u = trackers_[i][e].update(readings[e].raw, readings[e].overflow);
       std::uint64_t m = drivers_[i]->multiplier(e);
-      out[i].push_back({u.delta * m, trackers_[i][e].total() * m, u.wrapped, u.lost});
+      values_[i][e] = {u.delta * m, trackers_[i][e].total() * m, u.wrapped, u.lost};
     }
   }
-  return out;
+  return values_;
 }
 
 void DirectSession::restore() {

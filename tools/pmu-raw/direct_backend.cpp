@@ -36,7 +36,7 @@ class DirectBackend : public Backend {
   void stop() override { session_->stop(); }
 
   std::vector<Row> read(std::uint64_t window_ns) override {
-    auto values = session_->sample();
+    const auto& values = session_->sample();
     std::vector<Row> rows;
     rows.reserve(slots_.size());
     for (const auto& s : slots_) {

@@ -46,8 +46,9 @@ class UnitDriver {
   virtual void program(WriteGuard& guard, const std::vector<events::EncodedEvent>& events) = 0;
   virtual void start(WriteGuard& guard) = 0;
   virtual void stop(WriteGuard& guard) = 0;
-  // One reading per programmed event, in program order.
-  virtual std::vector<Reading> read(WriteGuard& guard) = 0;
+  // One reading per programmed event, in program order, into `out` (resized by the driver; its
+  // capacity is reused, so the sampling path does not allocate).
+  virtual void read(WriteGuard& guard, std::vector<Reading>& out) = 0;
   // Counter width of programmed event i, and the factor the hardware count is multiplied by to
   // give the kernel's unit (DesignWare payload events count 16-byte units).
   virtual unsigned width(std::size_t event) const = 0;

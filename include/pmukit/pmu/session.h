@@ -52,8 +52,9 @@ class DirectSession {
 
   void start();  // every unit, back to back
   void stop();
-  // Reads every counter; result[u][e] is event e of work unit u.
-  std::vector<std::vector<CounterValue>> sample();
+  // Reads every counter; result[u][e] is event e of work unit u. The result lives until the next
+  // sample(): its storage is reused so that sampling does not allocate.
+  const std::vector<std::vector<CounterValue>>& sample();
   // Puts every saved register back. Idempotent; the destructor calls it.
   void restore();
   // Problems met while restoring (each names the register); empty when all went back.
@@ -67,6 +68,8 @@ class DirectSession {
   std::vector<UnitEvents> work_;
   std::vector<std::unique_ptr<UnitDriver>> drivers_;
   std::vector<std::vector<CounterTracker>> trackers_;
+  std::vector<std::vector<Reading>> readings_;
+  std::vector<std::vector<CounterValue>> values_;
   bool programmed_ = false, restored_ = false;
   std::vector<std::string> restore_errors_;
 };
