@@ -258,6 +258,19 @@ void PciConfig::write32(unsigned offset, std::uint32_t value) {
   write_block(offset, b, 4);
 }
 
+void PciConfig::check_writable() {
+  if (owner_.method_ != "linux-sysfs")
+    throw Error(fmt::format("{}: config space comes from a PCI dump file, which cannot be written", bdf_.str()));
+  std::string path = fmt::format("{}/devices/{}/config", owner_.sysfs_root_, bdf_.str());
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::close(fd);
+    return;
+  }
+  int err = errno;
+  throw Error(fmt::format("{}: {}{}", path, errno_text(err), access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err)));
+}
+
 unsigned PciConfig::size() {
   if (size_) return *size_;
   if (owner_.method_ == "linux-sysfs") {

@@ -52,7 +52,7 @@ class CoreSightDriver : public UnitDriver {
     return {{u_.base0, kPageSize}, {u_.base1, kPageSize}};
   }
 
-  std::optional<std::string> busy(WriteGuard& g) override {
+  std::optional<std::string> busy(WriteGuard& g) const override {
     for (unsigned b = 0; b <= banks(); ++b)
       if (auto v = g.read(p0(PMCNTENSET + 4 * b)))
         return fmt::format("PMCNTENSET{} is {:#x}: counters are enabled", b, v);

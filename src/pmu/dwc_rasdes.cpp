@@ -22,7 +22,7 @@ class DwcDriver : public UnitDriver {
     return {reg32(EVENT_CNT_CTL), reg32(EVENT_CNT_DATA), reg32(TIME_BASED_ANAL_CTL), time_data()};
   }
 
-  std::optional<std::string> busy(WriteGuard& g) override {
+  std::optional<std::string> busy(WriteGuard& g) const override {
     if (TimeCtlEnable::get(g.read(reg32(TIME_BASED_ANAL_CTL)))) return "the time-based analysis timer is running";
     if (EventCntEnable::get(g.read(reg32(EVENT_CNT_CTL))) == kPerEventOn) return "the lane event counter is enabled";
     return std::nullopt;

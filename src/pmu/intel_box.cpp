@@ -44,7 +44,7 @@ class IntelBoxDriver : public UnitDriver {
     return {{u_.box_ctl, end - u_.box_ctl}};
   }
 
-  std::optional<std::string> busy(WriteGuard& g) override {
+  std::optional<std::string> busy(WriteGuard& g) const override {
     for (std::size_t i = 0; i < u_.ctl.size(); ++i)
       if (auto v = g.read(ctl(i)))
         return fmt::format("counter control {} is {:#x}", ctl(i).str(), v);

@@ -7,12 +7,13 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 
 #include <fmt/format.h>
 
-#include "direct_backend.h"
+#include "backend_choice.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/platform/database.h"
@@ -94,10 +95,9 @@ int run_counting(RawOptions& o) {
   }
   auto clock = sim::machine_clock(*machine);
   auto found = discovery::discover(*machine);
-  auto bound = events::bind_events(specs, found.inventory, platform::Database::builtin(), is_duration_time);
-  if (bound.empty() && specs.size() == 1 && is_duration_time(specs[0]))
-    throw UsageError("only duration_time given: add a PMU event");
-  std::unique_ptr<Backend> backend = make_direct_backend(*machine, specs, bound, o.force, *clock);
+  if (std::all_of(specs.begin(), specs.end(), is_duration_time)) throw UsageError("only duration_time given: add an event");
+  BackendRequest request{o.backend, o.force, o.report.aggregation == Aggregation::PerSocket};
+  std::unique_ptr<Backend> backend = make_backend(*machine, specs, found, request, *clock, is_duration_time);
 
   std::FILE* out = stdout;
   if (!o.output.empty() && !(out = std::fopen(o.output.c_str(), "w"))) throw_errno(o.output, errno);

@@ -17,7 +17,7 @@ struct RawOptions {
   std::optional<std::uint64_t> interval_count;
   std::optional<double> duration_s;
   std::vector<std::string> command;    // after --
-  std::string backend = "direct";
+  std::string backend = "auto";
   bool force = false;
   ReportOptions report;
   std::string output;                  // -o FILE

@@ -41,8 +41,11 @@ int main(int argc, char** argv) {
   app.add_flag("-j,--json", json, "JSON lines with perf stat -j's field names");
   app.add_option("-o,--output", o.output, "Write the counts to FILE")->type_name("FILE");
   app.add_flag("--force", o.force, "Take units whose counters are already enabled (their registers are restored)");
-  app.add_option("--backend", o.backend, "direct: program registers (only backend in this build)")
-      ->check(CLI::IsMember({"direct"}))
+  app.add_option("--backend", o.backend,
+                 "direct: program the registers; perf: the kernel's perf_event_open; auto: direct where the "
+                 "registers can be mapped and written and nothing else uses them, perf otherwise (each choice "
+                 "and its reason is printed)")
+      ->check(CLI::IsMember({"direct", "perf", "auto"}))
       ->capture_default_str();
   bool list_events = false;
   app.add_flag("--list-events", list_events, "List the events each PMU of this machine knows by name");

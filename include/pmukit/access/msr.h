@@ -28,6 +28,8 @@ class MsrDevice {
   std::optional<std::uint64_t> try_read(std::uint32_t msr);
   // Throws Error("<path>: wrmsr 0x...: <reason and what to do>").
   void write(std::uint32_t msr, std::uint64_t value);
+  // Throws the Error a write would meet when the device cannot be opened for writing.
+  void check_writable() { open_for(true); }
   // True when backed by a snapshot file (slot layout) rather than the kernel's msr device.
   bool is_snapshot_file();
   // Byte offset of `msr` in the device or file.

@@ -58,6 +58,9 @@ class PciConfig {
   void write8(unsigned offset, std::uint8_t value);
   void write16(unsigned offset, std::uint16_t value);
   void write32(unsigned offset, std::uint32_t value);
+  // Throws the Error a write would, without writing (dump files are read-only; sysfs needs the
+  // config file open for writing).
+  void check_writable();
   // Readable bytes: 4096, 256, 64, or 0 when the config space cannot be read at all.
   unsigned size();
   std::uint64_t read_count() const { return reads_; }

@@ -38,7 +38,7 @@ class UnitDriver {
   virtual std::vector<Reg> registers() const = 0;
   virtual std::vector<std::pair<std::uint64_t, std::uint64_t>> mmio_blocks() const { return {}; }
   // Why another agent seems to be using the unit (a kernel driver, another tool), or nullopt.
-  virtual std::optional<std::string> busy(WriteGuard& guard) = 0;
+  virtual std::optional<std::string> busy(WriteGuard& guard) const = 0;
   // Checks `events` against the unit's counters and encodings without touching hardware; throws
   // UsageError naming the unit and the limit ("5 events but the box has 4 counters").
   virtual void check(const std::vector<events::EncodedEvent>& events) const = 0;
@@ -59,6 +59,10 @@ class UnitDriver {
  protected:
   const discovery::PmuUnit& unit_;
 };
+
+// Why `unit` cannot be counted directly here -- its registers cannot be mapped or written, or it
+// is busy -- or nullopt when it can. Writes nothing.
+std::optional<std::string> direct_access_problem(Machine& machine, const UnitDriver& driver);
 
 // The single dispatch point from a discovered family to its driver.
 std::unique_ptr<UnitDriver> make_driver(const discovery::PmuUnit& unit, const platform::Database& db);

@@ -131,7 +131,8 @@ TEST(RawEndToEnd, RefusalsWriteNothing) {
   EXPECT_NE(too_many.err.find("5 events but the box has 4 counters and 1 fixed counter"), std::string::npos) << too_many.err;
   auto unknown = test::run_tool("pmu-raw", rig.raw({"-e", "nvidia_scf_pmu_0/cmem_rd_data/", "--duration", "1"}));
   EXPECT_EQ(unknown.status, 2);
-  EXPECT_NE(unknown.err.find("no PMU 'nvidia_scf_pmu_0' on this machine"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("no PMU 'nvidia_scf_pmu_0': neither pmukit nor the kernel's perf knows it"), std::string::npos)
+      << unknown.err;
   auto term = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc_0/nonsense=1/", "--duration", "1"}));
   EXPECT_EQ(term.status, 2);
   EXPECT_NE(term.err.find("unknown term 'nonsense' for pmu 'uncore_imc_0'"), std::string::npos) << term.err;
@@ -154,8 +155,13 @@ TEST(RawEndToEnd, BusyUnitsNeedForce) {
   test::SimProcess sim(rig.root);
   auto busy = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_cha_1/clockticks/", "--duration", "1"}));
   EXPECT_EQ(busy.status, 1);
-  EXPECT_NE(busy.err.find("uncore_cha_1: in use (counter control MSR 0x2012 (CPU 0) is 0x400001)"), std::string::npos)
+  EXPECT_NE(busy.err.find("uncore_cha_1: in use: counter control MSR 0x2012 (CPU 0) is 0x400001"), std::string::npos)
       << busy.err;
+  EXPECT_NE(busy.err.find("--force"), std::string::npos) << busy.err;
+  auto direct = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_cha_1/clockticks/", "--duration", "1", "--backend", "direct"}));
+  EXPECT_EQ(direct.status, 1);
+  EXPECT_NE(direct.err.find("uncore_cha_1: in use (counter control MSR 0x2012 (CPU 0) is 0x400001)"), std::string::npos)
+      << direct.err;
   auto forced = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_cha_1/clockticks/", "--duration", "1", "--force", "-x,"}));
   EXPECT_EQ(forced.status, 0) << forced.err;
   EXPECT_NE(forced.out.find("4000000000,,uncore_cha_1/clockticks/"), std::string::npos) << forced.out;

@@ -1,0 +1,133 @@
+// pmu-raw -- backend choice per event, and the composite that runs direct and perf together.
+#include "backend_choice.h"
+
+#include <fmt/format.h>
+
+#include "direct_backend.h"
+#include "perf_backend.h"
+#include "pmukit/events/unit_events.h"
+#include "pmukit/perf/sysfs_pmu.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/driver.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::tools {
+
+namespace {
+
+class Composite : public Backend {
+ public:
+  void add(std::unique_ptr<Backend> b) { parts_.push_back(std::move(b)); }
+  void note(std::string n) { notes_.push_back(std::move(n)); }
+  void start() override {
+    for (auto& p : parts_) p->start();
+  }
+  void stop() override {
+    for (auto& p : parts_) p->stop();
+  }
+  std::vector<Row> read(std::uint64_t window_ns) override {
+    std::vector<Row> rows;
+    for (auto& p : parts_) {
+      auto r = p->read(window_ns);
+      rows.insert(rows.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
+    }
+    return rows;
+  }
+  std::vector<std::string> notes() const override {
+    auto all = notes_;
+    for (const auto& p : parts_)
+      for (auto& n : p->notes()) all.push_back(std::move(n));
+    return all;
+  }
+  std::vector<std::string> finish() override {
+    std::vector<std::string> errors;
+    for (auto& p : parts_)
+      for (auto& e : p->finish()) errors.push_back(std::move(e));
+    return errors;
+  }
+
+ private:
+  std::vector<std::unique_ptr<Backend>> parts_;
+  std::vector<std::string> notes_;
+};
+
+// Why the units an event names cannot all be counted directly, or "" when they can.
+std::string direct_problem(Machine& machine, const std::vector<const discovery::PmuUnit*>& units) {
+  if (units.empty()) return "pmukit discovered no such unit";
+  for (const auto* u : units) {
+    try {
+      auto driver = pmu::make_driver(*u, platform::Database::builtin());
+      if (auto p = pmu::direct_access_problem(machine, *driver)) return fmt::format("{}: {}", u->name, *p);
+    } catch (const Error& e) {
+      return e.what();
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events::EventSpec>& specs,
+                                      const discovery::DiscoveryResult& found, const BackendRequest& req,
+                                      sim::Clock& clock, bool (*skip)(const events::EventSpec&)) {
+  std::vector<events::EventSpec> direct, perf_specs;
+  std::vector<std::size_t> direct_index, perf_index;
+  auto composite = std::make_unique<Composite>();
+  std::map<std::string, std::string> decided;  // PMU as written -> decision already noted
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const auto& s = specs[i];
+    if (skip && skip(s)) continue;
+    auto units = s.pmu.empty() ? std::vector<const discovery::PmuUnit*>{} : found.inventory.find(s.pmu);
+    bool kernel = !(s.pmu.empty() ? std::vector<perf::SysfsPmu>{} : perf::find_pmus(machine, s.pmu)).empty() ||
+                  s.pmu.empty();  // bare names are perf software events or aliases
+    std::string why_not_direct;
+    bool use_direct = false;
+    if (req.mode == "direct") {
+      if (units.empty())
+        throw UsageError(fmt::format("event '{}': no PMU '{}' among the units pmukit discovered{}", s.text, s.pmu,
+                                     kernel ? " (the kernel's perf has it: use --backend perf or auto)" : ""));
+      use_direct = true;
+    } else if (req.mode == "auto" && !units.empty()) {
+      why_not_direct = direct_problem(machine, units);
+      use_direct = why_not_direct.empty() || (!kernel && req.force);
+    }
+    if (!use_direct) {
+      if (!kernel) {
+        if (units.empty())
+          throw UsageError(fmt::format("event '{}': no PMU '{}': neither pmukit nor the kernel's perf knows it "
+                                       "(pmu-discover lists the PMUs)", s.text, s.pmu));
+        if (req.mode == "perf")
+          throw UsageError(fmt::format("event '{}': the kernel has no perf PMU '{}'; pmukit can count it directly "
+                                       "(--backend direct or auto): only the direct backend reaches units no kernel "
+                                       "driver exposes", s.text, s.pmu));
+        // A runtime condition (busy, no access), not a mistake in the command line.
+        throw Error(fmt::format("event '{}': cannot be counted directly ({}), and the kernel has no perf PMU '{}'{}",
+                                s.text, why_not_direct, s.pmu,
+                                why_not_direct.find("in use") != std::string::npos
+                                    ? "; --force takes a busy unit anyway (its registers are restored afterwards)"
+                                    : ""));
+      }
+      if (req.force && req.mode == "perf") throw UsageError("--force takes busy units for direct programming; with --backend perf it has no use");
+    }
+    std::string key = s.pmu.empty() ? s.text : s.pmu;
+    if (!decided.count(key)) {
+      std::string n = use_direct ? fmt::format("{}: direct, {} unit{}", key, units.size(), units.size() == 1 ? "" : "s")
+                      : why_not_direct.empty() ? fmt::format("{}: perf", key)
+                                               : fmt::format("{}: perf, because {}", key, why_not_direct);
+      decided[key] = n;
+      composite->note(n);
+    }
+    if (use_direct) direct.push_back(s), direct_index.push_back(i);
+    else perf_specs.push_back(s), perf_index.push_back(i);
+  }
+  if (!direct.empty()) {
+    auto bound = events::bind_events(direct, found.inventory, platform::Database::builtin());
+    for (auto& b : bound) b.spec = direct_index[b.spec];
+    composite->add(make_direct_backend(machine, specs, bound, req.force, clock));
+  }
+  if (!perf_specs.empty())
+    composite->add(make_perf_backend(machine, perf_specs, perf_index, req.per_socket, found.topology));
+  return composite;
+}
+
+}  // namespace pmukit::tools

@@ -1,0 +1,29 @@
+// pmu-raw -- which backend counts each event (--backend direct|perf|auto), and why.
+//
+// auto counts an event's units directly when every register they own can be mapped and written
+// and no other agent is using them; otherwise through the kernel's perf PMU of the same name. Each
+// decision is reported per PMU, with the reason.
+#pragma once
+
+#include "backend.h"
+#include "pmukit/discovery/discover.h"
+
+namespace pmukit::sim {
+class Clock;
+}
+
+namespace pmukit::tools {
+
+struct BackendRequest {
+  std::string mode = "auto";  // direct, perf or auto
+  bool force = false;
+  bool per_socket = false;
+};
+
+// The backend for every spec except the bare names `skip` accepts (duration_time), and one note
+// per decision. Throws UsageError when an event has no way to be counted, naming each reason.
+std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events::EventSpec>& specs,
+                                      const discovery::DiscoveryResult& found, const BackendRequest& request,
+                                      sim::Clock& clock, bool (*skip)(const events::EventSpec&));
+
+}  // namespace pmukit::tools
