@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pmukit/events/pmu_description.h"
+#include "pmukit/platform/soc_data.h"
 
 namespace pmukit::platform {
 
@@ -72,6 +73,7 @@ struct PmuKind {
   std::map<std::string, std::string> formats;
   std::map<std::string, events::EventAlias> events;
   std::map<std::string, std::string> event_help;  // alias -> description
+  std::map<std::string, std::string> format_help;  // format term -> what it selects
 };
 
 class Database {
@@ -86,6 +88,8 @@ class Database {
   const IntelUncore* intel_uncore(std::string_view name) const;
   const PmuKind* pmu_kind(std::string_view kind) const;
   const std::vector<CpuModel>& cpus() const { return cpus_; }
+  // CoreSight match table, NVIDIA RC maps and blocks, DesignWare RAS DES (soc_data.h).
+  const SocData& soc() const { return soc_; }
 
  private:
   void load(const std::string& path, const std::string& text);
@@ -93,6 +97,7 @@ class Database {
   std::vector<CpuModel> cpus_;
   std::map<std::string, IntelUncore, std::less<>> intel_;
   std::map<std::string, PmuKind, std::less<>> pmus_;
+  SocData soc_;
 };
 
 }  // namespace pmukit::platform
