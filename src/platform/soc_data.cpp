@@ -59,7 +59,8 @@ void load_coresight(const json& c, const std::string& where, SocData& out) {
   t.generic = product(g, where + " generic");
   t.generic_acpi_pattern = str(g, "acpi_name", where + " generic");
   t.generic_module = str(g, "kernel_module", where + " generic");
-  for (const auto& [code, name] : c.value("jep106", json::object()).items())
+  const json jep106 = c.value("jep106", json::object());
+  for (const auto& [code, name] : jep106.items())
     t.jep106[static_cast<std::uint16_t>(number(json(code), where + " jep106"))] = name.get<std::string>();
   out.coresight = std::move(t);
 }
