@@ -10,6 +10,7 @@
 #include "pmukit/access/pci_access.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/snapshot/builder.h"
+#include "pmukit/snapshot/machine_spec.h"
 
 using namespace pmukit;
 
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
   tools::MachineArgs machine_args;
   tools::add_machine_options(app, machine_args);
   bool show_pci = false, dump = false, json = false, verbose = false, list_machines = false;
-  std::string machine_name, fallback;
+  std::string machine_name, fallback, write_machine;
   std::vector<std::string> slots, ids;
   auto* modes = app.add_option_group("mode");
   modes->add_flag("--dump", dump, "Print the PMU inventory (the default)");
@@ -43,6 +44,11 @@ int main(int argc, char** argv) {
   app.add_option("--machine", machine_name, "Run on a bundled synthetic machine instead of this one")
       ->type_name("NAME")
       ->excludes(app.get_option("--snapshot"));
+  app.add_option("--write-machine", write_machine,
+                 "With --machine: build the bundled machine's tree into DIR (empty or absent) and exit, to use with "
+                 "--snapshot DIR or lspci -A linux-sysfs -O sysfs.path=DIR/sys/bus/pci")
+      ->type_name("DIR")
+      ->needs(app.get_option("--machine"));
   app.add_option("--fallback-machine", fallback,
                  "If this machine has no PMU discovery, show bundled machine NAME instead (clearly labelled)")
       ->type_name("NAME");
@@ -51,6 +57,10 @@ int main(int argc, char** argv) {
   return tools::run_tool("pmu-discover", app, argc, argv, [&] {
     if (list_machines) {
       tools::print_bundled_machines();
+      return 0;
+    }
+    if (!write_machine.empty()) {
+      snapshot::build_bundled(machine_name, write_machine);
       return 0;
     }
     std::unique_ptr<tools::BundledSnapshot> bundled;
