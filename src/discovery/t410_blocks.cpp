@@ -72,8 +72,10 @@ unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevi
         u.exposed = true;
         // _CRS order is not visible: /proc/iomem sorts by address. The driver takes resources
         // 0..N-1 as instances and N as broadcast; pmukit assumes firmware lists them ascending.
-        for (std::size_t i = 0; i < ranges.size() && i < block->instances; ++i) u.instance_bases.push_back(ranges[i].start);
-        if (ranges.size() > block->instances) u.broadcast_base = ranges[block->instances].start;
+        // The broadcast region is the last resource whatever the count (resource N of N + 1).
+        std::size_t n = ranges.size() > 1 ? ranges.size() - 1 : ranges.size();
+        for (std::size_t i = 0; i < n; ++i) u.instance_bases.push_back(ranges[i].start);
+        if (ranges.size() > 1) u.broadcast_base = ranges.back().start;
         u.region_size = ranges.front().end - ranges.front().start + 1;
         pu.notes.push_back("instance order is /proc/iomem's address order; _CRS order (which makes the last one the "
                            "broadcast region) is not exported and is assumed to be ascending");
