@@ -19,6 +19,7 @@ class Machine;
 
 namespace pmukit::discovery {
 
-unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inventory);
+unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevice>& acpi_devices,
+                              Inventory& inventory);
 
-}  // namespace pmukit::discovery
+} // namespace pmukit::discovery

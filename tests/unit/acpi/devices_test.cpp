@@ -23,11 +23,12 @@ json arm_machine(json extra) {
   return m;
 }
 
-}  // namespace
+} // namespace
 
 TEST(AcpiDevices, ProcessorsMapUidsToCpusAndContainers) {
   test::TempDir dir;
-  snapshot::build_from_spec(arm_machine({{"acpi_processors", {{"containers", true}, {"uid_base", 0x100}}}}), dir / "m");
+  snapshot::build_from_spec(
+      arm_machine({{"acpi_processors", {{"containers", true}, {"uid_base", 0x100}}}}), dir / "m");
   Machine m(MachineOptions{dir / "m"});
   auto devs = acpi::list_devices(m);
   auto procs = acpi::processors(devs);
@@ -50,8 +51,12 @@ TEST(AcpiDevices, ProcessorsMapUidsToCpusAndContainers) {
 
 TEST(AcpiDevices, PlatformDeviceResourcesComeFromIomemOnceEach) {
   test::TempDir dir;
-  json dev{{"hid", "NVDA2021"}, {"uid", 1}, {"path", "\\_SB_.CML1"}, {"kernel_pmu", "nvidia_cmem_latency_pmu_1"},
-           {"resources", json::array({json{{"base", "0x40000000"}, {"size", "0x1000"}}, json{{"base", "0x40010000"}, {"size", "0x1000"}}})}};
+  json dev{{"hid", "NVDA2021"},
+           {"uid", 1},
+           {"path", "\\_SB_.CML1"},
+           {"kernel_pmu", "nvidia_cmem_latency_pmu_1"},
+           {"resources", json::array({json{{"base", "0x40000000"}, {"size", "0x1000"}},
+                                      json{{"base", "0x40010000"}, {"size", "0x1000"}}})}};
   snapshot::build_from_spec(arm_machine({{"acpi_devices", json::array({dev})}}), dir / "m");
   Machine m(MachineOptions{dir / "m"});
   auto devs = acpi::list_devices(m);
@@ -62,7 +67,7 @@ TEST(AcpiDevices, PlatformDeviceResourcesComeFromIomemOnceEach) {
   auto io = acpi::read_iomem(m);
   ASSERT_TRUE(io.readable);
   EXPECT_FALSE(io.addresses_hidden);
-  EXPECT_EQ(io.ranges.size(), 4u);  // each resource plus the driver's nested claim
+  EXPECT_EQ(io.ranges.size(), 4u); // each resource plus the driver's nested claim
   auto named = io.named("NVDA2021:00");
   ASSERT_EQ(named.size(), 2u);
   EXPECT_EQ(named[0].start, 0x40000000u);
@@ -74,7 +79,8 @@ TEST(AcpiDevices, IomemForNonRootHidesAddresses) {
   snapshot::SnapshotBuilder b(dir.path());
   // What a non-root reader gets: the same lines with every address printed as 0.
   b.write_text("/proc/iomem",
-               "00000000-00000000 : System RAM\n00000000-00000000 : NVDA2020:00\n  00000000-00000000 : NVDA2020:00\n"
+               "00000000-00000000 : System RAM\n00000000-00000000 : NVDA2020:00\n  "
+               "00000000-00000000 : NVDA2020:00\n"
                "00000000-00000000 : NVDA2020:00\n  00000000-00000000 : NVDA2020:00\n");
   Machine m(MachineOptions{dir.path()});
   auto io = acpi::read_iomem(m);
