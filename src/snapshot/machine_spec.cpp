@@ -124,7 +124,8 @@ void write_pci_devices(const json& section, Context& ctx) {
     std::string where = fmt::format("{}: pci device {}", ctx.machine, d.value("bdf", "?"));
     PciDeviceSpec s;
     s.bdf = bdf(d.at("bdf"), where);
-    auto ids = split(d.at("id").get<std::string>(), ':');
+    const std::string id = d.at("id").get<std::string>();  // split() returns views into it
+    auto ids = split(id, ':');
     auto vendor = ids.size() == 2 ? parse_hex(ids[0]) : std::nullopt;
     auto device = ids.size() == 2 ? parse_hex(ids[1]) : std::nullopt;
     if (!vendor || !device) throw Error(where + ": id must be vvvv:dddd");
