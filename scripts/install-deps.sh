@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   linux-perf                           # perf stat, to cross-check the perf backend
   python3                              # bench/ scripts
+  gawk bc                              # bench/rcmap: the seed RC-mapping script uses gawk match()
 )
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

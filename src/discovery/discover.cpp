@@ -1,7 +1,12 @@
 // pmukit -- runs the discoverers in order and merges their units.
 #include "pmukit/discovery/discover.h"
 
+#include "pmukit/acpi/devices.h"
+#include "pmukit/discovery/coresight.h"
+#include "pmukit/discovery/dwc_rasdes.h"
 #include "pmukit/discovery/intel_pmon.h"
+#include "pmukit/discovery/rcmap.h"
+#include "pmukit/discovery/t410_blocks.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::discovery {
@@ -23,6 +28,12 @@ DiscoveryResult discover(Machine& machine) {
   // Intel PMON tables are found by what the hardware exposes, not by the CPU model: an unknown
   // model still decodes, with generic names.
   r.intel_table_mmaps = discover_intel(machine, r.devices, r.topology, intel, r.inventory).mmap_calls;
+  // Arm and PCIe-vendor units are found the same way: by what firmware and config space describe.
+  auto acpi_devices = acpi::list_devices(machine);
+  r.coresight_mmaps = discover_coresight(machine, r.topology, acpi_devices, r.inventory).mmaps;
+  discover_dwc_rasdes(machine, r.devices, r.topology, r.inventory);
+  discover_t410_blocks(machine, acpi_devices, r.inventory);
+  r.inventory.root_ports = map_root_ports(machine, r.devices, r.inventory.warnings);
   return r;
 }
 

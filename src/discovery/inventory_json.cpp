@@ -44,6 +44,8 @@ ojson detail_json(const IntelUnit& u) {
 }
 
 ojson detail_json(const CoreSightUnit& u) {
+  ojson pmpidr = ojson::array();
+  for (auto v : u.pmpidr) pmpidr.push_back(hex(v));
   return ojson{{"base0", hex(u.base0)},
                {"base1", hex(u.base1)},
                {"dual_page", u.dual_page},
@@ -52,10 +54,20 @@ ojson detail_json(const CoreSightUnit& u) {
                {"pmcr", hex(u.pmcr)},
                {"pmiidr", hex(u.pmiidr)},
                {"pmiidr_source", u.pmiidr_source},
+               {"pmiidr_register", hex(u.pmiidr_register)},
+               {"pmpidr", pmpidr},
                {"implementer", u.implementer},
                {"product", u.product},
+               {"kernel_module", u.kernel_module},
                {"cycle_counter", u.has_cycle_counter ? ojson(u.cycle_counter_index) : ojson(nullptr)},
                {"rc", u.rc >= 0 ? ojson(u.rc) : ojson(nullptr)},
+               {"rc_source", u.rc_source.empty() ? ojson(nullptr) : ojson(u.rc_source)},
+               {"cpus", u.cpus},
+               {"numa_node", u.numa_node >= 0 ? ojson(u.numa_node) : ojson(nullptr)},
+               {"platform_device", u.platform_device},
+               {"acpi_device", u.acpi_device.empty() ? ojson(nullptr) : ojson(u.acpi_device)},
+               {"kernel_pmu", u.kernel_pmu.empty() ? ojson(nullptr) : ojson(u.kernel_pmu)},
+               {"mapped_through", u.mapped_through},
                {"apmt", {{"id", u.apmt_id},
                          {"type", u.apmt_type},
                          {"flags", u.apmt_flags},
@@ -66,21 +78,37 @@ ojson detail_json(const CoreSightUnit& u) {
 }
 
 ojson detail_json(const DwcUnit& u) {
+  ojson regs = ojson::array();
+  for (const auto& r : u.registers) regs.push_back({{"name", r.name}, {"offset", hex(r.offset)}});
   return ojson{{"root_port", u.root_port.str()},
-               {"vendor", u.vendor},
-               {"vsec_offset", u.vsec_offset},
-               {"vsec_length", u.vsec_length},
+               {"vendor", hex(u.vendor, 4)},
+               {"vendor_name", u.vendor_name},
+               {"device", hex(u.device, 4)},
+               {"sbdf", hex(u.sbdf)},
+               {"vsec_offset", hex(u.vsec_offset)},
+               {"vsec_length", hex(u.vsec_length)},
+               {"vsec_rev", u.vsec_rev},
+               {"lanes", u.lanes ? ojson(u.lanes) : ojson(nullptr)},
+               {"registers", regs},
                {"event_groups", u.event_groups}};
 }
 
 ojson detail_json(const T410Unit& u) {
+  ojson regs = ojson::object();
+  for (const auto& [name, off] : u.registers) regs[name] = hex(off);
   return ojson{{"hid", u.hid},
+               {"interface", u.interface},
+               {"acpi_device", u.acpi_device},
+               {"uid", u.uid},
                {"acpi_path", u.acpi_path},
                {"instances", hex_list(u.instance_bases)},
                {"broadcast", opt_hex(u.broadcast_base)},
-               {"region_size", u.region_size},
+               {"region_size", u.region_size ? ojson(hex(u.region_size)) : ojson(nullptr)},
                {"peer", u.peer},
-               {"exposed", u.exposed}};
+               {"exposed", u.exposed},
+               {"ranges_listed", u.ranges_listed},
+               {"resources_source", u.resources_source},
+               {"registers", regs}};
 }
 
 }  // namespace
@@ -115,6 +143,20 @@ ojson to_json(const IntelTable& t, std::size_t index) {
                {"skipped_units", t.skipped_units}};
 }
 
+ojson to_json(const RootPortMap& m) {
+  return ojson{{"device", m.device.str()},
+               {"root_port", m.is_root_port},
+               {"scheme", m.scheme},
+               {"source", m.source},
+               {"dvsec_offset", m.dvsec_offset ? ojson(hex(*m.dvsec_offset)) : ojson(nullptr)},
+               {"bus", m.bus >= 0 ? ojson(m.bus) : ojson(nullptr)},
+               {"segment", m.segment >= 0 ? ojson(m.segment) : ojson(nullptr)},
+               {"rp", m.rp},
+               {"rc", m.rc >= 0 ? ojson(m.rc) : ojson(nullptr)},
+               {"socket", m.socket},
+               {"pmus", m.pmus}};
+}
+
 ojson to_json(const Inventory& inv) {
   ojson j;
   j["platform"] = inv.platform.empty() ? ojson(nullptr)
@@ -123,6 +165,15 @@ ojson to_json(const Inventory& inv) {
   for (std::size_t i = 0; i < inv.intel_tables.size(); ++i) j["intel_tables"].push_back(to_json(inv.intel_tables[i], i));
   j["units"] = ojson::array();
   for (const auto& u : inv.units) j["units"].push_back(to_json(u));
+  j["apmt"] = inv.apmt ? ojson{{"source", inv.apmt->source},
+                               {"revision", inv.apmt->revision},
+                               {"nodes", inv.apmt->nodes},
+                               {"checksum_ok", inv.apmt->checksum_ok},
+                               {"oem_id", inv.apmt->oem_id},
+                               {"oem_table_id", inv.apmt->oem_table_id}}
+                       : ojson(nullptr);
+  j["root_ports"] = ojson::array();
+  for (const auto& m : inv.root_ports) j["root_ports"].push_back(to_json(m));
   j["warnings"] = inv.warnings;
   return j;
 }

@@ -105,6 +105,11 @@ void Database::load(const std::string& path, const std::string& body) {
         where += " pmu " + k.kind;
         k.description = text(p, "description", where, false);
         for (const auto& [name, fmt_text] : p.at("formats").items()) k.formats[name] = fmt_text.get<std::string>();
+        const json format_help = p.value("format_help", json::object());
+        for (const auto& [name, help] : format_help.items()) {
+          if (!k.formats.count(name)) throw Error(fmt::format("{}: format_help names unknown format '{}'", where, name));
+          k.format_help[name] = help.get<std::string>();
+        }
         for (const auto& [name, ev] : p.at("events").items()) {
           events::EventAlias a;
           a.name = name;
@@ -118,6 +123,7 @@ void Database::load(const std::string& path, const std::string& body) {
         if (!pmus_.emplace(k.kind, k).second) throw Error(fmt::format("{}: pmu kind defined twice", where));
       }
     }
+    load_soc_data(doc, "platforms/" + path, soc_);
   } catch (const json::exception& e) {
     throw Error(fmt::format("platforms/{}: {}", path, e.what()));
   }
@@ -135,6 +141,8 @@ Database Database::from_files(const std::vector<std::pair<std::string, std::stri
         throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown pmu kind '{}'", name, type,
                                 b.pmu_kind));
   }
+  for (const auto& [what, kind] : soc_pmu_references(db.soc_))
+    if (!db.pmu_kind(kind)) throw Error(fmt::format("platforms: {} names unknown pmu kind '{}'", what, kind));
   for (const auto& c : db.cpus_)
     if (!c.intel_uncore.empty() && !db.intel_uncore(c.intel_uncore))
       throw Error(fmt::format("platforms: cpu '{}' names unknown intel uncore table '{}'", c.name, c.intel_uncore));

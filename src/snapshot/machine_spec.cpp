@@ -55,6 +55,7 @@ void write_cpus(const json& spec, Context& ctx) {
       for (int c = 0; c < per_die; ++c, ++cpu) {
         ctx.builder.add_cpu(cpu, s, d, numa ? s : -1);
         ctx.socket_first_cpu.emplace(s, cpu);
+        ctx.cpu_package[cpu] = s;
         ctx.die_first_cpu.emplace(std::pair{s, d}, cpu);
       }
   if (spec.contains("cpuinfo")) {
@@ -95,6 +96,8 @@ std::uint8_t port_type(const std::string& name, const std::string& where) {
   return it->second;
 }
 
+}  // namespace
+
 void add_cap(ConfigImage& c, const json& cap, const std::string& where) {
   auto at = static_cast<std::uint16_t>(num(cap.at("at"), where + " at"));
   if (cap.contains("pcie")) return c.add_pcie_cap(static_cast<std::uint8_t>(at), port_type(cap["pcie"], where));
@@ -116,14 +119,13 @@ void add_cap(ConfigImage& c, const json& cap, const std::string& where) {
   throw Error(fmt::format("{}: capability needs one of pcie, dvsec, vsec, ext, id", where));
 }
 
-}  // namespace
-
 void write_pci_devices(const json& section, Context& ctx) {
   for (const auto& d : section) {
     std::string where = fmt::format("{}: pci device {}", ctx.machine, d.value("bdf", "?"));
     PciDeviceSpec s;
     s.bdf = bdf(d.at("bdf"), where);
-    auto ids = split(d.at("id").get<std::string>(), ':');
+    const std::string id = d.at("id").get<std::string>();  // split() returns views into it
+    auto ids = split(id, ':');
     auto vendor = ids.size() == 2 ? parse_hex(ids[0]) : std::nullopt;
     auto device = ids.size() == 2 ? parse_hex(ids[1]) : std::nullopt;
     if (!vendor || !device) throw Error(where + ": id must be vvvv:dddd");
@@ -168,6 +170,11 @@ constexpr Section kSections[] = {
     {"pci_devices", spec::write_pci_devices},
     {"msrs", spec::write_msrs},
     {"intel_tables", spec::write_intel_tables},
+    {"iomem", spec::write_iomem_section},
+    {"acpi_processors", spec::write_acpi_processors},
+    {"pcie_root_ports", spec::write_pcie_root_ports},
+    {"apmt", spec::write_apmt},
+    {"acpi_devices", spec::write_acpi_devices},
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace pmukit::tools {
 
@@ -78,22 +79,142 @@ void print_intel(const discovery::DiscoveryResult& r, bool verbose) {
   }
 }
 
-void print_other(const discovery::DiscoveryResult& r) {
-  bool any = false;
-  for (const auto& u : r.inventory.units) {
-    if (u.family == discovery::Family::IntelUncore) continue;
-    if (!any) fmt::print("\nOther PMU units\n");
-    any = true;
-    fmt::print("  {:<32} {:<18} socket {}  {} counters x {} bits\n", u.name, discovery::family_name(u.family), u.socket,
-               u.num_counters, u.counter_width);
+// Each distinct note once per section, with the units it applies to.
+void print_notes(const std::vector<const PmuUnit*>& units) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> notes;
+  for (const auto* u : units)
+    for (const auto& n : u->notes) {
+      auto it = std::find_if(notes.begin(), notes.end(), [&](const auto& p) { return p.first == n; });
+      if (it == notes.end()) notes.push_back({n, {u->name}});
+      else it->second.push_back(u->name);
+    }
+  for (const auto& [note, names] : notes) {
+    std::string who = names.size() <= 3 ? fmt::format("{}", fmt::join(names, ", "))
+                                        : fmt::format("{}, {} and {} more", names[0], names[1], names.size() - 2);
+    fmt::print("  ! {}: {}\n", who, note);
   }
+}
+
+std::string filter_list(const PmuUnit& u, bool verbose) {
+  if (u.filters.empty()) return "none";
+  std::vector<std::string> parts;
+  for (const auto& f : u.filters) parts.push_back(verbose ? fmt::format("{} ({})", f.name, f.format) : f.name);
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::vector<const PmuUnit*> units_of(const discovery::Inventory& inv, std::initializer_list<discovery::Family> fams) {
+  std::vector<const PmuUnit*> out;
+  for (const auto& u : inv.units)
+    for (auto f : fams)
+      if (u.family == f) out.push_back(&u);
+  std::stable_sort(out.begin(), out.end(), [](const PmuUnit* a, const PmuUnit* b) { return a->socket < b->socket; });
+  return out;
+}
+
+std::string socket_heading(int socket) { return socket < 0 ? "Socket unknown" : fmt::format("Socket {}", socket); }
+
+void print_coresight(const discovery::DiscoveryResult& r, bool verbose) {
+  auto units = units_of(r.inventory, {discovery::Family::CoreSight});
+  const auto& apmt = r.inventory.apmt;
+  if (!apmt && units.empty()) return;
+  fmt::print("\nArm CoreSight PMUs");
+  if (apmt)
+    fmt::print(" (APMT {}: revision {}, {} nodes, checksum {}, OEM \"{}\" \"{}\")", apmt->source, apmt->revision, apmt->nodes,
+               apmt->checksum_ok ? "ok" : "WRONG", apmt->oem_id, apmt->oem_table_id);
+  fmt::print(": {} units\n", units.size());
+  int socket = -2;
+  for (const auto* u : units) {
+    const auto& c = *u->as<discovery::CoreSightUnit>();
+    if (u->socket != socket) {
+      socket = u->socket;
+      fmt::print("\n{}\n", socket_heading(socket));
+      fmt::print("    {:<30} {:<30} {:>4}  {:<12} {:<12} {:>6}  {}\n", "KERNEL PMU", "PRODUCT", "NODE", "PAGE 0", "PAGE 1",
+                 "CTRS", "PMIIDR");
+    }
+    fmt::print("    {:<30} {:<30} {:>4}  {:<12} {:<12} {:>6}  {:#010x} ({})\n", u->name,
+               fmt::format("{} {}", c.implementer, c.product), c.apmt_id, fmt::format("{:#x}", c.base0),
+               c.dual_page ? fmt::format("{:#x}", c.base1) : "-", fmt::format("{}x{}", u->num_counters, u->counter_width),
+               c.pmiidr, c.pmiidr_source);
+    fmt::print("      filters: {}\n", filter_list(*u, verbose));
+    if (c.rc >= 0) fmt::print("      RC {} from {}\n", c.rc, c.rc_source);
+    if (verbose) {
+      fmt::print("      PMCFGR {:#010x} PMCR {:#010x}, cycle counter {}, {}-bit atomic access {}, driver {}, {}{}\n", c.pmcfgr,
+                 c.pmcr, c.has_cycle_counter ? "yes (index 31)" : "no", 64, c.atomic64 ? "yes" : "no", c.kernel_module,
+                 c.platform_device, c.acpi_device.empty() ? "" : ", ACPI " + c.acpi_device);
+      fmt::print("      CPUs {} (NUMA node {}), read through {}\n", fmt::join(c.cpus, ","), c.numa_node, c.mapped_through);
+    }
+  }
+  print_notes(units);
+}
+
+void print_dwc(const discovery::DiscoveryResult& r, bool verbose) {
+  auto units = units_of(r.inventory, {discovery::Family::DwcRasDes});
+  if (units.empty()) return;
+  fmt::print("\nDesignWare PCIe RAS DES: {} root ports (2 counters each: 32-bit lane events, 64-bit time-based)\n",
+             units.size());
+  fmt::print("    {:<22} {:<13} {:<20} {:<16} {:>5}  {}\n", "KERNEL PMU", "ROOT PORT", "VENDOR", "RAS DES VSEC", "LANES",
+             "REGISTERS (config space)");
+  for (const auto* u : units) {
+    const auto& d = *u->as<discovery::DwcUnit>();
+    std::vector<std::string> regs;
+    for (const auto& reg : d.registers) regs.push_back(fmt::format("{}@{:#x}", reg.name, reg.offset));
+    fmt::print("    {:<22} {:<13} {:<20} {:<16} {:>5}  {}\n", u->name, d.root_port.str(),
+               fmt::format("{} {:04x}:{:04x}", d.vendor_name, d.vendor, d.device),
+               fmt::format("@{:#x} len {:#x}", d.vsec_offset, d.vsec_length), d.lanes ? fmt::format("x{}", d.lanes) : "?",
+               verbose ? fmt::format("{}", fmt::join(regs, " ")) : fmt::format("{} ... {}", regs.front(), regs.back()));
+  }
+  fmt::print("  filters: {}\n", filter_list(*units.front(), verbose));
+  fmt::print("  event groups:\n");
+  for (const auto& g : units.front()->as<discovery::DwcUnit>()->event_groups) fmt::print("    {}\n", g);
+  print_notes(units);
+}
+
+void print_t410(const discovery::DiscoveryResult& r, bool verbose) {
+  auto units = units_of(r.inventory, {discovery::Family::T410C2c, discovery::Family::T410CmemLatency});
+  if (units.empty()) return;
+  fmt::print("\nTegra410 PMU blocks outside CoreSight (ACPI NVDA2020-2023): {} units\n", units.size());
+  int socket = -2;
+  for (const auto* u : units) {
+    const auto& t = *u->as<discovery::T410Unit>();
+    if (u->socket != socket) {
+      socket = u->socket;
+      fmt::print("\n{}\n", socket_heading(socket));
+    }
+    fmt::print("    {:<28} {:<14} {} {}  {}x{}", u->name, t.interface, t.acpi_device, t.acpi_path, u->num_counters,
+               u->counter_width);
+    if (!t.peer.empty()) fmt::print("  peer: {}", t.peer);
+    fmt::print("\n");
+    if (t.exposed) {
+      fmt::print("      {} instances {:#x}..{:#x} ({:#x} bytes each), broadcast {}\n", t.instance_bases.size(),
+                 t.instance_bases.front(), t.instance_bases.back(), t.region_size,
+                 t.broadcast_base ? fmt::format("{:#x}", *t.broadcast_base) : "none");
+      if (verbose) fmt::print("      from {}\n", t.resources_source);
+    } else {
+      fmt::print("      MMIO resources not visible ({} ranges listed)\n", t.ranges_listed);
+    }
+    if (!u->filters.empty()) fmt::print("      filters: {}\n", filter_list(*u, verbose));
+  }
+  print_notes(units);
+}
+
+void print_root_ports(const discovery::DiscoveryResult& r) {
+  const auto& maps = r.inventory.root_ports;
+  if (maps.empty()) return;
+  fmt::print("\nNVIDIA PCIe RC mapping: {} root ports (pmu-rcmap BDF gives the filter for any device)\n", maps.size());
+  for (const auto& m : maps)
+    fmt::print("    {:<13} socket {}  {}RP {}   {:<60} {}\n", m.device.str(), m.socket,
+               m.rc >= 0 ? fmt::format("RC {}  ", m.rc) : std::string(), m.rp, fmt::format("{}", fmt::join(m.pmus, ", ")),
+               m.scheme == "grace" ? "(derived from the domain number)" : fmt::format("({})", m.source));
 }
 
 }  // namespace
 
 void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose) {
   const auto& inv = r.inventory;
-  if (inv.platform.empty())
+  if (inv.platform.empty() && r.cpu && r.cpu->vendor.empty())
+    fmt::print("Platform: Arm CPU implementer {:#04x} part {:#05x} (Arm units are identified by their own ID registers)\n",
+               r.cpu->arm_implementer, r.cpu->arm_part);
+  else if (inv.platform.empty())
     fmt::print("Platform: {} (not in pmukit's database: generic names)\n",
                r.cpu ? fmt::format("{} family {} model {:#x}", r.cpu->vendor.empty() ? "Arm" : r.cpu->vendor,
                                    r.cpu->family, r.cpu->model)
@@ -101,7 +222,10 @@ void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose) {
   else
     fmt::print("Platform: {} ({})\n", inv.platform_description, inv.platform);
   if (!inv.intel_tables.empty()) print_intel(r, verbose);
-  print_other(r);
+  print_coresight(r, verbose);
+  print_t410(r, verbose);
+  print_dwc(r, verbose);
+  print_root_ports(r);
   if (inv.units.empty()) fmt::print("No uncore PMU units found.\n");
   if (!inv.warnings.empty())
     fmt::print("\n{} warning{} (on stderr)\n", inv.warnings.size(), inv.warnings.size() == 1 ? "" : "s");

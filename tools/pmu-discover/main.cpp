@@ -8,8 +8,11 @@
 #include "inventory_view.h"
 #include "pci_view.h"
 #include "pmukit/access/pci_access.h"
+#include "pmukit/acpi/apmt.h"
+#include "pmukit/util/error.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/snapshot/builder.h"
+#include "pmukit/snapshot/machine_spec.h"
 
 using namespace pmukit;
 
@@ -23,18 +26,20 @@ int main(int argc, char** argv) {
       "  pmu-discover --machine spr-2s            a bundled synthetic machine (--list-machines)\n"
       "  pmu-discover --dump --json               the inventory as JSON (docs/json.md)\n"
       "  pmu-discover --pci -d 8086:09a7          Intel discovery-table devices, like lspci -vvv\n"
+      "  pmu-discover --apmt --machine grace-2s   the ACPI APMT, every field decoded\n"
       "  pmu-discover --snapshot DIR              a captured or synthetic machine tree\n"
       "  pmu-discover --pci --pci-dump FILE       an 'lspci -xxxx' dump",
       "pmu-discover"};
   tools::MachineArgs machine_args;
   tools::add_machine_options(app, machine_args);
-  bool show_pci = false, dump = false, json = false, verbose = false, list_machines = false;
-  std::string machine_name, fallback;
+  bool show_pci = false, dump = false, json = false, verbose = false, list_machines = false, show_apmt = false;
+  std::string machine_name, fallback, write_machine;
   std::vector<std::string> slots, ids;
   auto* modes = app.add_option_group("mode");
   modes->add_flag("--dump", dump, "Print the PMU inventory (the default)");
   modes->add_flag("--pci", show_pci, "List PCI devices with BARs and capabilities (like lspci -vvv)");
   modes->add_flag("--list-machines", list_machines, "List the bundled synthetic machines");
+  modes->add_flag("--apmt", show_apmt, "Decode the ACPI APMT: header, checksum, every node field and flag (like fwts)");
   modes->require_option(0, 1);
   app.add_flag("--json", json, "Print JSON (schemas in docs/json.md) instead of text");
   app.add_flag("-v,--verbose", verbose, "More detail: files tables were read through, fixed counters, PCI warnings");
@@ -43,6 +48,11 @@ int main(int argc, char** argv) {
   app.add_option("--machine", machine_name, "Run on a bundled synthetic machine instead of this one")
       ->type_name("NAME")
       ->excludes(app.get_option("--snapshot"));
+  app.add_option("--write-machine", write_machine,
+                 "With --machine: build the bundled machine's tree into DIR (empty or absent) and exit, to use with "
+                 "--snapshot DIR or lspci -A linux-sysfs -O sysfs.path=DIR/sys/bus/pci")
+      ->type_name("DIR")
+      ->needs(app.get_option("--machine"));
   app.add_option("--fallback-machine", fallback,
                  "If this machine has no PMU discovery, show bundled machine NAME instead (clearly labelled)")
       ->type_name("NAME");
@@ -53,12 +63,25 @@ int main(int argc, char** argv) {
       tools::print_bundled_machines();
       return 0;
     }
+    if (!write_machine.empty()) {
+      snapshot::build_bundled(machine_name, write_machine);
+      return 0;
+    }
     std::unique_ptr<tools::BundledSnapshot> bundled;
     if (!machine_name.empty()) {
       bundled = std::make_unique<tools::BundledSnapshot>(machine_name);
       machine_args.snapshot = bundled->root().string();
     }
     auto machine = tools::make_machine(machine_args);
+    if (show_apmt) {
+      auto file = machine->param("acpi.path") / "APMT";
+      auto bytes = acpi::read_table(*machine, "APMT");
+      if (!bytes) throw Error(fmt::format("{}: no APMT on this machine", file.string()));
+      auto apmt = acpi::parse_apmt(*bytes, file.string());
+      for (const auto& line : acpi::describe(apmt)) fmt::print("{}\n", line);
+      for (const auto& w : apmt.all_warnings()) tools::warn(w);
+      return 0;
+    }
     if (show_pci) {
       PciFilter filter;
       for (const auto& s : slots) filter.set_slot(s);

@@ -19,6 +19,7 @@ struct DiscoveryResult {
   Topology topology;
   std::optional<CpuIdentity> cpu;
   unsigned intel_table_mmaps = 0;
+  unsigned coresight_mmaps = 0;  // CoreSight pages mapped (page 0, and page 1 when dual-page)
 };
 
 // Runs every discoverer. Problems with one table, node or device are warnings in the inventory;

@@ -74,24 +74,51 @@ struct CoreSightUnit {
   std::uint32_t apmt_proc_affinity = 0;
   std::uint32_t apmt_impl_id = 0;
   int rc = -1;                    // Tegra410 PCIE/PCIE-TGT: root complex number
+  std::string rc_source;          // where rc came from ("" when unknown)
+  std::uint32_t pmiidr_register = 0;  // PMIIDR as read (pmiidr is the effective value)
+  std::uint32_t pmpidr[5] = {0, 0, 0, 0, 0};  // PMPIDR0..4
+  std::string kernel_module;      // backend Linux would bind: nvidia_cspmu, ampere_cspmu, arm_cspmu
+  std::string platform_device;    // arm-cs-arch-pmu.<APMT id>
+  std::string acpi_device;        // ACPI-type nodes: "<HID>:<UID>" from the APMT node
+  std::vector<int> cpus;          // associated CPUs (APMT processor affinity)
+  int numa_node = -1;             // node of the first associated CPU: the kernel's name number
+  std::string mapped_through;     // file page 0 was read through
+  std::string kernel_pmu;         // the name the running kernel registered, "" when none
+};
+
+struct DwcRegister {
+  std::string name;
+  std::uint16_t offset = 0;  // absolute config-space offset (VSEC start + register offset)
 };
 
 struct DwcUnit {
   Bdf root_port;
   std::uint16_t vendor = 0;
+  std::string vendor_name;
+  std::uint16_t device = 0;
   std::uint16_t vsec_offset = 0;   // RAS DES VSEC in config space; registers are relative to it
   std::uint16_t vsec_length = 0;
+  std::uint8_t vsec_rev = 0;
+  std::uint32_t sbdf = 0;          // domain << 16 | bus << 8 | devfn
+  unsigned lanes = 0;              // Link Capabilities max width, 0 when unreadable
+  std::vector<DwcRegister> registers;
   std::vector<std::string> event_groups;
 };
 
 struct T410Unit {
   std::string hid;                            // NVDA2020..NVDA2023
+  std::string interface;                      // "NVLink-C2C", "CMEM latency", ...
+  std::string acpi_device;                    // "NVDA2020:00" (sysfs name)
+  std::string uid;                            // _UID: the socket
   std::string acpi_path;                      // where it was found
   std::vector<std::uint64_t> instance_bases;  // MEM resources 0..N-1
   std::optional<std::uint64_t> broadcast_base;
   std::uint64_t region_size = 0;
   std::string peer;                           // NVLink-C2C: "cpu", "gpu", "cxl memory"...
   bool exposed = false;                       // resources readable by userspace
+  unsigned ranges_listed = 0;                 // /proc/iomem ranges under the device's name
+  std::string resources_source;               // "/proc/iomem (NVDA2020:00)" or why there is none
+  std::vector<std::pair<std::string, std::uint32_t>> registers;  // per-instance offsets
 };
 
 struct PmuUnit {
@@ -111,6 +138,27 @@ struct PmuUnit {
   const T* as() const {
     return std::get_if<T>(&detail);
   }
+};
+
+// Which NVIDIA PCIe PMU instance (socket, RC) and root-port filter bit a root port maps to.
+struct RootPortMap {
+  Bdf device;                 // the function carrying the mapping (a root port on real systems)
+  bool is_root_port = true;
+  std::uint16_t device_id = 0;
+  std::string scheme;         // "tegra410" (RC-mapping DVSEC) or "grace" (derived from the domain)
+  std::string source;         // "DVSEC 10de:0004 @0x200" or "derived from PCI domain 0x0008 (Grace guide)"
+  std::optional<std::uint16_t> dvsec_offset;
+  int bus = -1, segment = -1; // DVSEC bytes +0xc, +0xd (Tegra410 only)
+  int rp = -1, rc = -1, socket = -1;
+  std::vector<std::string> pmus;  // kernel PMUs that see traffic from below this root port
+};
+
+struct ApmtSummary {
+  std::string source;
+  unsigned revision = 0;
+  unsigned nodes = 0;
+  bool checksum_ok = true;
+  std::string oem_id, oem_table_id;
 };
 
 // One Intel discovery table: one die's worth of units.
@@ -137,6 +185,8 @@ struct Inventory {
   std::string platform_description;
   std::vector<IntelTable> intel_tables;
   std::vector<PmuUnit> units;
+  std::optional<ApmtSummary> apmt;     // the ACPI APMT, when the machine has one
+  std::vector<RootPortMap> root_ports; // NVIDIA PCIe RC mapping of root ports
   std::vector<std::string> warnings;  // every skipped unit and table, with the reason
 
   // Units of one kernel PMU name, or of a type name that expands to all its boxes

@@ -9,7 +9,8 @@ namespace pmukit::discovery {
 
 nlohmann::ordered_json to_json(const PmuUnit& unit);
 nlohmann::ordered_json to_json(const IntelTable& table, std::size_t index);
-// The "units", "intel_tables", "platform" and "warnings" members of the document.
+nlohmann::ordered_json to_json(const RootPortMap& map);
+// The "platform", "intel_tables", "units", "apmt", "root_ports" and "warnings" members.
 nlohmann::ordered_json to_json(const Inventory& inventory);
 
 }  // namespace pmukit::discovery

@@ -10,8 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "pmukit/syntax/pmu_description.h"
 #include "pmukit/platform/coresight_programming.h"
+#include "pmukit/platform/soc_data.h"
+#include "pmukit/syntax/pmu_description.h"
 
 namespace pmukit::platform {
 
@@ -73,6 +74,7 @@ struct PmuKind {
   std::map<std::string, std::string> formats;
   std::map<std::string, events::EventAlias> events;
   std::map<std::string, std::string> event_help;  // alias -> description
+  std::map<std::string, std::string> format_help;  // format term -> what it selects
   std::optional<CoreSightProgramming> coresight;  // CoreSight kinds: config words -> registers
 };
 
@@ -88,6 +90,8 @@ class Database {
   const IntelUncore* intel_uncore(std::string_view name) const;
   const PmuKind* pmu_kind(std::string_view kind) const;
   const std::vector<CpuModel>& cpus() const { return cpus_; }
+  // CoreSight match table, NVIDIA RC maps and blocks, DesignWare RAS DES (soc_data.h).
+  const SocData& soc() const { return soc_; }
 
  private:
   void load(const std::string& path, const std::string& text);
@@ -95,6 +99,7 @@ class Database {
   std::vector<CpuModel> cpus_;
   std::map<std::string, IntelUncore, std::less<>> intel_;
   std::map<std::string, PmuKind, std::less<>> pmus_;
+  SocData soc_;
 };
 
 }  // namespace pmukit::platform

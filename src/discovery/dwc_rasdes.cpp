@@ -1,0 +1,99 @@
+// pmukit -- DesignWare RAS DES discovery (dwc_pcie_pmu.c: dwc_pcie_des_cap(), name
+// "dwc_rootport_%x" of sbdf = domain << 16 | bus << 8 | devfn).
+#include "pmukit/discovery/dwc_rasdes.h"
+
+#include <fmt/format.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/access/pci_access.h"
+#include "pmukit/pci/pci_regs.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/util/bits.h"
+#include "unit_helpers.h"
+
+namespace pmukit::discovery {
+
+namespace {
+
+// PCIe Link Capabilities (Express cap + 0x0c), Maximum Link Width [9:4]: the lanes the lane
+// selector of EVENT_CNT_CTL can address.
+unsigned max_link_width(Machine& machine, const pci::Device& d) {
+  for (const auto& c : d.caps) {
+    if (c.kind != pci::CapKind::Standard || c.id != pci::regs::kCapIdPcie) continue;
+    auto lnkcap = machine.pci().config(d.bdf).read32(c.offset + 0x0cu);
+    return lnkcap ? static_cast<unsigned>(bits(*lnkcap, 9, 4)) : 0;
+  }
+  return 0;
+}
+
+} // namespace
+
+unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& devices,
+                             const Topology& topo, Inventory& inv) {
+  const auto& db = platform::Database::builtin();
+  if (!db.soc().dwc) return 0;
+  const auto& dwc = *db.soc().dwc;
+  unsigned found = 0;
+  for (const auto& d : devices) {
+    if (!d.is_root_port()) continue;
+    for (const auto& c : d.caps) {
+      if (!c.vsec || c.vsec->id != dwc.vsec_id) continue;
+      auto vendor = dwc.vendors.find(d.vendor_id);
+      std::string where = fmt::format("{} VSEC @{:#x} (ID {:#x} rev {} len {:#x})", d.bdf.str(),
+                                      c.offset, c.vsec->id, c.vsec->rev, c.vsec->length);
+      if (vendor == dwc.vendors.end()) {
+        // Same ID and revision on another vendor (Tegra194 10de:1ad0 is DesignWare-based) is not
+        // claimed by Linux either; say so, since it looks like RAS DES.
+        if (c.vsec->rev == dwc.vsec_rev)
+          inv.warnings.push_back(
+              fmt::format("{}: looks like DesignWare RAS DES but vendor {:04x} is not one Linux "
+                          "dwc_pcie_pmu accepts: not used",
+                          where, d.vendor_id));
+        continue;
+      }
+      if (c.vsec->rev != dwc.vsec_rev) {
+        inv.warnings.push_back(fmt::format("{}: not RAS DES: revision {} (RAS DES is revision {})",
+                                           where, c.vsec->rev, dwc.vsec_rev));
+        continue;
+      }
+      DwcUnit u;
+      u.root_port = d.bdf;
+      u.vendor = d.vendor_id;
+      u.vendor_name = vendor->second;
+      u.device = d.device_id;
+      u.vsec_offset = c.offset;
+      u.vsec_length = c.vsec->length;
+      u.vsec_rev = c.vsec->rev;
+      u.sbdf = d.bdf.domain << 16 | static_cast<std::uint32_t>(d.bdf.rid());
+      u.lanes = max_link_width(machine, d);
+      for (const auto& r : dwc.registers)
+        u.registers.push_back({r.name, static_cast<std::uint16_t>(c.offset + r.offset)});
+      u.event_groups = dwc.event_groups;
+      PmuUnit pu;
+      pu.family = Family::DwcRasDes;
+      pu.name = platform::expand_pattern(dwc.name_pattern, {{"sbdf", fmt::format("{:x}", u.sbdf)}});
+      pu.type_name = "rasdes";
+      pu.pmu_kind = dwc.pmu_kind;
+      if (d.numa_node >= 0)
+        if (auto s = topo.socket_of_node(d.numa_node)) pu.socket = *s;
+      // One 32-bit lane event counter and one 64-bit time-based counter (dwc_pcie_pmu.c).
+      pu.num_counters = 2;
+      pu.counter_width = 64;
+      pu.filters = filters_of(db.pmu_kind(dwc.pmu_kind));
+      pu.notes.push_back(
+          "one lane event counter (32-bit) and one time-based counter (64-bit, read hi-lo-hi); no "
+          "overflow interrupt");
+      if (c.vsec->length < 0x1c)
+        inv.warnings.push_back(
+            fmt::format("{}: length {:#x} does not cover the counter registers (+0x08..+0x1b)",
+                        where, c.vsec->length));
+      pu.detail = std::move(u);
+      inv.units.push_back(std::move(pu));
+      ++found;
+      break; // the kernel takes the first RAS DES VSEC of a root port
+    }
+  }
+  return found;
+}
+
+} // namespace pmukit::discovery

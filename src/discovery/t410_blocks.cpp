@@ -1,0 +1,115 @@
+// pmukit -- Tegra410 C2C / CMEM latency blocks from sysfs ACPI devices and /proc/iomem
+// (Linux nvidia_t410_c2c_pmu.c, nvidia_t410_cmem_latency_pmu.c).
+#include "pmukit/discovery/t410_blocks.h"
+
+#include <fmt/format.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/discovery/kernel_pmus.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/util/file.h"
+#include "unit_helpers.h"
+
+namespace pmukit::discovery {
+
+unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevice>& acpi_devices,
+                              Inventory& inv) {
+  const auto& db = platform::Database::builtin();
+  const auto& blocks = db.soc().t410_blocks;
+  if (blocks.empty()) return 0;
+  std::optional<acpi::Iomem> iomem;
+  std::optional<KernelPmus> kernel;
+  unsigned found = 0;
+  for (const auto& dev : acpi_devices) {
+    const platform::T410Block* block = nullptr;
+    for (const auto& b : blocks)
+      if (b.hid == dev.hid) block = &b;
+    if (!block) continue;
+    if (!dev.present()) {
+      inv.warnings.push_back(
+          fmt::format("ACPI device {} ({}): _STA {:#x} says not present: skipped", dev.name,
+                      block->interface, dev.status.value_or(0)));
+      continue;
+    }
+    if (!iomem) iomem = acpi::read_iomem(machine);
+    if (!kernel) kernel = read_kernel_pmus(machine);
+    T410Unit u;
+    u.hid = dev.hid;
+    u.interface = block->interface;
+    u.acpi_device = dev.name;
+    u.uid = dev.uid.value_or("");
+    u.acpi_path = dev.path;
+    u.peer = block->peer;
+    u.registers = block->registers;
+    PmuUnit pu;
+    pu.family = block->family == "t410-c2c" ? Family::T410C2c : Family::T410CmemLatency;
+    pu.type_name = block->interface;
+    pu.pmu_kind = block->pmu_kind;
+    pu.num_counters = block->counters;
+    pu.counter_width = block->width;
+    pu.filters = filters_of(db.pmu_kind(block->pmu_kind));
+    // The driver names the PMU after _UID, which it treats as the socket.
+    auto uid = dev.uid_number();
+    if (uid)
+      pu.socket = static_cast<int>(*uid);
+    else
+      pu.notes.push_back("the ACPI device has no _UID: socket unknown");
+    pu.name = platform::expand_pattern(block->name_pattern,
+                                       {{"socket", uid ? std::to_string(*uid) : "?"}});
+    // Resources: the platform device the ACPI core created carries the device's name.
+    std::string platform_name = dev.physical_node.value_or(dev.name);
+    auto iomem_file = machine.param("iomem.path").string();
+    if (!iomem->readable) {
+      u.resources_source = fmt::format("{} unreadable", iomem_file);
+      pu.notes.push_back(fmt::format(
+          "MMIO resources unknown: {} cannot be read, and _CRS is not exported elsewhere",
+          iomem_file));
+    } else {
+      auto ranges = iomem->named(platform_name);
+      u.ranges_listed = static_cast<unsigned>(ranges.size());
+      u.resources_source = fmt::format("{} ({})", iomem_file, platform_name);
+      if (ranges.empty()) {
+        pu.notes.push_back(fmt::format(
+            "no memory ranges named {} in {}: the platform device was not created or its _CRS "
+            "has no MEM resources; _CRS is not exported elsewhere",
+            platform_name, iomem_file));
+      } else if (iomem->addresses_hidden) {
+        pu.notes.push_back(fmt::format(
+            "{} lists {} ranges for {} but shows addresses only to root (reads 0-0): run as root "
+            "to see the instance bases",
+            iomem_file, ranges.size(), platform_name));
+      } else {
+        u.exposed = true;
+        // _CRS order is not visible: /proc/iomem sorts by address. The driver takes resources
+        // 0..N-1 as instances and N as broadcast; pmukit assumes firmware lists them ascending.
+        // The broadcast region is the last resource whatever the count (resource N of N + 1).
+        std::size_t n = ranges.size() > 1 ? ranges.size() - 1 : ranges.size();
+        for (std::size_t i = 0; i < n; ++i) u.instance_bases.push_back(ranges[i].start);
+        if (ranges.size() > 1) u.broadcast_base = ranges.back().start;
+        u.region_size = ranges.front().end - ranges.front().start + 1;
+        pu.notes.push_back("instance order is /proc/iomem's address order; _CRS order (which makes "
+                           "the last one the "
+                           "broadcast region) is not exported and is assumed to be ascending");
+        if (ranges.size() != block->instances + 1u)
+          inv.warnings.push_back(
+              fmt::format("ACPI device {} ({}): {} memory ranges in {}, expected {} instances + 1 "
+                          "broadcast",
+                          dev.name, block->interface, ranges.size(), iomem_file, block->instances));
+      }
+    }
+    if (kernel->has(pu.name)) {
+      if (auto peer = try_read_line(machine.param("events.path") / pu.name / "peer"))
+        u.peer = *peer;
+    } else if (pu.family == Family::T410C2c && u.peer.empty()) {
+      pu.notes.push_back(
+          "peer (CPU or GPU) comes from _DSD cpu_en_mask/gpu*_en_mask, not exported; the driver's "
+          "'peer' sysfs file shows it once loaded");
+    }
+    pu.detail = std::move(u);
+    inv.units.push_back(std::move(pu));
+    ++found;
+  }
+  return found;
+}
+
+} // namespace pmukit::discovery
