@@ -80,7 +80,9 @@ std::uint64_t RegisterWindow::read64(std::uint64_t offset) const {
 }
 
 std::uint64_t RegisterWindow::read64_hilohi(std::uint64_t offset) const {
-  auto* lo = reinterpret_cast<volatile std::uint32_t*>(at(offset, 8));
+  // Two 32-bit accesses: dword alignment is enough (Tegra410 C2C counters sit at 0x...c).
+  at(offset + 4, 4);
+  auto* lo = reinterpret_cast<volatile std::uint32_t*>(at(offset, 4));
   auto* hi = lo + 1;
   std::uint32_t h1 = *hi;
   for (int i = 0; i < kHiLoHiMaxPoll; ++i) {
@@ -104,7 +106,8 @@ void RegisterWindow::write64(std::uint64_t offset, std::uint64_t value) {
 
 void RegisterWindow::write64_lohi(std::uint64_t offset, std::uint64_t value) {
   check_writable(offset);
-  auto* lo = reinterpret_cast<volatile std::uint32_t*>(at(offset, 8));
+  at(offset + 4, 4);
+  auto* lo = reinterpret_cast<volatile std::uint32_t*>(at(offset, 4));
   lo[0] = static_cast<std::uint32_t>(value);
   lo[1] = static_cast<std::uint32_t>(value >> 32);
 }

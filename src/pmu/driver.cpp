@@ -40,9 +40,9 @@ std::unique_ptr<UnitDriver> make_driver(const discovery::PmuUnit& unit, const pl
     case discovery::Family::CoreSight: return make_coresight(unit, db);
     case discovery::Family::DwcRasDes: return make_dwc_rasdes(unit);
     case discovery::Family::T410C2c:
-    case discovery::Family::T410CmemLatency: break;
+    case discovery::Family::T410CmemLatency: return make_t410_block(unit);
   }
-  throw Error(fmt::format("{}: direct programming of {} units is not supported", unit.name, discovery::family_name(unit.family)));
+  throw Error(fmt::format("{}: unknown PMU family", unit.name));
 }
 
 }  // namespace pmukit::pmu

@@ -21,7 +21,8 @@ Simulator::Simulator(Machine& machine, const discovery::Inventory& inventory, Ra
       case discovery::Family::IntelUncore: model = make_intel_model(unit, kept); break;
       case discovery::Family::CoreSight: model = make_coresight_model(unit, kept); break;
       case discovery::Family::DwcRasDes: model = make_dwc_model(unit, kept); break;
-      default: break;
+      case discovery::Family::T410C2c:
+      case discovery::Family::T410CmemLatency: model = make_t410_model(unit, kept); break;
     }
     if (!model) {
       skipped_.push_back(unit.name);

@@ -2,6 +2,7 @@
 #include "direct_backend.h"
 
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -58,11 +59,8 @@ class DirectBackend : public Backend {
   }
 
   std::vector<std::string> notes() const override {
-    std::map<std::string, std::vector<std::string>> by_family;
-    for (const auto& s : slots_) {
-      auto& names = by_family[std::string(discovery::family_name(s.bound.unit->family))];
-      if (names.empty() || names.back() != s.bound.unit->name) names.push_back(s.bound.unit->name);
-    }
+    std::map<std::string, std::set<std::string>> by_family;
+    for (const auto& s : slots_) by_family[std::string(discovery::family_name(s.bound.unit->family))].insert(s.bound.unit->name);
     std::vector<std::string> out;
     for (const auto& [family, names] : by_family)
       out.push_back(fmt::format("direct register access ({}, {} unit{}; {})", family, names.size(),

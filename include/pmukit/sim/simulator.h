@@ -77,5 +77,6 @@ class Simulator {
 std::unique_ptr<UnitModel> make_intel_model(const discovery::PmuUnit& unit, const Rates& rates);
 std::unique_ptr<UnitModel> make_coresight_model(const discovery::PmuUnit& unit, const Rates& rates);
 std::unique_ptr<UnitModel> make_dwc_model(const discovery::PmuUnit& unit, const Rates& rates);
+std::unique_ptr<UnitModel> make_t410_model(const discovery::PmuUnit& unit, const Rates& rates);
 
 }  // namespace pmukit::sim

@@ -79,7 +79,8 @@ TEST(SocData, EveryNamedEventUsesOnlyItsKindsFormats) {
   EXPECT_EQ(db.pmu_kind("nvidia_grace_scf")->events.at("socket_3_wr_access").terms, "event=0x13c");
   EXPECT_EQ(db.pmu_kind("nvidia_t410_pcie_tgt")->events.at("cycles").terms, "event=0x4");
   EXPECT_EQ(db.pmu_kind("nvidia_t410_pcie")->formats.at("src_bdf"), "config1:8-23");
-  EXPECT_EQ(db.pmu_kind("dwc_pcie")->events.at("rx_pcie_tlp_data_payload").scale, 16.0);
+  // The kernel driver multiplies the 16-byte payload units by 16 itself: no .scale on top.
+  EXPECT_EQ(db.pmu_kind("dwc_pcie")->events.at("rx_pcie_tlp_data_payload").scale, 1.0);
   EXPECT_EQ(db.pmu_kind("dwc_pcie")->events.at("rx_ccix_tlp").terms, "eventid=0x717,type=0x1");
   EXPECT_EQ(db.pmu_kind("nvidia_t410_nvdlink")->events.size(), 3u);
   EXPECT_EQ(db.soc().t410_blocks.size(), 4u);

@@ -41,7 +41,7 @@ discovery::PmuUnit dwc_unit() {
   discovery::PmuUnit u;
   u.family = discovery::Family::DwcRasDes;
   u.name = "dwc_rootport_b000";
-  u.pmu_kind = "dwc_rasdes";
+  u.pmu_kind = "dwc_pcie";
   discovery::DwcUnit d;
   d.root_port = *Bdf::parse("0000:b0:00.0");
   d.vsec_offset = 0x374;
@@ -159,7 +159,7 @@ TEST(CoreSightDriver, MoreEventsThanCountersIsAnError) {
 }
 
 TEST(DwcDriver, TimeBasedPayloadCountsBytesAndLaneEventsCount) {
-  Rig rig({dwc_unit()}, {"dwc_rasdes:0x21=33900000", "dwc_rasdes:0x600=1000"});
+  Rig rig({dwc_unit()}, {"dwc_pcie:0x21=33900000", "dwc_pcie:0x600=1000"});
   auto before = test::register_image(*rig.machine, rig.inv);
   {
     auto s = rig.session({ev(0x21), ev(0x600 | 1u << 16)});  // rx payload (time-based), tx ack DLLPs (lane 0)
