@@ -14,6 +14,9 @@
 #include <fmt/format.h>
 
 #include "backend_choice.h"
+#include "event_file.h"
+#include "metric_runner.h"
+#include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/platform/database.h"
@@ -83,18 +86,59 @@ void add_duration_rows(const std::vector<events::EventSpec>& specs, std::uint64_
     }
 }
 
+std::map<std::string, double> parse_params(const std::vector<std::string>& args) {
+  std::map<std::string, double> params;
+  for (const auto& a : args) {
+    auto eq = a.find('=');
+    try {
+      if (eq == std::string::npos || eq == 0) throw std::invalid_argument(a);
+      params[a.substr(0, eq)] = std::stod(a.substr(eq + 1));
+    } catch (const std::exception&) {
+      throw UsageError(fmt::format("--metric-param '{}': expected NAME=NUMBER", a));
+    }
+  }
+  return params;
+}
+
+// Every PMU name events can be counted on here: discovered units and the kernel's perf PMUs.
+std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inventory& inventory) {
+  std::vector<std::string> names;
+  for (const auto& u : inventory.units) names.push_back(u.name);
+  for (const auto& p : perf::list_pmus(machine)) names.push_back(p.desc.name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 }  // namespace
 
+int list_metric_catalog(const MachineArgs& machine_args, bool all) {
+  auto machine = make_machine(machine_args);
+  auto found = discovery::discover(*machine);
+  return list_metrics(metrics::Catalog::embedded(), pmu_names(*machine, found.inventory), all);
+}
+
 int run_counting(RawOptions& o) {
-  if (o.events.empty()) throw UsageError("no events: give at least one -e EVENT");
+  if (o.events.empty() && o.metrics.empty()) throw UsageError("no events: give at least one -e EVENT or -M METRIC");
   auto machine = make_machine(o.machine);
   std::vector<events::EventSpec> specs;
   for (const auto& e : o.events) {
     auto parsed = events::parse_event_list(e);
     for (auto& p : parsed) specs.push_back(std::move(p));
   }
+  std::vector<events::PerfmonEvents> event_files;
+  for (const auto& f : o.event_files) event_files.push_back(events::PerfmonEvents::load(f));
+  auto spec_scales = apply_event_files(event_files, specs);
   auto clock = sim::machine_clock(*machine);
   auto found = discovery::discover(*machine);
+  const auto catalog = o.metrics.empty() ? metrics::Catalog{} : metrics::Catalog::embedded();
+  auto metric_instances = add_metric_events(catalog, o.metrics, pmu_names(*machine, found.inventory), specs);
+  const auto params = parse_params(o.metric_params);
+  const bool per_socket = o.report.aggregation == Aggregation::PerSocket;
+  auto finish_rows = [&](std::vector<Row>& rows) {
+    for (auto& r : rows)
+      if (auto it = spec_scales.find(r.spec); it != spec_scales.end()) r.scale = it->second.scale, r.unit = it->second.unit;
+  };
   if (std::all_of(specs.begin(), specs.end(), is_duration_time)) throw UsageError("only duration_time given: add an event");
   BackendRequest request{o.backend, o.force, o.report.aggregation == Aggregation::PerSocket};
   std::unique_ptr<Backend> backend = make_backend(*machine, specs, found, request, *clock, is_duration_time);
@@ -119,7 +163,9 @@ int run_counting(RawOptions& o) {
   auto emit_interval = [&](std::uint64_t now) {
     auto rows = backend->read(now - last);
     add_duration_rows(specs, now - last, rows);
-    reporter.interval(static_cast<double>(now - t0) / 1e9, rows, {});
+    finish_rows(rows);
+    reporter.interval(static_cast<double>(now - t0) / 1e9, rows,
+                      evaluate_metrics(metric_instances, rows, now - last, params, per_socket));
     last = now;
     ++intervals;
   };
@@ -172,7 +218,9 @@ int run_counting(RawOptions& o) {
   auto restore_errors = backend->finish();
   if (!interval_ns) {
     std::string target = o.command.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", o.command[0]);
-    reporter.totals(totals, {}, target, backend->notes(), static_cast<double>(stop_time - t0) / 1e9);
+    finish_rows(totals);
+    reporter.totals(totals, evaluate_metrics(metric_instances, totals, stop_time - t0, params, per_socket), target,
+                    backend->notes(), static_cast<double>(stop_time - t0) / 1e9);
   }
   if (out != stdout) std::fclose(out);
   for (const auto& r : totals)

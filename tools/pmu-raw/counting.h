@@ -21,10 +21,15 @@ struct RawOptions {
   bool force = false;
   ReportOptions report;
   std::string output;                  // -o FILE
+  std::vector<std::string> metrics;        // -M NAME[/TERMS/]
+  std::vector<std::string> metric_params;  // --metric-param NAME=VALUE
+  std::vector<std::string> event_files;    // --event-file FILE (intel/perfmon JSON)
 };
 
 // Returns the exit status: 0, the command's status when it failed, or 1 when registers could not
 // all be restored.
 int run_counting(RawOptions& options);
+// --list-metrics [--all]
+int list_metric_catalog(const MachineArgs& machine, bool all);
 
 }  // namespace pmukit::tools

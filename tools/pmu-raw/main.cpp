@@ -47,8 +47,21 @@ int main(int argc, char** argv) {
                  "and its reason is printed)")
       ->check(CLI::IsMember({"direct", "perf", "auto"}))
       ->capture_default_str();
-  bool list_events = false;
+  app.add_option("-M,--metrics", o.metrics,
+                 "Metric(s) to compute, from the seed documents' formulas: NAME or NAME/TERMS/ (TERMS go on every "
+                 "event, e.g. -M 'pcie_rp_read_bw/root_port=0x100/'); every PMU here it applies to")
+      ->type_name("METRIC")
+      ->delimiter(',');
+  app.add_option("--metric-param", o.metric_params, "Set a metric parameter, e.g. CMN_FREQ_GHZ=2.0")
+      ->type_name("NAME=VALUE");
+  app.add_option("--event-file", o.event_files,
+                 "Intel perfmon JSON event file(s): their event names (UNC_M_CAS_COUNT.RD) work in -e")
+      ->type_name("FILE")
+      ->check(CLI::ExistingFile);
+  bool list_events = false, list_metrics = false, list_all = false;
   app.add_flag("--list-events", list_events, "List the events each PMU of this machine knows by name");
+  app.add_flag("--list-metrics", list_metrics, "List the metrics that apply to this machine's PMUs");
+  app.add_flag("--all", list_all, "With --list-metrics: every metric pmukit knows");
   app.add_option("command", o.command, "Command to count over (after --)");
   app.set_version_flag("-V,--version", "pmu-raw (pmukit) 0.1.0");
 
@@ -61,6 +74,7 @@ int main(int argc, char** argv) {
     o.report.format = json ? tools::Format::Json : sep.empty() ? tools::Format::Table : tools::Format::Csv;
     if (!sep.empty()) o.report.separator = sep;
     if (list_events) return tools::list_events(o.machine);
+    if (list_metrics) return tools::list_metric_catalog(o.machine, list_all);
     return tools::run_counting(o);
   });
 }

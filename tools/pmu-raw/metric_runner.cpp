@@ -1,0 +1,104 @@
+// pmu-raw -- running metrics.
+#include "metric_runner.h"
+
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "pmukit/syntax/event_parser.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::tools {
+
+std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
+                                              const std::vector<std::string>& pmus,
+                                              std::vector<events::EventSpec>& specs) {
+  std::vector<MetricInstance> out;
+  for (const auto& arg : args) {
+    std::string name = arg, extra;
+    if (auto slash = arg.find('/'); slash != std::string::npos) {
+      name = arg.substr(0, slash);
+      extra = arg.substr(slash + 1);
+      if (extra.empty() || extra.back() != '/') throw UsageError(fmt::format("-M '{}': expected NAME/TERMS/", arg));
+      extra.pop_back();
+    }
+    const metrics::Metric* m = catalog.find(name);
+    if (!m) throw UsageError(fmt::format("-M '{}': no such metric (pmu-raw --list-metrics lists them)", name));
+    for (const auto& term : m->spec().required_terms)
+      if (extra.find(term + "=") == std::string::npos)
+        throw UsageError(fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term,
+                                     name, term));
+    std::size_t before = out.size();
+    for (const auto& pmu : pmus) {
+      if (!m->applies_to(pmu)) continue;
+      MetricInstance inst{m, pmu, {}};
+      for (const auto& b : m->events())
+        for (const auto& ev : b.events) {
+          std::string text = fmt::format("{}/{}{}{}/", pmu, ev, extra.empty() ? "" : ",", extra);
+          std::size_t index = specs.size();
+          for (std::size_t i = 0; i < specs.size(); ++i)
+            if (specs[i].text == text) index = i;
+          if (index == specs.size()) specs.push_back(events::parse_event_list(text).at(0));
+          inst.specs[b.variable].push_back(index);
+        }
+      out.push_back(std::move(inst));
+    }
+    if (out.size() == before)
+      throw UsageError(fmt::format("-M '{}': it counts on {} PMUs, and this machine has none", name, m->pmu()));
+  }
+  return out;
+}
+
+std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
+                                        std::uint64_t window_ns, const std::map<std::string, double>& parameters,
+                                        bool per_socket) {
+  std::set<int> sockets;
+  if (per_socket)
+    for (const auto& r : rows)
+      if (r.socket >= 0) sockets.insert(r.socket);
+  if (sockets.empty()) sockets.insert(-1);
+  std::vector<MetricRow> out;
+  for (const auto& inst : instances) {
+    for (int socket : sockets) {
+      std::map<std::string, double> counts;
+      for (const auto& [variable, specs] : inst.specs) {
+        double sum = 0;  // a variable bound to several events is their sum (the four CCLA nodes)
+        for (std::size_t s : specs)
+          for (const auto& r : rows)
+            if (r.spec == s && (socket < 0 || r.socket == socket)) sum += static_cast<double>(r.count);
+        counts[variable] = sum;
+      }
+      auto e = inst.metric->evaluate(counts, static_cast<double>(window_ns), parameters);
+      MetricRow m;
+      m.group = socket >= 0 ? fmt::format("S{}", socket) : "";
+      m.name = fmt::format("{} ({})", inst.metric->name(), inst.pmu);
+      m.value = e.value;
+      m.unit = inst.metric->unit();
+      m.valid = e.valid;
+      out.push_back(std::move(m));
+    }
+  }
+  return out;
+}
+
+int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>& pmus, bool all) {
+  std::size_t shown = 0;
+  for (const auto& m : catalog.metrics()) {
+    std::vector<std::string> here;
+    for (const auto& p : pmus)
+      if (m.applies_to(p)) here.push_back(p);
+    if (here.empty() && !all) continue;
+    ++shown;
+    std::string where = here.empty() ? "no PMU here"
+                        : here.size() <= 2 ? fmt::format("{}", fmt::join(here, ", "))
+                                           : fmt::format("{}, ... ({} PMUs)", here.front(), here.size());
+    fmt::print("{:<34} [{}] on {}: {}\n", m.name(), m.unit(), where, m.spec().description);
+    fmt::print("{:<34} {}{}\n", "", m.spec().expression,
+               m.spec().required_terms.empty() ? "" : fmt::format("  (needs {})", fmt::join(m.spec().required_terms, ", ")));
+  }
+  if (!shown) fmt::print("No metric applies to the PMUs of this machine (--list-metrics --all shows them all).\n");
+  return 0;
+}
+
+}  // namespace pmukit::tools

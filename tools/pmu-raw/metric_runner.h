@@ -1,0 +1,37 @@
+// pmu-raw -- metrics (-M): the events a metric needs on each PMU it applies to, and its value per
+// interval and at the end, from the formulas in platforms/metrics.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pmukit/metrics/catalog.h"
+#include "pmukit/syntax/event_spec.h"
+#include "report.h"
+
+namespace pmukit::tools {
+
+struct MetricInstance {
+  const metrics::Metric* metric = nullptr;
+  std::string pmu;                                            // "nvidia_scf_pmu_0"
+  std::map<std::string, std::vector<std::size_t>> specs;     // variable -> the -e specs it sums
+};
+
+// Expands each -M argument, "NAME" or "NAME/TERMS/" (TERMS are added to every event, e.g. the
+// root_port filter Grace PCIe metrics require), on every PMU of `pmus` the metric applies to, and
+// appends the events it needs to `specs` (reusing identical ones). Throws UsageError naming an
+// unknown metric, a metric no PMU here has, or a missing required term.
+std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
+                                              const std::vector<std::string>& pmus,
+                                              std::vector<events::EventSpec>& specs);
+
+// The metrics' values over a window of `window_ns`, from that window's rows.
+std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
+                                        std::uint64_t window_ns, const std::map<std::string, double>& parameters,
+                                        bool per_socket);
+
+// --list-metrics: the metrics that apply to `pmus` (all of them with `all`).
+int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>& pmus, bool all);
+
+}  // namespace pmukit::tools
