@@ -22,6 +22,10 @@ assert u["coresight"]["rc"] == 4 and u["coresight"]["product"] == "Tegra410 PCIE
 assert {f["name"] for f in u["filters"]} >= {"src_rp_mask", "src_bdf", "src_bdf_en"}
 c2c = next(u for u in d["units"] if u["name"] == "nvidia_nvlink_c2c_pmu_1")
 assert len(c2c["t410-c2c"]["instances"]) == 14 and c2c["t410-c2c"]["exposed"] is True
+# The snapshot's kernel registers the 26 CoreSight PMUs, not the Tegra410 C2C/CMEM blocks.
+assert c2c["perf_pmu"] is None
+assert u["perf_pmu"]["type"] > 0 and u["perf_pmu"]["cpumask"]
+assert sum(1 for x in d["units"] if x["perf_pmu"]) == 26
 PY
 "$BIN/pmu-discover" --machine yitian --json | python3 -c '
 import json, sys

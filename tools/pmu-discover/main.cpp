@@ -7,6 +7,7 @@
 #include "common/tool.h"
 #include "inventory_view.h"
 #include "pci_view.h"
+#include "perf_map.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/acpi/apmt.h"
 #include "pmukit/util/error.h"
@@ -113,11 +114,13 @@ int main(int argc, char** argv) {
       nlohmann::ordered_json out{{"schema", "pmukit.inventory/1"}, {"source", machine->describe()},
                                  {"synthetic", label ? nlohmann::ordered_json(*label) : nlohmann::ordered_json(nullptr)}};
       out.update(discovery::to_json(result.inventory));
+      tools::add_perf_mapping(out, tools::map_to_perf(*machine, result.inventory));
       fmt::print("{}\n", out.dump(2));
     } else {
       if (label) fmt::print("*** {} ***\n", *label);
       fmt::print("Source: {}\n", machine_name.empty() ? machine->describe() : "bundled machine " + machine_name);
       tools::print_inventory_text(result, verbose);
+      tools::print_perf_mapping(*machine, tools::map_to_perf(*machine, result.inventory));
     }
     for (const auto& w : result.inventory.warnings) tools::warn(w);
     return 0;
