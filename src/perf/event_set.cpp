@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/syntax/encoder.h"
+#include "pmukit/perf/cpu_affinity.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/util/error.h"
 
@@ -232,7 +234,29 @@ std::vector<EventCount> EventSet::read() {
     counts[i].pmu = events_[i].counter.pmu;
     counts[i].unit = events_[i].counter.unit;
   }
-  for (std::size_t g = 0; g < groups_.size(); ++g) {
+  // Each CPU's groups from that CPU, starting where we are (see cpu_affinity.h); task groups
+  // (cpu -1) from anywhere.
+  std::optional<CpuVisitor> visitor;
+  const int here = CpuVisitor::current();
+  if (order_.empty()) {
+    for (std::size_t g = 0; g < groups_.size(); ++g) order_.push_back(g);
+    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+      return groups_[a].target().cpu < groups_[b].target().cpu;
+    });
+  }
+  const std::size_t start = static_cast<std::size_t>(
+      std::partition_point(order_.begin(), order_.end(),
+                           [&](std::size_t g) { return groups_[g].target().cpu < here; }) -
+      order_.begin());
+  int at = here;
+  for (std::size_t k = 0; k < order_.size(); ++k) {
+    const std::size_t g = order_[(start + k) % order_.size()];
+    const int cpu = groups_[g].target().cpu;
+    if (cpu >= 0 && cpu != at && visit_cpus_) {
+      if (!visitor) visitor.emplace();
+      if (visitor->move_to(cpu)) at = cpu;
+      else visit_cpus_ = false;  // not allowed there: read from where we are from now on
+    }
     groups_[g].read_into(scratch_);
     for (std::size_t j = 0; j < members_[g].size(); ++j) {
       EventCount& c = counts[members_[g][j]];

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pmukit/syntax/event_spec.h"
@@ -17,18 +18,20 @@ struct Inventory;
 
 namespace pmukit::tools {
 
+// The names are views: every row of every interval names the same few strings, which the backend
+// (or the run loop's event list) owns for the whole run, so a row costs no allocation.
 struct Row {
   std::size_t spec = 0;   // index of the -e event it counts (output order and merging)
-  std::string event;      // display name: the event as written, or its name= label
-  std::string pmu;        // the kernel PMU name of the unit (uncore_imc_3)
+  std::string_view event; // display name: the event as written, or its name= label
+  std::string_view pmu;   // the kernel PMU name of the unit (uncore_imc_3)
   int socket = -1;
   std::uint64_t count = 0;       // since the previous read (intervals) or since start (totals)
   double scale = 1.0;            // alias .scale: value shown = count * scale
-  std::string unit;              // alias .unit
+  std::string_view unit;         // alias .unit
   std::uint64_t enabled_ns = 0;  // time the event was enabled over the read's window
   std::uint64_t running_ns = 0;  // time it was on a counter (less when perf multiplexes)
   bool lost = false;             // an overflow the arithmetic could not account for
-  std::string backend;           // "direct" or "perf"
+  std::string_view backend;      // "direct" or "perf"
 };
 
 class Backend {

@@ -76,7 +76,7 @@ void add_duration_rows(const std::vector<events::EventSpec>& specs, std::uint64_
     if (is_duration_time(specs[i])) {
       Row r;
       r.spec = i;
-      r.event = specs[i].name.empty() ? "duration_time" : specs[i].name;
+      r.event = specs[i].name.empty() ? std::string_view("duration_time") : std::string_view(specs[i].name);
       r.pmu = "duration_time";
       r.count = window_ns;
       r.unit = "ns";
@@ -204,7 +204,8 @@ int run_counting(RawOptions& o) {
     }
     bool reached = clock->sleep_until(deadline);
     std::uint64_t now = clock->now_ns();
-    if (interval_ns && (reached || now > last)) emit_interval(std::min(now, deadline));
+    // Stamped with the time of the read, as perf stat -I does: the counts cover exactly [last, now].
+    if (interval_ns && (reached || now > last)) emit_interval(now);
     if (!reached || deadline >= end) break;
   }
   const std::uint64_t stop_time = clock->now_ns();

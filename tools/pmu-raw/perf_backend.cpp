@@ -57,15 +57,15 @@ class PerfBackend : public Backend {
         const auto &c = now[i], &p = s.last[i];
         Row r;
         r.spec = spec_index_[events[i].spec];
-        r.event = c.name;
-        r.pmu = c.pmu;
+        r.event = events[i].counter.name;  // the set's own strings: they outlive every read
+        r.pmu = events[i].counter.pmu;
         r.socket = s.socket;
         r.enabled_ns = c.time_enabled - p.time_enabled;
         r.running_ns = c.time_running - p.time_running;
         // Scale the interval's own counts for multiplexing, as perf stat -I does.
         r.count = perf::scale_count(c.raw - p.raw, r.enabled_ns, r.running_ns);
         r.scale = events[i].counter.scale;
-        r.unit = c.unit;
+        r.unit = events[i].counter.unit;
         r.backend = "perf";
         rows.push_back(std::move(r));
       }

@@ -33,30 +33,38 @@ double pcnt(const Row& r) {
 }
 
 // The event as perf --no-merge shows it: the unit's own PMU name in place of a type prefix.
-std::string event_for_box(const Row& r, const std::string& written_pmu) {
-  if (r.event.rfind(written_pmu + "/", 0) == 0 && written_pmu != r.pmu)
-    return r.pmu + r.event.substr(written_pmu.size());
-  return r.event;
+std::string event_for_box(const Row& r) {
+  std::string_view written_pmu = r.event.substr(0, r.event.find('/'));
+  if (written_pmu.size() < r.event.size() && written_pmu != r.pmu)
+    return fmt::format("{}{}", r.pmu, r.event.substr(written_pmu.size()));
+  return std::string(r.event);
 }
 
 }  // namespace
 
-std::string Reporter::group_of(const Row& r) const {
-  if (r.socket < 0) return "";  // machine-wide rows (duration_time) belong to no socket or box
+Reporter::GroupKey Reporter::group_key(const Row& r) const {
+  if (r.socket < 0) return {-1, {}};  // machine-wide rows (duration_time) belong to no socket or box
   switch (o_.aggregation) {
-    case Aggregation::Merged: return "";
-    case Aggregation::PerSocket: return fmt::format("S{}", r.socket);
-    case Aggregation::PerBox: return r.pmu;
+    case Aggregation::Merged: return {-1, {}};
+    case Aggregation::PerSocket: return {r.socket, {}};
+    case Aggregation::PerBox: return {-1, r.pmu};
   }
-  return "";
+  return {-1, {}};
+}
+
+std::string Reporter::group_of(const Row& r) const {
+  auto [socket, pmu] = group_key(r);
+  return socket >= 0 ? fmt::format("S{}", socket) : std::string(pmu);
 }
 
 std::vector<Row> Reporter::aggregate(const std::vector<Row>& rows) const {
+  // Rows arrive grouped by backend and unit, not by event: index them by (event, group) and
+  // sum, keeping -e order. Keys are views and small integers, so this allocates only `out`.
   std::vector<Row> out;
-  std::map<std::pair<std::size_t, std::string>, std::size_t> at;
+  out.reserve(rows.size());
+  std::map<std::pair<std::size_t, GroupKey>, std::size_t> at;
   for (const auto& r : rows) {
-    auto key = std::pair(r.spec, group_of(r));
-    auto [it, fresh] = at.emplace(key, out.size());
+    auto [it, fresh] = at.emplace(std::pair(r.spec, group_key(r)), out.size());
     if (fresh) {
       out.push_back(r);
       continue;
@@ -67,10 +75,10 @@ std::vector<Row> Reporter::aggregate(const std::vector<Row>& rows) const {
     // The merged row is as multiplexed as its least-scheduled member.
     if (pcnt(r) < pcnt(a)) a.enabled_ns = r.enabled_ns, a.running_ns = r.running_ns;
   }
-  std::stable_sort(out.begin(), out.end(), [&](const Row& a, const Row& b) {
-    return std::pair(a.spec, group_of(a)) < std::pair(b.spec, group_of(b));
-  });
-  return out;
+  std::vector<Row> sorted;
+  sorted.reserve(out.size());
+  for (const auto& [key, index] : at) sorted.push_back(out[index]);
+  return sorted;
 }
 
 void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
@@ -78,7 +86,7 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
   const bool box = o_.aggregation == Aggregation::PerBox;
   for (const auto& r : agg) {
     std::string group = group_of(r);
-    std::string event = box ? event_for_box(r, r.event.substr(0, r.event.find('/'))) : r.event;
+    std::string event = box ? event_for_box(r) : std::string(r.event);
     switch (o_.format) {
       case Format::Table: {
         std::string g = box || o_.aggregation == Aggregation::Merged ? "" : fmt::format("{:<4} ", group);
@@ -100,11 +108,11 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
         if (o_.aggregation == Aggregation::PerSocket) j["socket"] = group;
         if (box) j["pmu"] = group;
         j["counter-value"] = fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
-        j["unit"] = r.unit;
+        j["unit"] = std::string(r.unit);
         j["event"] = event;
         j["event-runtime"] = r.running_ns;
         j["pcnt-running"] = std::round(pcnt(r) * 100) / 100;
-        j["backend"] = r.backend;
+        j["backend"] = std::string(r.backend);
         if (r.lost) j["lost"] = true;
         fmt::print(o_.out, "{}\n", j.dump());
         break;

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "backend.h"
@@ -43,6 +45,9 @@ class Reporter {
   std::string group_of(const Row& r) const;
 
  private:
+  // What a row is summed under: (socket, "") per socket, (-1, pmu) per box, (-1, "") merged.
+  using GroupKey = std::pair<int, std::string_view>;
+  GroupKey group_key(const Row& r) const;
   void print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
   ReportOptions o_;
   bool header_done_ = false;

@@ -83,7 +83,8 @@ public:
   void enable();
   void disable();
   void reset();
-  // One read(2) per group; one EventCount per bound event, in binding order.
+  // One read(2) per group, each CPU's groups read on that CPU; one EventCount per bound event,
+  // in binding order. The thread's CPU affinity is the same after the call as before it.
   std::vector<EventCount> read();
 
   const std::vector<BoundEvent>& events() const { return events_; }
@@ -94,6 +95,8 @@ private:
   std::vector<Group> groups_;
   std::vector<std::vector<std::size_t>> members_; // per group: event index of each counter
   GroupReading scratch_;
+  std::vector<std::size_t> order_; // groups in CPU order
+  bool visit_cpus_ = true;         // false once moving to a CPU was refused
 };
 
 } // namespace pmukit::perf
