@@ -2,6 +2,7 @@
 #include "backend_choice.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "direct_backend.h"
 #include "perf_backend.h"
@@ -111,14 +112,23 @@ std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events
     }
     std::string key = s.pmu.empty() ? s.text : s.pmu;
     if (!decided.count(key)) {
-      std::string n = use_direct ? fmt::format("{}: direct, {} unit{}", key, units.size(), units.size() == 1 ? "" : "s")
-                      : why_not_direct.empty() ? fmt::format("{}: perf", key)
+      std::string n = use_direct               ? fmt::format("{}: direct, {} unit{}", key, units.size(), units.size() == 1 ? "" : "s")
+                      : req.mode == "perf"     ? fmt::format("{}: perf (--backend perf)", key)
+                      : units.empty()          ? fmt::format("{}: perf (a kernel PMU; pmukit discovered no unit of that name)", key)
                                                : fmt::format("{}: perf, because {}", key, why_not_direct);
       decided[key] = n;
       composite->note(n);
     }
     if (use_direct) direct.push_back(s), direct_index.push_back(i);
     else perf_specs.push_back(s), perf_index.push_back(i);
+  }
+  if (!perf_specs.empty() && req.interval_ms && req.interval_ms < kPerfMinIntervalMs) {
+    std::vector<std::string> why;
+    for (const auto& [key, note] : decided)
+      if (note.find(": perf") != std::string::npos) why.push_back(note);
+    throw UsageError(fmt::format("-I {}: intervals under {} ms are a direct-backend ability (perf stat's limit), and "
+                                 "these PMUs go through perf: {}",
+                                 req.interval_ms, kPerfMinIntervalMs, fmt::join(why, "; ")));
   }
   if (!direct.empty()) {
     auto bound = events::bind_events(direct, found.inventory, platform::Database::builtin());

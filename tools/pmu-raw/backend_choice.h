@@ -18,7 +18,12 @@ struct BackendRequest {
   std::string mode = "auto";  // direct, perf or auto
   bool force = false;
   bool per_socket = false;
+  std::uint64_t interval_ms = 0;  // -I; 0 without
 };
+
+// perf stat's shortest -I: below it a perf read (a system call per group and CPU, an IPI for each
+// remote CPU) costs too much, so shorter intervals are a direct-backend ability.
+constexpr std::uint64_t kPerfMinIntervalMs = 10;
 
 // The backend for every spec except the bare names `skip` accepts (duration_time), and one note
 // per decision. Throws UsageError when an event has no way to be counted, naming each reason.

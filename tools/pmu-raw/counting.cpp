@@ -140,7 +140,8 @@ int run_counting(RawOptions& o) {
       if (auto it = spec_scales.find(r.spec); it != spec_scales.end()) r.scale = it->second.scale, r.unit = it->second.unit;
   };
   if (std::all_of(specs.begin(), specs.end(), is_duration_time)) throw UsageError("only duration_time given: add an event");
-  BackendRequest request{o.backend, o.force, o.report.aggregation == Aggregation::PerSocket};
+  BackendRequest request{o.backend, o.force, o.report.aggregation == Aggregation::PerSocket,
+                         o.interval_ms.value_or(0)};
   std::unique_ptr<Backend> backend = make_backend(*machine, specs, found, request, *clock, is_duration_time);
 
   std::FILE* out = stdout;
@@ -148,6 +149,10 @@ int run_counting(RawOptions& o) {
   o.report.out = out;
   o.report.interval = o.interval_ms.has_value();
   Reporter reporter(o.report);
+  // Which backend counts each PMU, and why: in the header of perf's summary table, and on stderr
+  // wherever the output is intervals or for machines (CSV, JSON), so that it never mixes with counts.
+  if (o.report.interval || o.report.format != Format::Table)
+    for (const auto& n : backend->notes()) fmt::print(stderr, "pmu-raw: {}\n", n);
   install_signals();
 
   backend->start();
