@@ -13,9 +13,9 @@
 #include <string>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/syntax/event_parser.h"
 #include "pmukit/perf/event_set.h"
 #include "pmukit/perf/group.h"
+#include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
 
 namespace {
@@ -35,7 +35,7 @@ std::string member_list(int n) {
 
 // Pins the calling thread to `cpu` for the benchmark's lifetime, then restores its mask.
 class Pin {
-public:
+ public:
   explicit Pin(int cpu) {
     ::sched_getaffinity(0, sizeof old_, &old_);
     cpu_set_t one;
@@ -46,7 +46,7 @@ public:
   ~Pin() { ::sched_setaffinity(0, sizeof old_, &old_); }
   bool ok() const { return ok_; }
 
-private:
+ private:
   cpu_set_t old_{};
   bool ok_ = false;
 };
@@ -67,8 +67,7 @@ void BM_GroupRead(benchmark::State& state, Where where) {
     std::vector<pmukit::perf::Counter> counters;
     auto specs = pmukit::events::parse_event_list(member_list(n));
     for (auto& bound : pmukit::perf::bind_events(live, specs)) counters.push_back(bound.counter);
-    group.emplace(live, std::move(counters),
-                  where == Where::task ? Target::task(0) : Target::on_cpu(0));
+    group.emplace(live, std::move(counters), where == Where::task ? Target::task(0) : Target::on_cpu(0));
     group->enable();
   } catch (const pmukit::Error& e) {
     state.SkipWithError(e.what());
@@ -80,12 +79,11 @@ void BM_GroupRead(benchmark::State& state, Where where) {
     benchmark::DoNotOptimize(reading.values.data());
   }
   state.counters["members"] = n;
-  state.counters["time_per_member"] =
-      benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                                     benchmark::Counter::kInvert);
+  state.counters["time_per_member"] = benchmark::Counter(
+      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-} // namespace
+}  // namespace
 
 BENCHMARK_CAPTURE(BM_GroupRead, task, Where::task)->DenseRange(1, 8);
 BENCHMARK_CAPTURE(BM_GroupRead, cpu0_local, Where::cpu0_local)->DenseRange(1, 8);

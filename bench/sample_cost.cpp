@@ -90,8 +90,8 @@ void sample(benchmark::State& state, bool coresight) {
   pmu::DirectSession session(*r.machine, std::move(work), platform::Database::builtin(), opts);
   session.start();
   for (auto _ : state) benchmark::DoNotOptimize(session.sample());
-  state.counters["s_per_counter"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                                                                  benchmark::Counter::kInvert);
+  state.counters["s_per_counter"] = benchmark::Counter(
+      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // The floor: the loads a sample cannot avoid, through the same windows.
@@ -99,20 +99,29 @@ void floor(benchmark::State& state, bool coresight) {
   Rig& r = rig(coresight);
   const auto n = static_cast<std::size_t>(state.range(0));
   std::vector<std::unique_ptr<RegisterWindow>> windows;
-  for (std::size_t i = 0; i < n / 4; ++i) windows.push_back(r.machine->memory().map(kBase + 0x4000ull * i, 0x2000, false));
+  for (std::size_t i = 0; i < n / 4; ++i)
+    windows.push_back(r.machine->memory().map(kBase + 0x4000ull * i, 0x2000, false));
   for (auto _ : state) {
     for (auto& w : windows)
       for (unsigned c = 0; c < 4; ++c)
         benchmark::DoNotOptimize(coresight ? w->read64_hilohi(0x1000 + 8 * c) : w->read64(8 + 8 * c));
   }
-  state.counters["s_per_counter"] = benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate |
-                                                                                  benchmark::Counter::kInvert);
+  state.counters["s_per_counter"] = benchmark::Counter(
+      static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
-void BM_SampleIntelMmio(benchmark::State& s) { sample(s, false); }
-void BM_FloorOneLoad(benchmark::State& s) { floor(s, false); }
-void BM_SampleCoreSightHiLoHi(benchmark::State& s) { sample(s, true); }
-void BM_FloorHiLoHi(benchmark::State& s) { floor(s, true); }
+void BM_SampleIntelMmio(benchmark::State& s) {
+  sample(s, false);
+}
+void BM_FloorOneLoad(benchmark::State& s) {
+  floor(s, false);
+}
+void BM_SampleCoreSightHiLoHi(benchmark::State& s) {
+  sample(s, true);
+}
+void BM_FloorHiLoHi(benchmark::State& s) {
+  floor(s, true);
+}
 
 BENCHMARK(BM_SampleIntelMmio)->RangeMultiplier(4)->Range(8, 1024);
 BENCHMARK(BM_FloorOneLoad)->RangeMultiplier(4)->Range(8, 1024);

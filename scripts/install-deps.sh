@@ -10,6 +10,7 @@ packages=(
   linux-perf                           # perf stat, to cross-check the perf backend
   python3                              # bench/ scripts
   gawk bc                              # bench/rcmap: the seed RC-mapping script uses gawk match()
+  clang-format                         # style.format: the sources stay as .clang-format formats them
 )
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

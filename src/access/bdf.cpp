@@ -7,7 +7,9 @@
 
 namespace pmukit {
 
-std::string Bdf::str() const { return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, bus, dev, fn); }
+std::string Bdf::str() const {
+  return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, bus, dev, fn);
+}
 
 std::optional<Bdf> Bdf::parse(std::string_view s) {
   s = trim(s);

@@ -31,7 +31,9 @@ constexpr ParamInfo kParams[] = {
 };
 }  // namespace
 
-std::span<const ParamInfo> param_table() { return kParams; }
+std::span<const ParamInfo> param_table() {
+  return kParams;
+}
 
 Machine::Machine(MachineOptions opts) : opts_(std::move(opts)) {
   for (const auto& [name, value] : opts_.overrides) {
@@ -39,13 +41,14 @@ Machine::Machine(MachineOptions opts) : opts_(std::move(opts)) {
     for (const auto& p : kParams) known = known || p.name == name;
     if (!known && name != "dump.name") throw UsageError(fmt::format("-O {}: unknown parameter", name));
   }
-  if (auto it = opts_.overrides.find("dump.name"); it != opts_.overrides.end())
-    opts_.pci_dump = it->second;
+  if (auto it = opts_.overrides.find("dump.name"); it != opts_.overrides.end()) opts_.pci_dump = it->second;
 }
 
 Machine::~Machine() = default;
 
-bool Machine::is_live() const { return opts_.root == "/" || opts_.root.empty(); }
+bool Machine::is_live() const {
+  return opts_.root == "/" || opts_.root.empty();
+}
 
 std::string Machine::describe() const {
   std::string s = is_live() ? "live machine" : fmt::format("snapshot {}", opts_.root.string());

@@ -102,8 +102,8 @@ PciAccess::PciAccess(const Machine& machine) : machine_(&machine) {
       PciDeviceInfo info;
       info.bdf = Bdf{static_cast<std::uint32_t>(d->domain), d->bus, d->dev, d->func};
       call([&] {
-        pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CLASS_EXT | PCI_FILL_BASES |
-                             PCI_FILL_SIZES | PCI_FILL_NUMA_NODE | PCI_FILL_IO_FLAGS);
+        pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CLASS_EXT | PCI_FILL_BASES | PCI_FILL_SIZES |
+                             PCI_FILL_NUMA_NODE | PCI_FILL_IO_FLAGS);
       });
       info.vendor_id = d->vendor_id;
       info.device_id = d->device_id;
@@ -170,7 +170,9 @@ std::string PciAccess::class_name(std::uint32_t class_code) {
   return name && *name && std::string_view(name) != "<unknown>" ? std::string(name) : std::string("Class");
 }
 
-std::vector<std::string> PciAccess::take_warnings() { return std::exchange(warnings_, {}); }
+std::vector<std::string> PciAccess::take_warnings() {
+  return std::exchange(warnings_, {});
+}
 
 std::uint64_t PciAccess::total_config_reads() const {
   std::uint64_t n = 0;
@@ -240,12 +242,15 @@ void PciConfig::write_block(unsigned offset, const std::uint8_t* buf, unsigned l
     int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     int err = fd < 0 ? errno : 0;
     if (fd >= 0) ::close(fd);
-    if (err) why += fmt::format(": {}{}", errno_text(err), access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err));
+    if (err)
+      why += fmt::format(": {}{}", errno_text(err), access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err));
   }
   throw Error(fmt::format("{} @{:#x}: config write failed: {}", bdf_.str(), offset, why));
 }
 
-void PciConfig::write8(unsigned offset, std::uint8_t value) { write_block(offset, &value, 1); }
+void PciConfig::write8(unsigned offset, std::uint8_t value) {
+  write_block(offset, &value, 1);
+}
 
 void PciConfig::write16(unsigned offset, std::uint16_t value) {
   std::uint8_t b[2] = {static_cast<std::uint8_t>(value), static_cast<std::uint8_t>(value >> 8)};
@@ -268,7 +273,8 @@ void PciConfig::check_writable() {
     return;
   }
   int err = errno;
-  throw Error(fmt::format("{}: {}{}", path, errno_text(err), access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err)));
+  throw Error(fmt::format("{}: {}{}", path, errno_text(err),
+                          access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err)));
 }
 
 unsigned PciConfig::size() {
@@ -289,7 +295,9 @@ unsigned PciConfig::size() {
 
 // ---- PciFilter ----
 
-PciFilter::PciFilter() : f_(std::make_unique<pci_filter>()) { pci_filter_init(nullptr, f_.get()); }
+PciFilter::PciFilter() : f_(std::make_unique<pci_filter>()) {
+  pci_filter_init(nullptr, f_.get());
+}
 PciFilter::~PciFilter() = default;
 PciFilter::PciFilter(PciFilter&&) noexcept = default;
 PciFilter& PciFilter::operator=(PciFilter&&) noexcept = default;

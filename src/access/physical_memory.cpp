@@ -35,8 +35,8 @@ const std::vector<BarRegion>& PhysicalMemory::bars() {
       if (f.size() >= 3) {
         auto start = parse_u64(f[0]), end = parse_u64(f[1]), flags = parse_u64(f[2]);
         if (start && end && flags && *end > *start && (*flags & 0x200))
-          bars_->push_back(BarRegion{*bdf, index, *start, *end, *flags,
-                                     entry.path() / fmt::format("resource{}", index)});
+          bars_->push_back(
+              BarRegion{*bdf, index, *start, *end, *flags, entry.path() / fmt::format("resource{}", index)});
       }
       ++index;
     }
@@ -65,8 +65,8 @@ int errno_of(const Error& e) {
 }
 }  // namespace
 
-std::unique_ptr<RegisterWindow> PhysicalMemory::map_bar(const BarRegion& bar, std::uint64_t offset,
-                                                        std::uint64_t len, bool writable) {
+std::unique_ptr<RegisterWindow> PhysicalMemory::map_bar(const BarRegion& bar, std::uint64_t offset, std::uint64_t len,
+                                                        bool writable) {
   return std::make_unique<RegisterWindow>(bar.resource_file.string(), offset, len, bar.start + offset, writable);
 }
 

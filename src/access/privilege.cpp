@@ -26,10 +26,14 @@ std::string access_hint(const Machine& machine, HardwareResource what, int err) 
   const char* name = kNames[static_cast<int>(what)];
   if (err == ENOENT) {
     switch (what) {
-      case HardwareResource::DevMem: return " (the kernel has no /dev/mem: built without CONFIG_DEVMEM)";
-      case HardwareResource::BarResource: return " (the kernel exposes no such BAR file)";
-      case HardwareResource::Msr: return " (load the msr driver: modprobe msr)";
-      case HardwareResource::ConfigSpace: return "";
+    case HardwareResource::DevMem:
+      return " (the kernel has no /dev/mem: built without CONFIG_DEVMEM)";
+    case HardwareResource::BarResource:
+      return " (the kernel exposes no such BAR file)";
+    case HardwareResource::Msr:
+      return " (load the msr driver: modprobe msr)";
+    case HardwareResource::ConfigSpace:
+      return "";
     }
   }
   if (err != EPERM && err != EACCES) return "";
@@ -38,15 +42,16 @@ std::string access_hint(const Machine& machine, HardwareResource what, int err) 
   std::string mode = lockdown_mode(machine);
   if (!mode.empty() && mode != "none")
     return fmt::format(" (kernel lockdown is [{}]: it forbids {}; use --backend perf, or boot without Secure Boot "
-                       "lockdown)", mode, name);
+                       "lockdown)",
+                       mode, name);
   switch (what) {
-    case HardwareResource::DevMem:
-      return " (CONFIG_STRICT_DEVMEM/IO_STRICT_DEVMEM refuses this range because a driver claimed it: boot with "
-             "iomem=relaxed, or use --backend perf; kernel lockdown under Secure Boot also refuses /dev/mem)";
-    case HardwareResource::Msr:
-      return " (kernel lockdown or msr.allow_writes=off refuses MSR writes: use --backend perf)";
-    default:
-      return fmt::format(" (the kernel refused {}: under Secure Boot lockdown it does; use --backend perf)", name);
+  case HardwareResource::DevMem:
+    return " (CONFIG_STRICT_DEVMEM/IO_STRICT_DEVMEM refuses this range because a driver claimed it: boot with "
+           "iomem=relaxed, or use --backend perf; kernel lockdown under Secure Boot also refuses /dev/mem)";
+  case HardwareResource::Msr:
+    return " (kernel lockdown or msr.allow_writes=off refuses MSR writes: use --backend perf)";
+  default:
+    return fmt::format(" (the kernel refused {}: under Secure Boot lockdown it does; use --backend perf)", name);
   }
 }
 

@@ -20,25 +20,24 @@ std::atomic<std::uint64_t> g_mmap_calls{0};
 constexpr int kHiLoHiMaxPoll = 1000;  // same bound as Linux arm_cspmu HILOHI_MAX_POLL
 }  // namespace
 
-std::uint64_t RegisterWindow::mmap_calls() { return g_mmap_calls.load(); }
+std::uint64_t RegisterWindow::mmap_calls() {
+  return g_mmap_calls.load();
+}
 
 RegisterWindow::RegisterWindow(const std::string& file, std::uint64_t file_offset, std::uint64_t length,
                                std::uint64_t phys_base, bool writable)
-    : source_(file_offset ? fmt::format("{} +{:#x}", file, file_offset) : file),
-      phys_base_(phys_base),
-      length_(length),
+    : source_(file_offset ? fmt::format("{} +{:#x}", file, file_offset) : file), phys_base_(phys_base), length_(length),
       writable_(writable) {
   if (length == 0) throw Error(fmt::format("{}: empty register window", source_));
   // O_SYNC makes /dev/mem and resourceN mappings uncached on x86 (as pciutils' physmem does).
   int fd = ::open(file.c_str(), (writable ? O_RDWR | O_SYNC : O_RDONLY) | O_CLOEXEC);
   if (fd < 0) throw_errno(fmt::format("{}: open", file), errno);
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-      static_cast<std::uint64_t>(st.st_size) < file_offset + length) {
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) < file_offset + length) {
     ::close(fd);
     // Touching a mapped page past the end of a regular file raises SIGBUS: refuse up front.
-    throw Error(fmt::format("{}: file is {:#x} bytes, window needs {:#x}..{:#x}", file, st.st_size,
-                            file_offset, file_offset + length));
+    throw Error(fmt::format("{}: file is {:#x} bytes, window needs {:#x}..{:#x}", file, st.st_size, file_offset,
+                            file_offset + length));
   }
   const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   const std::uint64_t map_off = file_offset & ~(page - 1);
@@ -61,14 +60,13 @@ RegisterWindow::~RegisterWindow() {
 
 volatile std::uint8_t* RegisterWindow::at(std::uint64_t offset, unsigned width) const {
   if (offset % width != 0 || offset > length_ || length_ - offset < width)
-    throw Error(fmt::format("{}: {}-bit access at +{:#x} is outside the {:#x}-byte window or unaligned",
-                            source_, width * 8, offset, length_));
+    throw Error(fmt::format("{}: {}-bit access at +{:#x} is outside the {:#x}-byte window or unaligned", source_,
+                            width * 8, offset, length_));
   return static_cast<volatile std::uint8_t*>(map_) + delta_ + offset;
 }
 
 void RegisterWindow::check_writable(std::uint64_t offset) const {
-  if (!writable_)
-    throw Error(fmt::format("{}: write at +{:#x} to a window mapped read-only", source_, offset));
+  if (!writable_) throw Error(fmt::format("{}: write at +{:#x} to a window mapped read-only", source_, offset));
 }
 
 std::uint32_t RegisterWindow::read32(std::uint64_t offset) const {

@@ -18,45 +18,39 @@ std::uint64_t le(std::span<const std::uint8_t> b, std::size_t at, unsigned n) {
 }
 
 // Node field offsets (DEN0117 table 3).
-constexpr std::size_t kLength = 0, kFlags = 2, kType = 3, kId = 4, kInstPrimary = 8,
-                      kInstSecondary = 16, kBase0 = 20, kBase1 = 28, kOvflwIrq = 36,
-                      kReserved1 = 40, kOvflwIrqFlags = 44, kProcAffinity = 48, kImplId = 52;
+constexpr std::size_t kLength = 0, kFlags = 2, kType = 3, kId = 4, kInstPrimary = 8, kInstSecondary = 16, kBase0 = 20,
+                      kBase1 = 28, kOvflwIrq = 36, kReserved1 = 40, kOvflwIrqFlags = 44, kProcAffinity = 48,
+                      kImplId = 52;
 
 void check_node(ApmtNode& n) {
   if (n.flags & 0xf8)
-    n.problems.push_back(
-        fmt::format("node flags bits [7:3] are reserved and must be zero, got {:#04x}", n.flags));
+    n.problems.push_back(fmt::format("node flags bits [7:3] are reserved and must be zero, got {:#04x}", n.flags));
   switch (n.type) {
   case 0:
   case 1:
   case 2:
     if (n.inst_secondary != 0)
-      n.problems.push_back(fmt::format(
-          "node type {:#04x} ({}): the secondary instance field must be 0, got {:#010x}", n.type,
-          apmt_type_name(n.type), n.inst_secondary));
+      n.problems.push_back(fmt::format("node type {:#04x} ({}): the secondary instance field must be 0, got {:#010x}",
+                                       n.type, apmt_type_name(n.type), n.inst_secondary));
     break;
   case 3:
     break;
   case 4:
     if (n.inst_primary != 0)
-      n.problems.push_back(
-          fmt::format("node type {:#04x} ({}): the primary instance field must be 0, got {:#x}",
-                      n.type, apmt_type_name(n.type), n.inst_primary));
+      n.problems.push_back(fmt::format("node type {:#04x} ({}): the primary instance field must be 0, got {:#x}",
+                                       n.type, apmt_type_name(n.type), n.inst_primary));
     break;
   default:
-    n.problems.push_back(
-        fmt::format("node type {:#04x} is unknown (DEN0117 defines 0 to 4)", n.type));
+    n.problems.push_back(fmt::format("node type {:#04x} is unknown (DEN0117 defines 0 to 4)", n.type));
   }
-  if (n.reserved1 != 0)
-    n.problems.push_back(fmt::format("reserved1 must be zero, got {:#010x}", n.reserved1));
+  if (n.reserved1 != 0) n.problems.push_back(fmt::format("reserved1 must be zero, got {:#010x}", n.reserved1));
   if (n.ovflw_irq_flags & ~1u)
-    n.problems.push_back(
-        fmt::format("overflow interrupt flags bits [31:1] must be zero (only wired interrupts are "
-                    "defined), got {:#010x}",
-                    n.ovflw_irq_flags));
+    n.problems.push_back(fmt::format("overflow interrupt flags bits [31:1] must be zero (only wired interrupts are "
+                                     "defined), got {:#010x}",
+                                     n.ovflw_irq_flags));
 }
 
-} // namespace
+}  // namespace
 
 std::string ApmtNode::acpi_hid() const {
   std::string s;
@@ -89,39 +83,36 @@ Apmt parse_apmt(std::span<const std::uint8_t> bytes, std::string_view source) {
   t.source = source;
   t.header = parse_header(bytes, source);
   if (t.header.signature != "APMT")
-    throw Error(
-        fmt::format("{}: signature '{}' is not APMT", source, printable(t.header.signature)));
+    throw Error(fmt::format("{}: signature '{}' is not APMT", source, printable(t.header.signature)));
   if (t.header.length < kHeaderBytes)
-    throw Error(fmt::format("{}: table length {:#x} is shorter than the ACPI header", source,
-                            t.header.length));
+    throw Error(fmt::format("{}: table length {:#x} is shorter than the ACPI header", source, t.header.length));
   if (t.header.length > bytes.size())
-    throw Error(fmt::format("{}: table length {:#x} runs past the {:#x} bytes present", source,
-                            t.header.length, bytes.size()));
+    throw Error(
+        fmt::format("{}: table length {:#x} runs past the {:#x} bytes present", source, t.header.length, bytes.size()));
   if (t.header.length < bytes.size())
-    t.warnings.push_back(fmt::format("{:#x} bytes after the table length {:#x} ignored",
-                                     bytes.size() - t.header.length, t.header.length));
+    t.warnings.push_back(fmt::format("{:#x} bytes after the table length {:#x} ignored", bytes.size() - t.header.length,
+                                     t.header.length));
   auto table = bytes.first(t.header.length);
   t.sum = byte_sum(table);
   if (t.sum != 0)
-    t.warnings.push_back(fmt::format(
-        "checksum {:#04x} is wrong: the table sums to {:#04x}, not 0 (checksum should be "
-        "{:#04x})",
-        t.header.checksum, t.sum, static_cast<std::uint8_t>(t.header.checksum - t.sum)));
+    t.warnings.push_back(fmt::format("checksum {:#04x} is wrong: the table sums to {:#04x}, not 0 (checksum should be "
+                                     "{:#04x})",
+                                     t.header.checksum, t.sum, static_cast<std::uint8_t>(t.header.checksum - t.sum)));
   // Every node has a non-zero length, so the walk advances on each step and ends within the table.
   std::size_t off = kHeaderBytes;
   unsigned index = 0;
   while (off < table.size()) {
     if (table.size() - off < 2)
-      throw Error(fmt::format("{}: node {} @{:#x}: {} byte(s) left, too few for a node length",
-                              source, index, off, table.size() - off));
+      throw Error(fmt::format("{}: node {} @{:#x}: {} byte(s) left, too few for a node length", source, index, off,
+                              table.size() - off));
     auto len = static_cast<std::uint16_t>(le(table, off + kLength, 2));
     if (len == 0) throw Error(fmt::format("{}: node {} @{:#x}: length 0", source, index, off));
     if (len < kApmtNodeBytes)
-      throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} is shorter than the {}-byte node",
-                              source, index, off, len, kApmtNodeBytes));
+      throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} is shorter than the {}-byte node", source, index, off,
+                              len, kApmtNodeBytes));
     if (len > table.size() - off)
-      throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} runs past the table end {:#x}",
-                              source, index, off, len, table.size()));
+      throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} runs past the table end {:#x}", source, index, off, len,
+                              table.size()));
     ApmtNode n;
     n.index = index;
     n.offset = off;
@@ -140,8 +131,7 @@ Apmt parse_apmt(std::span<const std::uint8_t> bytes, std::string_view source) {
     n.impl_id = static_cast<std::uint32_t>(le(table, off + kImplId, 4));
     if (len > kApmtNodeBytes)
       n.problems.push_back(fmt::format(
-          "length {:#x} is longer than the {}-byte node of DEN0117 1.0: extra bytes ignored", len,
-          kApmtNodeBytes));
+          "length {:#x} is longer than the {}-byte node of DEN0117 1.0: extra bytes ignored", len, kApmtNodeBytes));
     check_node(n);
     t.nodes.push_back(std::move(n));
     off += len;
@@ -176,11 +166,10 @@ std::vector<std::string> describe(const Apmt& t) {
   std::vector<std::string> out;
   out.push_back(fmt::format("APMT from {}", t.source));
   out.push_back(fmt::format("  Signature:                {}", printable(h.signature)));
-  out.push_back(
-      fmt::format("  Length:                   {:#010x} ({} nodes)", h.length, t.nodes.size()));
+  out.push_back(fmt::format("  Length:                   {:#010x} ({} nodes)", h.length, t.nodes.size()));
   out.push_back(fmt::format("  Revision:                 {:#04x}", h.revision));
-  out.push_back(fmt::format("  Checksum:                 {:#04x} ({})", h.checksum,
-                            t.checksum_ok() ? "correct" : "WRONG"));
+  out.push_back(
+      fmt::format("  Checksum:                 {:#04x} ({})", h.checksum, t.checksum_ok() ? "correct" : "WRONG"));
   out.push_back(fmt::format("  OEM ID:                   \"{}\"", printable(h.oem_id)));
   out.push_back(fmt::format("  OEM table ID:             \"{}\"", printable(h.oem_table_id)));
   out.push_back(fmt::format("  OEM revision:             {:#010x}", h.oem_revision));
@@ -189,19 +178,16 @@ std::vector<std::string> describe(const Apmt& t) {
   for (const auto& n : t.nodes) {
     out.push_back(fmt::format("APMT node {} @{:#x}:", n.index, n.offset));
     out.push_back(fmt::format("  Length:                   {:#06x}", n.length));
-    out.push_back(fmt::format(
-        "  Node flags:               {:#04x} (dual page: {}; affinity: {}; 64-bit atomic: {})",
-        n.flags, n.dual_page() ? "yes" : "no",
-        n.affinity_container() ? "processor container" : "processor", n.atomic64() ? "yes" : "no"));
-    out.push_back(
-        fmt::format("  Node type:                {:#04x} ({})", n.type, apmt_type_name(n.type)));
-    out.push_back(fmt::format("  Identifier:               {:#010x} (platform device {})", n.id,
-                              n.platform_device()));
+    out.push_back(fmt::format("  Node flags:               {:#04x} (dual page: {}; affinity: {}; 64-bit atomic: {})",
+                              n.flags, n.dual_page() ? "yes" : "no",
+                              n.affinity_container() ? "processor container" : "processor",
+                              n.atomic64() ? "yes" : "no"));
+    out.push_back(fmt::format("  Node type:                {:#04x} ({})", n.type, apmt_type_name(n.type)));
+    out.push_back(fmt::format("  Identifier:               {:#010x} (platform device {})", n.id, n.platform_device()));
     if (n.type == static_cast<std::uint8_t>(ApmtType::Acpi)) {
-      out.push_back(fmt::format("  Node Instance primary:    {:#018x} (_HID \"{}\")",
-                                n.inst_primary, printable(n.acpi_hid())));
-      out.push_back(fmt::format("  Node Instance secondary:  {:#010x} (_UID {})", n.inst_secondary,
-                                n.inst_secondary));
+      out.push_back(
+          fmt::format("  Node Instance primary:    {:#018x} (_HID \"{}\")", n.inst_primary, printable(n.acpi_hid())));
+      out.push_back(fmt::format("  Node Instance secondary:  {:#010x} (_UID {})", n.inst_secondary, n.inst_secondary));
     } else {
       out.push_back(fmt::format("  Node Instance primary:    {:#018x}", n.inst_primary));
       out.push_back(fmt::format("  Node Instance secondary:  {:#010x}", n.inst_secondary));
@@ -216,16 +202,14 @@ std::vector<std::string> describe(const Apmt& t) {
                               n.ovflw_irq_flags & 1 ? "edge triggered" : "level triggered",
                               n.ovflw_irq_flags & 2 ? "type 1 (undefined)" : "wired"));
     out.push_back(fmt::format("  Processor affinity:       {:#010x} ({} UID {})", n.proc_affinity,
-                              n.affinity_container() ? "processor container" : "ACPI processor",
-                              n.proc_affinity));
-    out.push_back(fmt::format(
-        "  Implementation ID:        {:#010x}{}", n.impl_id,
-        n.impl_id ? fmt::format(" (overrides PMIIDR; implementer {:#05x})", n.impl_id & 0xfff)
-                  : " (none: PMIIDR is used)"));
+                              n.affinity_container() ? "processor container" : "ACPI processor", n.proc_affinity));
+    out.push_back(fmt::format("  Implementation ID:        {:#010x}{}", n.impl_id,
+                              n.impl_id ? fmt::format(" (overrides PMIIDR; implementer {:#05x})", n.impl_id & 0xfff)
+                                        : " (none: PMIIDR is used)"));
     for (const auto& p : n.problems) out.push_back("  ! " + p);
   }
   for (const auto& w : t.warnings) out.push_back("! " + w);
   return out;
 }
 
-} // namespace pmukit::acpi
+}  // namespace pmukit::acpi

@@ -24,7 +24,7 @@ std::optional<std::string> link_name(const fs::path& link) {
   return target.filename().string();
 }
 
-} // namespace
+}  // namespace
 
 std::vector<AcpiDevice> list_devices(const Machine& machine) {
   std::vector<AcpiDevice> out;
@@ -48,8 +48,7 @@ std::vector<AcpiDevice> list_devices(const Machine& machine) {
     }
     out.push_back(std::move(d));
   }
-  std::sort(out.begin(), out.end(),
-            [](const AcpiDevice& a, const AcpiDevice& b) { return a.name < b.name; });
+  std::sort(out.begin(), out.end(), [](const AcpiDevice& a, const AcpiDevice& b) { return a.name < b.name; });
   return out;
 }
 
@@ -65,8 +64,7 @@ Processors processors(const std::vector<AcpiDevice>& devices) {
     p.uid_to_cpu[*uid] = static_cast<int>(*cpu);
     for (const auto& a : d.ancestors)
       if (a.hid == "ACPI0010" && a.uid)
-        if (auto cuid = parse_u64(*a.uid))
-          p.container_cpus[*cuid].push_back(static_cast<int>(*cpu));
+        if (auto cuid = parse_u64(*a.uid)) p.container_cpus[*cuid].push_back(static_cast<int>(*cpu));
   }
   for (auto& [uid, cpus] : p.container_cpus) std::sort(cpus.begin(), cpus.end());
   return p;
@@ -79,8 +77,7 @@ std::vector<IomemRange> Iomem::named(std::string_view name) const {
     if (!out.empty()) {
       const auto& prev = out.back();
       // A driver's claim sits one level below the platform device's resource of the same name.
-      bool nested = r.depth > prev.depth &&
-                    (addresses_hidden || (r.start >= prev.start && r.end <= prev.end));
+      bool nested = r.depth > prev.depth && (addresses_hidden || (r.start >= prev.start && r.end <= prev.end));
       bool same = !addresses_hidden && r.start == prev.start && r.end == prev.end;
       if (nested || same) continue;
     }
@@ -104,12 +101,11 @@ Iomem read_iomem(const Machine& machine) {
     auto start = parse_hex(line.substr(indent, dash - indent));
     auto end = parse_hex(trim(line.substr(dash + 1, colon - dash - 1)));
     if (!start || !end) continue;
-    m.ranges.push_back(
-        {*start, *end, std::string(line.substr(colon + 3)), static_cast<unsigned>(indent / 2)});
+    m.ranges.push_back({*start, *end, std::string(line.substr(colon + 3)), static_cast<unsigned>(indent / 2)});
     any_address = any_address || *start || *end;
   }
   m.addresses_hidden = !m.ranges.empty() && !any_address;
   return m;
 }
 
-} // namespace pmukit::acpi
+}  // namespace pmukit::acpi

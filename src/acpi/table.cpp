@@ -20,12 +20,12 @@ std::uint32_t le32(std::span<const std::uint8_t> b, std::size_t at) {
 std::string field(std::span<const std::uint8_t> b, std::size_t at, std::size_t len) {
   return std::string(reinterpret_cast<const char*>(b.data() + at), len);
 }
-} // namespace
+}  // namespace
 
 TableHeader parse_header(std::span<const std::uint8_t> bytes, std::string_view source) {
   if (bytes.size() < kHeaderBytes)
-    throw Error(fmt::format("{}: {} bytes is shorter than the {}-byte ACPI table header", source,
-                            bytes.size(), kHeaderBytes));
+    throw Error(
+        fmt::format("{}: {} bytes is shorter than the {}-byte ACPI table header", source, bytes.size(), kHeaderBytes));
   TableHeader h;
   h.signature = field(bytes, 0, 4);
   h.length = le32(bytes, 4);
@@ -54,8 +54,7 @@ std::string printable(std::string_view f) {
   return out;
 }
 
-std::optional<std::vector<std::uint8_t>> read_table(const Machine& machine,
-                                                    std::string_view signature) {
+std::optional<std::vector<std::uint8_t>> read_table(const Machine& machine, std::string_view signature) {
   auto path = machine.param("acpi.path") / std::string(signature);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
@@ -65,8 +64,7 @@ std::optional<std::vector<std::uint8_t>> read_table(const Machine& machine,
     throw Error(fmt::format("{}: {}{}", path.string(), errno_text(err),
                             err == EACCES ? " (ACPI tables are readable by root only)" : ""));
   }
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in),
-                                   std::istreambuf_iterator<char>());
+  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-} // namespace pmukit::acpi
+}  // namespace pmukit::acpi

@@ -18,8 +18,7 @@ namespace pmukit::discovery {
 
 std::uint32_t cs::pmiidr_from_pmpidr(const std::uint32_t p[5]) {
   std::uint32_t part0 = p[0] & 0xff, part1 = p[1] & 0xf, des0 = (p[1] >> 4) & 0xf;
-  std::uint32_t des1 = p[2] & 0x7, revision = (p[2] >> 4) & 0xf, revand = (p[3] >> 4) & 0xf,
-                des2 = p[4] & 0xf;
+  std::uint32_t des1 = p[2] & 0x7, revision = (p[2] >> 4) & 0xf, revand = (p[3] >> 4) & 0xf, des2 = p[4] & 0xf;
   return des0 | des1 << 4 | des2 << 8 | revand << 12 | revision << 16 | part0 << 20 | part1 << 28;
 }
 
@@ -33,7 +32,7 @@ struct NodeContext {
   const platform::CoreSightTable& table;
   const platform::Database& db;
   Inventory& inv;
-  std::map<std::string, unsigned> index; // per name pattern (and node type): probe order
+  std::map<std::string, unsigned> index;  // per name pattern (and node type): probe order
 };
 
 // Associated CPUs (arm_cspmu_get_cpus): the processor with this ACPI UID, or every CPU below the
@@ -102,12 +101,10 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
   auto match = ctx.table.match(cu.pmiidr);
   const auto& product = *match.product;
   auto implementer = static_cast<std::uint16_t>(cs::PmiidrImplementer::get(cu.pmiidr));
-  cu.implementer =
-      match.implementer ? match.implementer->name : ctx.table.implementer_name(implementer);
+  cu.implementer = match.implementer ? match.implementer->name : ctx.table.implementer_name(implementer);
   cu.product = product.product;
   cu.backend = product.pmu_kind;
-  cu.kernel_module =
-      match.implementer ? match.implementer->kernel_module : ctx.table.generic_module;
+  cu.kernel_module = match.implementer ? match.implementer->kernel_module : ctx.table.generic_module;
   cu.has_cycle_counter = cs::PmcfgrCc::get(cu.pmcfgr);
   cu.cycle_counter_index = cs::kCycleCounterIndex;
   cu.cpus = associated_cpus(ctx, n);
@@ -120,44 +117,39 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
   pu.filters = filters_of(ctx.db.pmu_kind(product.pmu_kind));
   if (!product.note.empty()) pu.notes.push_back(product.note);
 
-  std::map<std::string, std::string> fields{{"type", type_tag},
-                                            {"hid", acpi::printable(n.acpi_hid())},
-                                            {"uid", std::to_string(n.inst_secondary)}};
+  std::map<std::string, std::string> fields{
+      {"type", type_tag}, {"hid", acpi::printable(n.acpi_hid())}, {"uid", std::to_string(n.inst_secondary)}};
   if (cu.cpus.empty()) {
-    pu.notes.push_back(
-        fmt::format("{} UID {} matches no ACPI processor bound to a CPU: socket unknown",
-                    n.affinity_container() ? "processor container" : "processor", n.proc_affinity));
+    pu.notes.push_back(fmt::format("{} UID {} matches no ACPI processor bound to a CPU: socket unknown",
+                                   n.affinity_container() ? "processor container" : "processor", n.proc_affinity));
     fields["socket"] = "?";
   } else {
     int cpu = cu.cpus.front();
     cu.numa_node = node_of_cpu(ctx.topo, cpu);
-    if (auto it = ctx.topo.cpus.find(cpu); it != ctx.topo.cpus.end())
-      pu.socket = it->second.package;
+    if (auto it = ctx.topo.cpus.find(cpu); it != ctx.topo.cpus.end()) pu.socket = it->second.package;
     // The kernel's <socket> is cpu_to_node(first associated CPU), a NUMA node.
     fields["socket"] = cu.numa_node >= 0 ? std::to_string(cu.numa_node) : "?";
     if (cu.numa_node < 0)
-      pu.notes.push_back(
-          fmt::format("CPU {} is in no NUMA node: the name's socket is unknown", cpu));
+      pu.notes.push_back(fmt::format("CPU {} is in no NUMA node: the name's socket is unknown", cpu));
   }
   auto kernel = ctx.kernel.by_parent.find(cu.platform_device);
   if (kernel != ctx.kernel.by_parent.end()) cu.kernel_pmu = kernel->second;
   if (product.needs("{rc}")) {
     // Linux reads the RC# from the ACPI device's _DSD "instance_id", which sysfs does not export.
     auto at = cu.kernel_pmu.rfind("_rc_");
-    auto rc = at == std::string::npos ? std::nullopt
-                                      : parse_u64(std::string_view(cu.kernel_pmu).substr(at + 4));
+    auto rc = at == std::string::npos ? std::nullopt : parse_u64(std::string_view(cu.kernel_pmu).substr(at + 4));
     if (rc) {
       cu.rc = static_cast<int>(*rc);
       cu.rc_source = fmt::format("kernel PMU {} under {}", cu.kernel_pmu, cu.platform_device);
       fields["rc"] = std::to_string(*rc);
     } else {
       fields["rc"] = "?";
-      pu.notes.push_back(fmt::format(
-          "RC# unknown: Linux takes it from _DSD \"instance_id\" of ACPI device {}, which is "
-          "not exported to userspace; with {} loaded the PMU appears in "
-          "/sys/bus/event_source/devices under {} and pmukit reads it from there",
-          cu.acpi_device.empty() ? "(none: node is not ACPI type)" : cu.acpi_device,
-          cu.kernel_module, cu.platform_device));
+      pu.notes.push_back(
+          fmt::format("RC# unknown: Linux takes it from _DSD \"instance_id\" of ACPI device {}, which is "
+                      "not exported to userspace; with {} loaded the PMU appears in "
+                      "/sys/bus/event_source/devices under {} and pmukit reads it from there",
+                      cu.acpi_device.empty() ? "(none: node is not ACPI type)" : cu.acpi_device, cu.kernel_module,
+                      cu.platform_device));
     }
   }
   std::string pattern = product.name_pattern;
@@ -170,30 +162,25 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
   }
   pu.name = platform::expand_pattern(pattern, fields);
   if (!cu.kernel_pmu.empty() && cu.kernel_pmu != pu.name)
-    ctx.inv.warnings.push_back(fmt::format("{}: the kernel registered it as {}, pmukit names it {}",
-                                           where, cu.kernel_pmu, pu.name));
-  if (cu.pmiidr_source == "PMPIDR")
-    pu.notes.push_back("PMIIDR reads 0: identity rebuilt from PMPIDR0-4");
+    ctx.inv.warnings.push_back(
+        fmt::format("{}: the kernel registered it as {}, pmukit names it {}", where, cu.kernel_pmu, pu.name));
+  if (cu.pmiidr_source == "PMPIDR") pu.notes.push_back("PMIIDR reads 0: identity rebuilt from PMPIDR0-4");
   if (n.impl_id && cu.pmiidr_register && n.impl_id != cu.pmiidr_register)
-    pu.notes.push_back(fmt::format("APMT impl_id {:#010x} overrides PMIIDR {:#010x}", n.impl_id,
-                                   cu.pmiidr_register));
+    pu.notes.push_back(fmt::format("APMT impl_id {:#010x} overrides PMIIDR {:#010x}", n.impl_id, cu.pmiidr_register));
   if (pu.counter_width > 32 && !cu.atomic64)
-    pu.notes.push_back(
-        "64-bit counters without the APMT ATOMIC flag: read hi-lo-hi with 32-bit accesses");
+    pu.notes.push_back("64-bit counters without the APMT ATOMIC flag: read hi-lo-hi with 32-bit accesses");
   if (!match.exact && match.implementer)
-    pu.notes.push_back(fmt::format(
-        "{} product {:#05x} is not in the kernel's table: generic {} PMU", cu.implementer,
-        cs::PmiidrProduct::get(cu.pmiidr), match.implementer->kernel_module));
+    pu.notes.push_back(fmt::format("{} product {:#05x} is not in the kernel's table: generic {} PMU", cu.implementer,
+                                   cs::PmiidrProduct::get(cu.pmiidr), match.implementer->kernel_module));
   pu.detail = std::move(cu);
   ctx.inv.units.push_back(std::move(pu));
   ++stats.nodes;
 }
 
-} // namespace
+}  // namespace
 
 CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
-                                  const std::vector<acpi::AcpiDevice>& acpi_devices,
-                                  Inventory& inv) {
+                                  const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inv) {
   CoreSightStats stats;
   const auto& db = platform::Database::builtin();
   if (!db.soc().coresight) return stats;
@@ -202,8 +189,7 @@ CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
   try {
     bytes = acpi::read_table(machine, "APMT");
   } catch (const Error& e) {
-    inv.warnings.push_back(
-        fmt::format("{} (CoreSight PMUs cannot be listed without it)", e.what()));
+    inv.warnings.push_back(fmt::format("{} (CoreSight PMUs cannot be listed without it)", e.what()));
     return stats;
   }
   if (!bytes) return stats;
@@ -228,4 +214,4 @@ CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
   return stats;
 }
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

@@ -26,10 +26,10 @@ unsigned max_link_width(Machine& machine, const pci::Device& d) {
   return 0;
 }
 
-} // namespace
+}  // namespace
 
-unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& devices,
-                             const Topology& topo, Inventory& inv) {
+unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& devices, const Topology& topo,
+                             Inventory& inv) {
   const auto& db = platform::Database::builtin();
   if (!db.soc().dwc) return 0;
   const auto& dwc = *db.soc().dwc;
@@ -39,21 +39,20 @@ unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& d
     for (const auto& c : d.caps) {
       if (!c.vsec || c.vsec->id != dwc.vsec_id) continue;
       auto vendor = dwc.vendors.find(d.vendor_id);
-      std::string where = fmt::format("{} VSEC @{:#x} (ID {:#x} rev {} len {:#x})", d.bdf.str(),
-                                      c.offset, c.vsec->id, c.vsec->rev, c.vsec->length);
+      std::string where = fmt::format("{} VSEC @{:#x} (ID {:#x} rev {} len {:#x})", d.bdf.str(), c.offset, c.vsec->id,
+                                      c.vsec->rev, c.vsec->length);
       if (vendor == dwc.vendors.end()) {
         // Same ID and revision on another vendor (Tegra194 10de:1ad0 is DesignWare-based) is not
         // claimed by Linux either; say so, since it looks like RAS DES.
         if (c.vsec->rev == dwc.vsec_rev)
-          inv.warnings.push_back(
-              fmt::format("{}: looks like DesignWare RAS DES but vendor {:04x} is not one Linux "
-                          "dwc_pcie_pmu accepts: not used",
-                          where, d.vendor_id));
+          inv.warnings.push_back(fmt::format("{}: looks like DesignWare RAS DES but vendor {:04x} is not one Linux "
+                                             "dwc_pcie_pmu accepts: not used",
+                                             where, d.vendor_id));
         continue;
       }
       if (c.vsec->rev != dwc.vsec_rev) {
-        inv.warnings.push_back(fmt::format("{}: not RAS DES: revision {} (RAS DES is revision {})",
-                                           where, c.vsec->rev, dwc.vsec_rev));
+        inv.warnings.push_back(
+            fmt::format("{}: not RAS DES: revision {} (RAS DES is revision {})", where, c.vsec->rev, dwc.vsec_rev));
         continue;
       }
       DwcUnit u;
@@ -80,20 +79,18 @@ unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& d
       pu.num_counters = 2;
       pu.counter_width = 64;
       pu.filters = filters_of(db.pmu_kind(dwc.pmu_kind));
-      pu.notes.push_back(
-          "one lane event counter (32-bit) and one time-based counter (64-bit, read hi-lo-hi); no "
-          "overflow interrupt");
+      pu.notes.push_back("one lane event counter (32-bit) and one time-based counter (64-bit, read hi-lo-hi); no "
+                         "overflow interrupt");
       if (c.vsec->length < 0x1c)
         inv.warnings.push_back(
-            fmt::format("{}: length {:#x} does not cover the counter registers (+0x08..+0x1b)",
-                        where, c.vsec->length));
+            fmt::format("{}: length {:#x} does not cover the counter registers (+0x08..+0x1b)", where, c.vsec->length));
       pu.detail = std::move(u);
       inv.units.push_back(std::move(pu));
       ++found;
-      break; // the kernel takes the first RAS DES VSEC of a root port
+      break;  // the kernel takes the first RAS DES VSEC of a root port
     }
   }
   return found;
 }
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

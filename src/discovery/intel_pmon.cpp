@@ -23,7 +23,7 @@ namespace {
 using namespace intel;
 
 constexpr std::uint64_t kMaxTableBytes = 0x200000;  // (1 + 1023) * 255 * 8 rounded up
-constexpr std::uint64_t kPhysLimit = 1ull << 52;      // architectural physical address width
+constexpr std::uint64_t kPhysLimit = 1ull << 52;    // architectural physical address width
 
 struct TableLocation {
   IntelTable table;
@@ -40,8 +40,8 @@ std::optional<std::uint64_t> dvsec_bar(PciConfig& cfg, const pci::Capability& ca
     return std::nullopt;
   }
   if (*bir_dw & ~kDvsecBirMask) {
-    warnings.push_back(fmt::format("{}: +0xc = {:#x} has bits outside BIR[2:0]: table rejected, as Linux does", where,
-                                   *bir_dw));
+    warnings.push_back(
+        fmt::format("{}: +0xc = {:#x} has bits outside BIR[2:0]: table rejected, as Linux does", where, *bir_dw));
     return std::nullopt;
   }
   int bir = static_cast<int>(*bir_dw & kDvsecBirMask);
@@ -172,57 +172,58 @@ bool place_registers(UnitContext& ctx, const DecodedUnit& u, const platform::Int
   iu.ctr_offset = u.ctr_offset;
   iu.status_offset = u.status_offset;
   switch (static_cast<AccessType>(u.access_type)) {
-    case AccessType::Msr: {
-      iu.access = RegAccess::Msr;
-      iu.ctl_step = iu.ctr_step = 1;
-      std::uint64_t top = u.box_ctl + std::max(u.ctl_offset, u.ctr_offset) + n;
-      if (top > 0xffffffffull) {
-        ctx.inv.warnings.push_back(fmt::format("{}: skipped: MSR {:#x} is beyond the 32-bit MSR space", where, top));
-        return false;
-      }
-      iu.msr_cpu = ctx.topo.first_cpu(table.socket, table.origin == "msr" ? table.die : -1);
-      break;
-    }
-    case AccessType::Mmio: {
-      iu.access = RegAccess::Mmio;
-      iu.ctl_step = bt && bt->ctl_step ? bt->ctl_step : kMmioCtlStep;
-      iu.ctr_step = kMmioCtrStep;
-      std::uint64_t span = std::max<std::uint64_t>(u.ctl_offset + iu.ctl_step * n, u.ctr_offset + kMmioCtrStep * n);
-      if (bt && bt->fixed) span = std::max({span, bt->fixed->ctl_offset + 4, bt->fixed->ctr_offset + 8});
-      if (u.box_ctl >= kPhysLimit || kPhysLimit - u.box_ctl < span) {
-        ctx.inv.warnings.push_back(fmt::format("{}: skipped: box control {:#x} is outside the physical address space",
-                                               where, u.box_ctl));
-        return false;
-      }
-      auto& mem = ctx.machine.memory();
-      if (mem.find_bar(u.box_ctl, 1) && !mem.find_bar(u.box_ctl, span)) {
-        ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers {:#x}..{:#x} straddle the end of a PCI BAR",
-                                               where, u.box_ctl, u.box_ctl + span - 1));
-        return false;
-      }
-      break;
-    }
-    case AccessType::Pci: {
-      iu.access = RegAccess::PciConfig;
-      iu.ctl_step = iu.ctr_step = kPciStep;
-      Bdf bdf{static_cast<std::uint32_t>(PciCtlDomain::get(u.box_ctl)), static_cast<std::uint8_t>(PciCtlBus::get(u.box_ctl)),
-              static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) >> 3),
-              static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) & 7)};
-      std::uint64_t off = PciCtlOffset::get(u.box_ctl);
-      if (!pci_device_exists(ctx.devices, bdf)) {
-        ctx.inv.warnings.push_back(fmt::format("{}: skipped: its PCI device {} does not exist", where, bdf.str()));
-        return false;
-      }
-      if (off + std::max(u.ctl_offset, u.ctr_offset) + kPciStep * n > 4096) {
-        ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers run past {} config space", where, bdf.str()));
-        return false;
-      }
-      iu.pci_device = bdf;
-      iu.box_ctl = off;
-      break;
-    }
-    case AccessType::Unknown:
+  case AccessType::Msr: {
+    iu.access = RegAccess::Msr;
+    iu.ctl_step = iu.ctr_step = 1;
+    std::uint64_t top = u.box_ctl + std::max(u.ctl_offset, u.ctr_offset) + n;
+    if (top > 0xffffffffull) {
+      ctx.inv.warnings.push_back(fmt::format("{}: skipped: MSR {:#x} is beyond the 32-bit MSR space", where, top));
       return false;
+    }
+    iu.msr_cpu = ctx.topo.first_cpu(table.socket, table.origin == "msr" ? table.die : -1);
+    break;
+  }
+  case AccessType::Mmio: {
+    iu.access = RegAccess::Mmio;
+    iu.ctl_step = bt && bt->ctl_step ? bt->ctl_step : kMmioCtlStep;
+    iu.ctr_step = kMmioCtrStep;
+    std::uint64_t span = std::max<std::uint64_t>(u.ctl_offset + iu.ctl_step * n, u.ctr_offset + kMmioCtrStep * n);
+    if (bt && bt->fixed) span = std::max({span, bt->fixed->ctl_offset + 4, bt->fixed->ctr_offset + 8});
+    if (u.box_ctl >= kPhysLimit || kPhysLimit - u.box_ctl < span) {
+      ctx.inv.warnings.push_back(
+          fmt::format("{}: skipped: box control {:#x} is outside the physical address space", where, u.box_ctl));
+      return false;
+    }
+    auto& mem = ctx.machine.memory();
+    if (mem.find_bar(u.box_ctl, 1) && !mem.find_bar(u.box_ctl, span)) {
+      ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers {:#x}..{:#x} straddle the end of a PCI BAR", where,
+                                             u.box_ctl, u.box_ctl + span - 1));
+      return false;
+    }
+    break;
+  }
+  case AccessType::Pci: {
+    iu.access = RegAccess::PciConfig;
+    iu.ctl_step = iu.ctr_step = kPciStep;
+    Bdf bdf{static_cast<std::uint32_t>(PciCtlDomain::get(u.box_ctl)),
+            static_cast<std::uint8_t>(PciCtlBus::get(u.box_ctl)),
+            static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) >> 3),
+            static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) & 7)};
+    std::uint64_t off = PciCtlOffset::get(u.box_ctl);
+    if (!pci_device_exists(ctx.devices, bdf)) {
+      ctx.inv.warnings.push_back(fmt::format("{}: skipped: its PCI device {} does not exist", where, bdf.str()));
+      return false;
+    }
+    if (off + std::max(u.ctl_offset, u.ctr_offset) + kPciStep * n > 4096) {
+      ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers run past {} config space", where, bdf.str()));
+      return false;
+    }
+    iu.pci_device = bdf;
+    iu.box_ctl = off;
+    break;
+  }
+  case AccessType::Unknown:
+    return false;
   }
   if (iu.access != RegAccess::PciConfig) iu.box_ctl = u.box_ctl;
   for (unsigned i = 0; i < n; ++i) {
@@ -256,17 +257,19 @@ void apply_cha_count(UnitContext& ctx, const IntelTable& table, std::size_t firs
     if (units[i].as<IntelUnit>()->type == *plat->cha_count_type) ++listed;
   if (listed == *count) return;
   if (listed < *count) {
-    ctx.inv.warnings.push_back(fmt::format("{}: MSR {:#x} on CPU {} counts {} CHAs but the table lists {}", table.source,
-                                           *plat->cha_count_msr, cpu, *count, listed));
+    ctx.inv.warnings.push_back(fmt::format("{}: MSR {:#x} on CPU {} counts {} CHAs but the table lists {}",
+                                           table.source, *plat->cha_count_msr, cpu, *count, listed));
     return;
   }
   std::erase_if(units, [&](const PmuUnit& u) {
     const auto* iu = u.as<IntelUnit>();
-    return iu && iu->table == ctx.inv.intel_tables.size() - 1 && iu->type == *plat->cha_count_type && iu->box_id >= *count;
+    return iu && iu->table == ctx.inv.intel_tables.size() - 1 && iu->type == *plat->cha_count_type &&
+           iu->box_id >= *count;
   });
-  ctx.inv.warnings.push_back(fmt::format("{}: the table lists {} CHAs, MSR {:#x} on CPU {} says {}: CHA boxes {} and up "
-                                         "dropped, as Linux does", table.source, listed, *plat->cha_count_msr, cpu, *count,
-                                         *count));
+  ctx.inv.warnings.push_back(
+      fmt::format("{}: the table lists {} CHAs, MSR {:#x} on CPU {} says {}: CHA boxes {} and up "
+                  "dropped, as Linux does",
+                  table.source, listed, *plat->cha_count_msr, cpu, *count, *count));
 }
 
 void add_units(UnitContext& ctx, const DecodedTable& decoded, IntelTable& table) {
@@ -276,8 +279,8 @@ void add_units(UnitContext& ctx, const DecodedTable& decoded, IntelTable& table)
     const platform::IntelBoxType* bt = ctx.platform ? ctx.platform->box(u.box_type) : nullptr;
     std::string where = fmt::format("{} unit {} (type {} id {})", table.source, u.index, u.box_type, u.box_id);
     if (bt && std::find(bt->ignored_in.begin(), bt->ignored_in.end(), table.origin) != bt->ignored_in.end()) {
-      ctx.inv.warnings.push_back(fmt::format("{}: skipped: {} units of {} tables are ignored on {} ({})", where, bt->name,
-                                             table.origin, ctx.platform->name, bt->ignore_note));
+      ctx.inv.warnings.push_back(fmt::format("{}: skipped: {} units of {} tables are ignored on {} ({})", where,
+                                             bt->name, table.origin, ctx.platform->name, bt->ignore_note));
       ++table.skipped_units;
       continue;
     }
@@ -300,7 +303,8 @@ void add_units(UnitContext& ctx, const DecodedTable& decoded, IntelTable& table)
     pu.num_counters = u.num_regs;
     pu.counter_width = u.bit_width;
     if (bt && bt->unreliable) pu.notes.push_back("unreliable discovery data: " + *bt->unreliable);
-    if (iu.access == RegAccess::Msr && iu.msr_cpu < 0) pu.notes.push_back("no CPU of this socket is known for MSR access");
+    if (iu.access == RegAccess::Msr && iu.msr_cpu < 0)
+      pu.notes.push_back("no CPU of this socket is known for MSR access");
     pu.detail = std::move(iu);
     ctx.inv.units.push_back(std::move(pu));
     ++table.valid_units;
@@ -342,7 +346,8 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
       window = map_table(machine, loc.base, mmaps);
       stats.mmap_calls += mmaps;
     } catch (const Error& e) {
-      inventory.warnings.push_back(fmt::format("{}: table at {:#x} cannot be read: {}", table.source, loc.base, e.what()));
+      inventory.warnings.push_back(
+          fmt::format("{}: table at {:#x} cannot be read: {}", table.source, loc.base, e.what()));
       continue;
     }
     table.mapped_through = window->source();

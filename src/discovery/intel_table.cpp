@@ -33,7 +33,8 @@ bool read_record(const QwordReader& read, std::uint64_t at, std::uint64_t out[3]
 DecodedTable decode_table(const QwordReader& read, std::uint64_t window_bytes, const std::string& where) {
   DecodedTable t;
   if (!read_record(read, 0, t.global)) {
-    t.warnings.push_back(fmt::format("{}: the global record does not fit in the {:#x}-byte window", where, window_bytes));
+    t.warnings.push_back(
+        fmt::format("{}: the global record does not fit in the {:#x}-byte window", where, window_bytes));
     return t;
   }
   if (invalid_record(t.global)) {
@@ -53,8 +54,8 @@ DecodedTable decode_table(const QwordReader& read, std::uint64_t window_bytes, c
   if (t.max_units == 0) return t;
   if (t.stride_bytes < kRecordBytes) {
     // With stride 0 every "unit" would be the global record again; below 24 bytes they overlap.
-    t.warnings.push_back(fmt::format("{}: stride {} bytes cannot hold {} unit records of {} bytes: no units read", where,
-                                     t.stride_bytes, t.max_units, kRecordBytes));
+    t.warnings.push_back(fmt::format("{}: stride {} bytes cannot hold {} unit records of {} bytes: no units read",
+                                     where, t.stride_bytes, t.max_units, kRecordBytes));
     t.skipped = t.max_units;
     return t;
   }
@@ -76,8 +77,8 @@ DecodedTable decode_table(const QwordReader& read, std::uint64_t window_bytes, c
         t.warnings.push_back(fmt::format("{}: skipped: reads all ones", unit_where));
         ++t.skipped;
       } else if (u.raw[0] || u.raw[1] || u.raw[2]) {
-        t.warnings.push_back(fmt::format("{}: skipped: invalid record {:#x} {:#x} {:#x}", unit_where, u.raw[0], u.raw[1],
-                                         u.raw[2]));
+        t.warnings.push_back(
+            fmt::format("{}: skipped: invalid record {:#x} {:#x} {:#x}", unit_where, u.raw[0], u.raw[1], u.raw[2]));
         ++t.skipped;
       }
       continue;

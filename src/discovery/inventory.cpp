@@ -7,20 +7,28 @@ namespace pmukit::discovery {
 
 std::string_view family_name(Family f) {
   switch (f) {
-    case Family::IntelUncore: return "intel-uncore";
-    case Family::CoreSight: return "coresight";
-    case Family::DwcRasDes: return "dwc-rasdes";
-    case Family::T410C2c: return "t410-c2c";
-    case Family::T410CmemLatency: return "t410-cmem-latency";
+  case Family::IntelUncore:
+    return "intel-uncore";
+  case Family::CoreSight:
+    return "coresight";
+  case Family::DwcRasDes:
+    return "dwc-rasdes";
+  case Family::T410C2c:
+    return "t410-c2c";
+  case Family::T410CmemLatency:
+    return "t410-cmem-latency";
   }
   return "?";
 }
 
 std::string_view access_name(RegAccess a) {
   switch (a) {
-    case RegAccess::Msr: return "MSR";
-    case RegAccess::Mmio: return "MMIO";
-    case RegAccess::PciConfig: return "PCI";
+  case RegAccess::Msr:
+    return "MSR";
+  case RegAccess::Mmio:
+    return "MMIO";
+  case RegAccess::PciConfig:
+    return "PCI";
   }
   return "?";
 }

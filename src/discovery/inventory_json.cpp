@@ -68,13 +68,14 @@ ojson detail_json(const CoreSightUnit& u) {
                {"acpi_device", u.acpi_device.empty() ? ojson(nullptr) : ojson(u.acpi_device)},
                {"kernel_pmu", u.kernel_pmu.empty() ? ojson(nullptr) : ojson(u.kernel_pmu)},
                {"mapped_through", u.mapped_through},
-               {"apmt", {{"id", u.apmt_id},
-                         {"type", u.apmt_type},
-                         {"flags", u.apmt_flags},
-                         {"inst_primary", hex(u.apmt_inst_primary)},
-                         {"inst_secondary", u.apmt_inst_secondary},
-                         {"proc_affinity", u.apmt_proc_affinity},
-                         {"impl_id", hex(u.apmt_impl_id)}}}};
+               {"apmt",
+                {{"id", u.apmt_id},
+                 {"type", u.apmt_type},
+                 {"flags", u.apmt_flags},
+                 {"inst_primary", hex(u.apmt_inst_primary)},
+                 {"inst_secondary", u.apmt_inst_secondary},
+                 {"proc_affinity", u.apmt_proc_affinity},
+                 {"impl_id", hex(u.apmt_impl_id)}}}};
 }
 
 ojson detail_json(const DwcUnit& u) {
@@ -114,10 +115,14 @@ ojson detail_json(const T410Unit& u) {
 }  // namespace
 
 ojson to_json(const PmuUnit& u) {
-  ojson j{{"name", u.name},         {"family", family_name(u.family)},
-          {"type_name", u.type_name}, {"pmu_kind", u.pmu_kind},
-          {"socket", u.socket},     {"die", u.die},
-          {"counters", u.num_counters}, {"width", u.counter_width}};
+  ojson j{{"name", u.name},
+          {"family", family_name(u.family)},
+          {"type_name", u.type_name},
+          {"pmu_kind", u.pmu_kind},
+          {"socket", u.socket},
+          {"die", u.die},
+          {"counters", u.num_counters},
+          {"width", u.counter_width}};
   j["filters"] = ojson::array();
   for (const auto& f : u.filters) j["filters"].push_back({{"name", f.name}, {"format", f.format}, {"help", f.help}});
   j["notes"] = u.notes;
@@ -159,18 +164,16 @@ ojson to_json(const RootPortMap& m) {
 
 ojson to_json(const Inventory& inv) {
   ojson j;
-  j["platform"] = inv.platform.empty() ? ojson(nullptr)
-                                       : ojson{{"name", inv.platform}, {"description", inv.platform_description}};
+  j["platform"] =
+      inv.platform.empty() ? ojson(nullptr) : ojson{{"name", inv.platform}, {"description", inv.platform_description}};
   j["intel_tables"] = ojson::array();
-  for (std::size_t i = 0; i < inv.intel_tables.size(); ++i) j["intel_tables"].push_back(to_json(inv.intel_tables[i], i));
+  for (std::size_t i = 0; i < inv.intel_tables.size(); ++i)
+    j["intel_tables"].push_back(to_json(inv.intel_tables[i], i));
   j["units"] = ojson::array();
   for (const auto& u : inv.units) j["units"].push_back(to_json(u));
-  j["apmt"] = inv.apmt ? ojson{{"source", inv.apmt->source},
-                               {"revision", inv.apmt->revision},
-                               {"nodes", inv.apmt->nodes},
-                               {"checksum_ok", inv.apmt->checksum_ok},
-                               {"oem_id", inv.apmt->oem_id},
-                               {"oem_table_id", inv.apmt->oem_table_id}}
+  j["apmt"] = inv.apmt ? ojson{{"source", inv.apmt->source}, {"revision", inv.apmt->revision},
+                               {"nodes", inv.apmt->nodes},   {"checksum_ok", inv.apmt->checksum_ok},
+                               {"oem_id", inv.apmt->oem_id}, {"oem_table_id", inv.apmt->oem_table_id}}
                        : ojson(nullptr);
   j["root_ports"] = ojson::array();
   for (const auto& m : inv.root_ports) j["root_ports"].push_back(to_json(m));

@@ -26,4 +26,4 @@ KernelPmus read_kernel_pmus(const Machine& machine) {
   return k;
 }
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

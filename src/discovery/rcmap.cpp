@@ -23,22 +23,19 @@ const platform::RcMapScheme* scheme_named(std::string_view name) {
 std::vector<std::string> pmu_names(const platform::RcMapScheme& s, int socket, int rc) {
   std::vector<std::string> out;
   for (const auto& p : s.pmus)
-    out.push_back(platform::expand_pattern(
-        p.name_pattern, {{"socket", std::to_string(socket)}, {"rc", std::to_string(rc)}}));
+    out.push_back(
+        platform::expand_pattern(p.name_pattern, {{"socket", std::to_string(socket)}, {"rc", std::to_string(rc)}}));
   return out;
 }
 
-std::optional<RootPortMap> from_dvsec(Machine& machine, const pci::Device& d,
-                                      const pci::Capability& cap, const platform::RcMapScheme& s,
-                                      std::vector<std::string>& warnings) {
-  std::string where = fmt::format("{} DVSEC {:04x}:{:04x} @{:#x}", d.bdf.str(), s.dvsec_vendor,
-                                  s.dvsec_id, cap.offset);
+std::optional<RootPortMap> from_dvsec(Machine& machine, const pci::Device& d, const pci::Capability& cap,
+                                      const platform::RcMapScheme& s, std::vector<std::string>& warnings) {
+  std::string where = fmt::format("{} DVSEC {:04x}:{:04x} @{:#x}", d.bdf.str(), s.dvsec_vendor, s.dvsec_id, cap.offset);
   unsigned last = 0;
   for (const auto& [name, off] : s.bytes) last = std::max(last, off);
   if (cap.dvsec->length <= last) {
-    warnings.push_back(
-        fmt::format("{}: length {:#x} does not cover byte +{:#x}: RC mapping not read", where,
-                    cap.dvsec->length, last));
+    warnings.push_back(fmt::format("{}: length {:#x} does not cover byte +{:#x}: RC mapping not read", where,
+                                   cap.dvsec->length, last));
     return std::nullopt;
   }
   auto& cfg = machine.pci().config(d.bdf);
@@ -46,8 +43,7 @@ std::optional<RootPortMap> from_dvsec(Machine& machine, const pci::Device& d,
   for (const auto& [name, off] : s.bytes) {
     auto b = cfg.read8(cap.offset + off);
     if (!b) {
-      warnings.push_back(
-          fmt::format("{}: byte +{:#x} ({}) unreadable: RC mapping not read", where, off, name));
+      warnings.push_back(fmt::format("{}: byte +{:#x} ({}) unreadable: RC mapping not read", where, off, name));
       return std::nullopt;
     }
     v[name] = *b;
@@ -67,16 +63,13 @@ std::optional<RootPortMap> from_dvsec(Machine& machine, const pci::Device& d,
   m.pmus = pmu_names(s, m.socket, m.rc);
   // The DVSEC repeats the root port's own segment and bus; disagreement means stale firmware data.
   if (m.segment != static_cast<int>(d.bdf.domain & 0xff) || m.bus != d.bdf.bus)
-    warnings.push_back(
-        fmt::format("{}: says segment {:02x} bus {:02x}, but the device is at {:04x}:{:02x}", where,
-                    m.segment, m.bus, d.bdf.domain, d.bdf.bus));
-  if (m.rp > 7)
-    warnings.push_back(
-        fmt::format("{}: RP# {} does not fit the 8-bit root-port filter", where, m.rp));
+    warnings.push_back(fmt::format("{}: says segment {:02x} bus {:02x}, but the device is at {:04x}:{:02x}", where,
+                                   m.segment, m.bus, d.bdf.domain, d.bdf.bus));
+  if (m.rp > 7) warnings.push_back(fmt::format("{}: RP# {} does not fit the 8-bit root-port filter", where, m.rp));
   return m;
 }
 
-} // namespace
+}  // namespace
 
 std::vector<RootPortMap> map_root_ports(Machine& machine, const std::vector<pci::Device>& devices,
                                         std::vector<std::string>& warnings) {
@@ -90,8 +83,7 @@ std::vector<RootPortMap> map_root_ports(Machine& machine, const std::vector<pci:
         if (auto m = from_dvsec(machine, d, *cap, s, warnings)) out.push_back(std::move(*m));
       } else if (s.method == "domain") {
         if (!d.is_root_port() || d.vendor_id != s.vendor ||
-            std::find(s.root_port_devices.begin(), s.root_port_devices.end(), d.device_id) ==
-                s.root_port_devices.end())
+            std::find(s.root_port_devices.begin(), s.root_port_devices.end(), d.device_id) == s.root_port_devices.end())
           continue;
         RootPortMap m;
         m.device = d.bdf;
@@ -104,9 +96,8 @@ std::vector<RootPortMap> map_root_ports(Machine& machine, const std::vector<pci:
                                "1 root port 8); not read from hardware",
                                d.bdf.domain);
         if (static_cast<unsigned>(m.rp) > s.max_rp) {
-          warnings.push_back(
-              fmt::format("{}: domain {:04x} gives root port {}, beyond Grace's 0-{}: not mapped",
-                          d.bdf.str(), d.bdf.domain, m.rp, s.max_rp));
+          warnings.push_back(fmt::format("{}: domain {:04x} gives root port {}, beyond Grace's 0-{}: not mapped",
+                                         d.bdf.str(), d.bdf.domain, m.rp, s.max_rp));
           continue;
         }
         m.pmus = pmu_names(s, m.socket, -1);
@@ -114,8 +105,7 @@ std::vector<RootPortMap> map_root_ports(Machine& machine, const std::vector<pci:
       }
     }
   }
-  std::sort(out.begin(), out.end(),
-            [](const RootPortMap& a, const RootPortMap& b) { return a.device < b.device; });
+  std::sort(out.begin(), out.end(), [](const RootPortMap& a, const RootPortMap& b) { return a.device < b.device; });
   return out;
 }
 
@@ -135,12 +125,10 @@ DeviceRcMap map_device(const pci::Device& dev, const std::vector<RootPortMap>& m
   }
   r.map = own ? own : above;
   if (!r.map) {
-    r.error =
-        dev.root_port
-            ? fmt::format("its root port {} has no NVIDIA RC mapping (no DVSEC 10de:0004, not a "
-                          "Grace root port)",
-                          dev.root_port->str())
-            : "no root port above it (an integrated or host-bridge device): no PCIe PMU sees it";
+    r.error = dev.root_port ? fmt::format("its root port {} has no NVIDIA RC mapping (no DVSEC 10de:0004, not a "
+                                          "Grace root port)",
+                                          dev.root_port->str())
+                            : "no root port above it (an integrated or host-bridge device): no PCIe PMU sees it";
     return r;
   }
   const auto* s = scheme_named(r.map->scheme);
@@ -151,20 +139,17 @@ DeviceRcMap map_device(const pci::Device& dev, const std::vector<RootPortMap>& m
     PmuFilter f;
     f.pmu = r.map->pmus[i];
     if (!own && !p.bdf_terms.empty()) {
-      f.terms =
-          platform::expand_pattern(p.bdf_terms, {{"bdf", fmt::format("{:#06x}", dev.bdf.rid())}});
+      f.terms = platform::expand_pattern(p.bdf_terms, {{"bdf", fmt::format("{:#06x}", dev.bdf.rid())}});
       f.scope = "this function only";
     } else {
       f.terms = fmt::format("{}={:#x}", p.rp_term, 1u << r.map->rp);
       f.scope = own ? fmt::format("every device below root port {}", rp_text)
-                    : fmt::format("every device below root port {} (this PMU has no BDF filter)",
-                                  rp_text);
+                    : fmt::format("every device below root port {} (this PMU has no BDF filter)", rp_text);
     }
-    if (!p.example_event.empty())
-      f.example = fmt::format("{}/{},{}/", f.pmu, p.example_event, f.terms);
+    if (!p.example_event.empty()) f.example = fmt::format("{}/{},{}/", f.pmu, p.example_event, f.terms);
     r.filters.push_back(std::move(f));
   }
   return r;
 }
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

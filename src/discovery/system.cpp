@@ -24,13 +24,20 @@ std::optional<CpuIdentity> read_cpu_identity(const Machine& machine) {
     std::string key(trim(line.substr(0, colon)));
     std::string_view value = trim(line.substr(colon + 1));
     any = true;
-    if (key == "vendor_id") id.vendor = value;
-    else if (key == "cpu family") id.family = static_cast<unsigned>(parse_u64(value).value_or(0));
-    else if (key == "model") id.model = static_cast<unsigned>(parse_u64(value).value_or(0));
-    else if (key == "stepping") id.stepping = static_cast<unsigned>(parse_u64(value).value_or(0));
-    else if (key == "model name") id.model_name = value;
-    else if (key == "CPU implementer") id.arm_implementer = static_cast<unsigned>(parse_u64(value).value_or(0));
-    else if (key == "CPU part") id.arm_part = static_cast<unsigned>(parse_u64(value).value_or(0));
+    if (key == "vendor_id")
+      id.vendor = value;
+    else if (key == "cpu family")
+      id.family = static_cast<unsigned>(parse_u64(value).value_or(0));
+    else if (key == "model")
+      id.model = static_cast<unsigned>(parse_u64(value).value_or(0));
+    else if (key == "stepping")
+      id.stepping = static_cast<unsigned>(parse_u64(value).value_or(0));
+    else if (key == "model name")
+      id.model_name = value;
+    else if (key == "CPU implementer")
+      id.arm_implementer = static_cast<unsigned>(parse_u64(value).value_or(0));
+    else if (key == "CPU part")
+      id.arm_part = static_cast<unsigned>(parse_u64(value).value_or(0));
   }
   if (!any) return std::nullopt;
   return id;

@@ -12,8 +12,7 @@
 
 namespace pmukit::discovery {
 
-unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevice>& acpi_devices,
-                              Inventory& inv) {
+unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inv) {
   const auto& db = platform::Database::builtin();
   const auto& blocks = db.soc().t410_blocks;
   if (blocks.empty()) return 0;
@@ -26,9 +25,8 @@ unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevi
       if (b.hid == dev.hid) block = &b;
     if (!block) continue;
     if (!dev.present()) {
-      inv.warnings.push_back(
-          fmt::format("ACPI device {} ({}): _STA {:#x} says not present: skipped", dev.name,
-                      block->interface, dev.status.value_or(0)));
+      inv.warnings.push_back(fmt::format("ACPI device {} ({}): _STA {:#x} says not present: skipped", dev.name,
+                                         block->interface, dev.status.value_or(0)));
       continue;
     }
     if (!iomem) iomem = acpi::read_iomem(machine);
@@ -54,30 +52,28 @@ unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevi
       pu.socket = static_cast<int>(*uid);
     else
       pu.notes.push_back("the ACPI device has no _UID: socket unknown");
-    pu.name = platform::expand_pattern(block->name_pattern,
-                                       {{"socket", uid ? std::to_string(*uid) : "?"}});
+    pu.name = platform::expand_pattern(block->name_pattern, {{"socket", uid ? std::to_string(*uid) : "?"}});
     // Resources: the platform device the ACPI core created carries the device's name.
     std::string platform_name = dev.physical_node.value_or(dev.name);
     auto iomem_file = machine.param("iomem.path").string();
     if (!iomem->readable) {
       u.resources_source = fmt::format("{} unreadable", iomem_file);
-      pu.notes.push_back(fmt::format(
-          "MMIO resources unknown: {} cannot be read, and _CRS is not exported elsewhere",
-          iomem_file));
+      pu.notes.push_back(
+          fmt::format("MMIO resources unknown: {} cannot be read, and _CRS is not exported elsewhere", iomem_file));
     } else {
       auto ranges = iomem->named(platform_name);
       u.ranges_listed = static_cast<unsigned>(ranges.size());
       u.resources_source = fmt::format("{} ({})", iomem_file, platform_name);
       if (ranges.empty()) {
-        pu.notes.push_back(fmt::format(
-            "no memory ranges named {} in {}: the platform device was not created or its _CRS "
-            "has no MEM resources; _CRS is not exported elsewhere",
-            platform_name, iomem_file));
+        pu.notes.push_back(
+            fmt::format("no memory ranges named {} in {}: the platform device was not created or its _CRS "
+                        "has no MEM resources; _CRS is not exported elsewhere",
+                        platform_name, iomem_file));
       } else if (iomem->addresses_hidden) {
-        pu.notes.push_back(fmt::format(
-            "{} lists {} ranges for {} but shows addresses only to root (reads 0-0): run as root "
-            "to see the instance bases",
-            iomem_file, ranges.size(), platform_name));
+        pu.notes.push_back(
+            fmt::format("{} lists {} ranges for {} but shows addresses only to root (reads 0-0): run as root "
+                        "to see the instance bases",
+                        iomem_file, ranges.size(), platform_name));
       } else {
         u.exposed = true;
         // _CRS order is not visible: /proc/iomem sorts by address. The driver takes resources
@@ -91,19 +87,16 @@ unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevi
                            "the last one the "
                            "broadcast region) is not exported and is assumed to be ascending");
         if (ranges.size() != block->instances + 1u)
-          inv.warnings.push_back(
-              fmt::format("ACPI device {} ({}): {} memory ranges in {}, expected {} instances + 1 "
-                          "broadcast",
-                          dev.name, block->interface, ranges.size(), iomem_file, block->instances));
+          inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} memory ranges in {}, expected {} instances + 1 "
+                                             "broadcast",
+                                             dev.name, block->interface, ranges.size(), iomem_file, block->instances));
       }
     }
     if (kernel->has(pu.name)) {
-      if (auto peer = try_read_line(machine.param("events.path") / pu.name / "peer"))
-        u.peer = *peer;
+      if (auto peer = try_read_line(machine.param("events.path") / pu.name / "peer")) u.peer = *peer;
     } else if (pu.family == Family::T410C2c && u.peer.empty()) {
-      pu.notes.push_back(
-          "peer (CPU or GPU) comes from _DSD cpu_en_mask/gpu*_en_mask, not exported; the driver's "
-          "'peer' sysfs file shows it once loaded");
+      pu.notes.push_back("peer (CPU or GPU) comes from _DSD cpu_en_mask/gpu*_en_mask, not exported; the driver's "
+                         "'peer' sysfs file shows it once loaded");
     }
     pu.detail = std::move(u);
     inv.units.push_back(std::move(pu));
@@ -112,4 +105,4 @@ unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevi
   return found;
 }
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

@@ -30,4 +30,4 @@ inline int node_of_cpu(const Topology& topo, int cpu) {
   return -1;
 }
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

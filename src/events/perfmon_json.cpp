@@ -63,12 +63,10 @@ std::optional<std::string_view> msr_term(std::uint64_t msr) {
 }
 
 class EventReader {
-public:
+ public:
   EventReader(const json& obj, std::string where) : obj_(obj), where_(std::move(where)) {}
 
-  [[noreturn]] void fail(std::string_view reason) const {
-    throw Error(fmt::format("{}: {}", where_, reason));
-  }
+  [[noreturn]] void fail(std::string_view reason) const { throw Error(fmt::format("{}: {}", where_, reason)); }
 
   // A field as text: perfmon files write every value as a string, but accept plain JSON numbers.
   std::optional<std::string> text(std::string_view key) const {
@@ -104,7 +102,7 @@ public:
     fail(fmt::format("{} is '{}', not 0 or 1", key, *t));
   }
 
-private:
+ private:
   const json& obj_;
   std::string where_;
 };
@@ -116,13 +114,11 @@ std::pair<double, std::string> parse_scale_unit(std::string_view s) {
   double scale = 1.0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), scale);
   if (ec != std::errc()) return {1.0, std::string(s)};
-  return {scale, std::string(trim(
-                     std::string_view(end, static_cast<std::size_t>(s.data() + s.size() - end))))};
+  return {scale, std::string(trim(std::string_view(end, static_cast<std::size_t>(s.data() + s.size() - end))))};
 }
 
 PerfmonEvent convert(const json& obj, std::string_view origin, std::size_t index) {
-  if (!obj.is_object())
-    throw Error(fmt::format("{}: events[{}]: not a JSON object", origin, index));
+  if (!obj.is_object()) throw Error(fmt::format("{}: events[{}]: not a JSON object", origin, index));
   PerfmonEvent e;
   {
     EventReader named(obj, fmt::format("{}: events[{}]", origin, index));
@@ -137,8 +133,7 @@ PerfmonEvent convert(const json& obj, std::string_view origin, std::size_t index
   // perf's order: event first, then the other fields; a zero field is left out, event never is.
   std::string terms = fmt::format("event={}", r.formatted("EventCode", e.event_code));
   auto add = [&](std::string_view field, std::string_view term) {
-    if (auto v = r.number(field); v && *v != 0)
-      terms += fmt::format(",{}={}", term, r.formatted(field, *v));
+    if (auto v = r.number(field); v && *v != 0) terms += fmt::format(",{}={}", term, r.formatted(field, *v));
   };
   add("UMask", "umask");
   add("PortMask", "ch_mask");
@@ -146,8 +141,7 @@ PerfmonEvent convert(const json& obj, std::string_view origin, std::size_t index
   add("CounterMask", "cmask");
   add("EdgeDetect", "edge");
   add("Invert", "inv");
-  if (auto filter = r.text("Filter"); filter && !trim(*filter).empty())
-    terms += "," + std::string(trim(*filter));
+  if (auto filter = r.text("Filter"); filter && !trim(*filter).empty()) terms += "," + std::string(trim(*filter));
   if (auto msr = r.number("MSRIndex"); msr && *msr != 0) {
     auto term = msr_term(*msr);
     if (!term) r.fail(fmt::format("MSRIndex {} is not one perf knows", hex(*msr)));
@@ -169,7 +163,7 @@ PerfmonEvent convert(const json& obj, std::string_view origin, std::size_t index
   return e;
 }
 
-} // namespace
+}  // namespace
 
 EventAlias PerfmonEvent::alias() const {
   return EventAlias{to_lower(name), terms, scale, scale_unit};
@@ -196,8 +190,7 @@ PerfmonEvents PerfmonEvents::parse(std::string_view text, std::string_view origi
   const json* list = &doc;
   if (doc.is_object() && doc.contains("Events")) list = &doc.at("Events");
   if (!list->is_array())
-    throw Error(fmt::format(
-        "{}: expected an array of events or {{\"Header\": ..., \"Events\": [...]}}", origin));
+    throw Error(fmt::format("{}: expected an array of events or {{\"Header\": ..., \"Events\": [...]}}", origin));
   PerfmonEvents out;
   std::size_t index = 0;
   for (const json& obj : *list) out.events_.push_back(convert(obj, origin, index++));
@@ -205,9 +198,8 @@ PerfmonEvents PerfmonEvents::parse(std::string_view text, std::string_view origi
 }
 
 const PerfmonEvent* PerfmonEvents::find(std::string_view name) const {
-  auto it = std::find_if(events_.begin(), events_.end(),
-                         [&](const PerfmonEvent& e) { return iequals(e.name, name); });
+  auto it = std::find_if(events_.begin(), events_.end(), [&](const PerfmonEvent& e) { return iequals(e.name, name); });
   return it == events_.end() ? nullptr : &*it;
 }
 
-} // namespace pmukit::events
+}  // namespace pmukit::events

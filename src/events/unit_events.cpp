@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/platform/database.h"
 #include "pmukit/syntax/encoder.h"
 #include "pmukit/syntax/format.h"
-#include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::events {
@@ -31,7 +31,8 @@ std::vector<BoundEvent> bind_events(const std::vector<EventSpec>& specs, const d
     if (spec.pmu.empty()) {
       if (keep_bare && keep_bare(spec)) continue;
       throw UsageError(fmt::format("event '{}': name the PMU that counts it, as pmu/{}/ (pmu-raw --list-events "
-                                   "lists them)", spec.text, spec.text));
+                                   "lists them)",
+                                   spec.text, spec.text));
     }
     auto units = inventory.find(spec.pmu);
     if (units.empty())

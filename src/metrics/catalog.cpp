@@ -20,24 +20,21 @@ namespace {
 
 // The units a metric may be reported in. A closed list, so that "GBps" or "GB" is caught in review
 // by a failing test rather than printed next to a number.
-constexpr std::array<std::string_view, 6> kUnits = {"GB/s", "%",      "ns",
-                                                    "GHz",  "cycles", "requests/cycle"};
+constexpr std::array<std::string_view, 6> kUnits = {"GB/s", "%", "ns", "GHz", "cycles", "requests/cycle"};
 
 [[noreturn]] void fail(const std::string& where, std::string_view reason) {
   throw UsageError(fmt::format("{}: {}", where, reason));
 }
 
 // `j` must be an object with every key of `required` and no key outside `required` + `optional`.
-void check_object(const json& j, const std::string& where,
-                  std::initializer_list<std::string_view> required,
+void check_object(const json& j, const std::string& where, std::initializer_list<std::string_view> required,
                   std::initializer_list<std::string_view> optional = {}) {
   if (!j.is_object()) fail(where, "must be a JSON object");
   for (auto it = j.begin(); it != j.end(); ++it) {
     auto known = [&](std::initializer_list<std::string_view> keys) {
       return std::find(keys.begin(), keys.end(), it.key()) != keys.end();
     };
-    if (!known(required) && !known(optional))
-      fail(where, fmt::format("unknown key '{}'", it.key()));
+    if (!known(required) && !known(optional)) fail(where, fmt::format("unknown key '{}'", it.key()));
   }
   for (std::string_view key : required)
     if (!j.contains(key)) fail(where, fmt::format("missing key '{}'", key));
@@ -50,8 +47,7 @@ std::string text(const json& obj, std::string_view key, const std::string& where
   return v.get<std::string>();
 }
 
-std::vector<std::string> text_list(const json& obj, std::string_view key,
-                                   const std::string& where) {
+std::vector<std::string> text_list(const json& obj, std::string_view key, const std::string& where) {
   std::vector<std::string> out;
   if (!obj.contains(key)) return out;
   const json& v = obj.at(key);
@@ -66,9 +62,8 @@ std::vector<std::string> text_list(const json& obj, std::string_view key,
 
 bool is_snake_case(std::string_view s) {
   if (s.empty() || !(s[0] >= 'a' && s[0] <= 'z')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
 }
 
 json parse(std::string_view path, std::string_view data) {
@@ -85,16 +80,14 @@ std::string schema_of(std::string_view path, const json& j) {
     fail(where, fmt::format("no \"schema\" (\"{}\" or \"{}\")", kMetricsSchema, kPmuTypesSchema));
   std::string schema = j.at("schema").get<std::string>();
   if (schema != kMetricsSchema && schema != kPmuTypesSchema)
-    fail(where, fmt::format("unknown schema '{}' (expected \"{}\" or \"{}\")", schema,
-                            kMetricsSchema, kPmuTypesSchema));
+    fail(where,
+         fmt::format("unknown schema '{}' (expected \"{}\" or \"{}\")", schema, kMetricsSchema, kPmuTypesSchema));
   return schema;
 }
 
-std::vector<EventBinding> read_events(const json& m, const PmuType& type,
-                                      const std::string& where) {
+std::vector<EventBinding> read_events(const json& m, const PmuType& type, const std::string& where) {
   const json& events = m.at("events");
-  if (!events.is_object() || events.empty())
-    fail(where, "'events' must be an object of variable: event(s)");
+  if (!events.is_object() || events.empty()) fail(where, "'events' must be an object of variable: event(s)");
   std::vector<EventBinding> out;
   for (auto it = events.begin(); it != events.end(); ++it) {
     EventBinding b{it.key(), {}};
@@ -104,9 +97,7 @@ std::vector<EventBinding> read_events(const json& m, const PmuType& type,
                std::all_of(it->begin(), it->end(), [](const json& e) { return e.is_string(); })) {
       for (const json& e : *it) b.events.push_back(e.get<std::string>());
     } else {
-      fail(where,
-           fmt::format("event variable '{}' must be an event string or a non-empty array of them",
-                       b.variable));
+      fail(where, fmt::format("event variable '{}' must be an event string or a non-empty array of them", b.variable));
     }
     for (const auto& e : b.events)
       if (std::string why = type.check_event(e); !why.empty())
@@ -120,19 +111,18 @@ std::vector<Parameter> read_parameters(const json& m, const std::string& where) 
   std::vector<Parameter> out;
   if (!m.contains("parameters")) return out;
   const json& params = m.at("parameters");
-  if (!params.is_object())
-    fail(where, "'parameters' must be an object of name: {default, unit, description}");
+  if (!params.is_object()) fail(where, "'parameters' must be an object of name: {default, unit, description}");
   for (auto it = params.begin(); it != params.end(); ++it) {
     std::string pwhere = fmt::format("{}: parameter '{}'", where, it.key());
     check_object(*it, pwhere, {"default", "unit", "description"});
     if (!it->at("default").is_number()) fail(pwhere, "'default' must be a number");
-    out.push_back({it.key(), it->at("default").get<double>(), text(*it, "unit", pwhere),
-                   text(*it, "description", pwhere)});
+    out.push_back(
+        {it.key(), it->at("default").get<double>(), text(*it, "unit", pwhere), text(*it, "description", pwhere)});
   }
   return out;
 }
 
-} // namespace
+}  // namespace
 
 Catalog Catalog::embedded() {
   std::vector<platform::EmbeddedFile> files;
@@ -192,8 +182,7 @@ void Catalog::add_pmu_types(std::string_view path, const json& file) {
 void Catalog::add_metrics(std::string_view path, const json& file) {
   check_object(file, std::string(path), {"schema", "family", "description", "source", "metrics"});
   std::string family = text(file, "family", std::string(path));
-  if (!is_snake_case(family))
-    fail(std::string(path), fmt::format("family '{}' is not snake_case", family));
+  if (!is_snake_case(family)) fail(std::string(path), fmt::format("family '{}' is not snake_case", family));
   if (!file.at("metrics").is_array() || file.at("metrics").empty())
     fail(std::string(path), "'metrics' must be a non-empty array");
   std::size_t i = 0;
@@ -205,10 +194,8 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
                  {"parameters", "required_terms"});
     MetricSpec spec;
     spec.name = text(m, "name", where);
-    if (!is_snake_case(spec.name))
-      fail(where, "the name must be snake_case, as perf's metric names are");
-    if (const Metric* other = find(spec.name))
-      fail(where, fmt::format("also defined in {}", other->spec().file));
+    if (!is_snake_case(spec.name)) fail(where, "the name must be snake_case, as perf's metric names are");
+    if (const Metric* other = find(spec.name)) fail(where, fmt::format("also defined in {}", other->spec().file));
     spec.description = text(m, "description", where);
     spec.unit = text(m, "unit", where);
     if (std::find(kUnits.begin(), kUnits.end(), spec.unit) == kUnits.end())
@@ -216,8 +203,8 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
     spec.pmu = text(m, "pmu", where);
     const PmuType* type = find_pmu_type(spec.pmu);
     if (!type)
-      fail(where, fmt::format("unknown PMU type '{}' (PMU types are declared in a \"{}\" file)",
-                              spec.pmu, kPmuTypesSchema));
+      fail(where,
+           fmt::format("unknown PMU type '{}' (PMU types are declared in a \"{}\" file)", spec.pmu, kPmuTypesSchema));
     spec.events = read_events(m, *type, where);
     spec.parameters = read_parameters(m, where);
     spec.required_terms = text_list(m, "required_terms", where);
@@ -229,13 +216,12 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
     spec.source = text(m, "source", where);
     spec.family = family;
     spec.file = std::string(path);
-    metrics_.emplace_back(std::move(spec)); // checks the expression against the bindings
+    metrics_.emplace_back(std::move(spec));  // checks the expression against the bindings
   }
 }
 
 const Metric* Catalog::find(std::string_view name) const {
-  auto it = std::find_if(metrics_.begin(), metrics_.end(),
-                         [&](const Metric& m) { return m.name() == name; });
+  auto it = std::find_if(metrics_.begin(), metrics_.end(), [&](const Metric& m) { return m.name() == name; });
   return it == metrics_.end() ? nullptr : &*it;
 }
 
@@ -267,4 +253,4 @@ const PmuType* Catalog::find_pmu_type(std::string_view pattern_or_name) const {
   return nullptr;
 }
 
-} // namespace pmukit::metrics
+}  // namespace pmukit::metrics

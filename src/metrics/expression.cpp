@@ -33,20 +33,20 @@ struct Token {
   enum class Kind { Number, Name, Punct, End };
   Kind kind = Kind::End;
   std::string_view text;
-  std::size_t pos = 0; // byte offset in the expression
+  std::size_t pos = 0;  // byte offset in the expression
   double number = 0;
 };
 
-} // namespace
+}  // namespace
 
 struct Expression::Context {
   std::span<const double> values;
-  std::string problem; // the first division by zero
+  std::string problem;  // the first division by zero
 };
 
 // Builds the node table of one Expression; every error becomes a UsageError naming the column.
 class Expression::Parser {
-public:
+ public:
   explicit Parser(Expression& e) : e_(e), s_(e.text_) {}
 
   void run() {
@@ -62,14 +62,13 @@ public:
     std::sort(sorted.begin(), sorted.end());
     std::vector<int> remap(names_.size());
     for (std::size_t i = 0; i < names_.size(); ++i)
-      remap[i] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), names_[i]) -
-                                  sorted.begin());
+      remap[i] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), names_[i]) - sorted.begin());
     for (Node& n : e_.nodes_)
       if (n.op == Op::Variable) n.variable = remap[static_cast<std::size_t>(n.variable)];
     e_.variables_ = std::move(sorted);
   }
 
-private:
+ private:
   [[noreturn]] void fail(std::size_t pos, std::string_view reason) const {
     throw UsageError(fmt::format("{}: {} at column {}", e_.where(), reason, pos + 1));
   }
@@ -237,7 +236,7 @@ private:
     else
       fail(name.pos, fmt::format("unknown function '{}'", name.text));
     std::size_t open = tok_.pos;
-    advance(); // '('
+    advance();  // '('
     std::vector<int> args{expr(depth + 1)};
     while (at(',')) {
       advance();
@@ -245,15 +244,14 @@ private:
     }
     if (tok_.kind == Token::Kind::End) fail(open, "missing ')' for this '('");
     if (!at(')')) unexpected();
-    if (args.size() != 2)
-      fail(name.pos, fmt::format("{}() takes 2 arguments, not {},", name.text, args.size()));
+    if (args.size() != 2) fail(name.pos, fmt::format("{}() takes 2 arguments, not {},", name.text, args.size()));
     Node n;
     n.op = op;
     n.lhs = args[0];
     n.rhs = args[1];
     n.begin = static_cast<std::uint32_t>(name.pos);
     n.end = static_cast<std::uint32_t>(tok_.pos + 1);
-    advance(); // ')'
+    advance();  // ')'
     return add(n);
   }
 
@@ -261,7 +259,7 @@ private:
   std::string_view s_;
   std::size_t pos_ = 0;
   Token tok_;
-  std::vector<std::string> names_; // in order of first appearance while parsing
+  std::vector<std::string> names_;  // in order of first appearance while parsing
 };
 
 Expression Expression::parse(std::string_view text, std::string_view owner) {
@@ -306,8 +304,8 @@ double Expression::eval(int index, Context& ctx) const {
     if (den != 0) return num / den;
     if (ctx.problem.empty()) {
       const Node& d = nodes_[static_cast<std::size_t>(n.rhs)];
-      ctx.problem = fmt::format("division by zero: '{}' is 0",
-                                std::string_view(text_).substr(d.begin, d.end - d.begin));
+      ctx.problem =
+          fmt::format("division by zero: '{}' is 0", std::string_view(text_).substr(d.begin, d.end - d.begin));
     }
     return std::numeric_limits<double>::quiet_NaN();
   }
@@ -317,8 +315,7 @@ double Expression::eval(int index, Context& ctx) const {
 
 Evaluation Expression::evaluate(std::span<const double> values) const {
   if (values.size() != variables_.size())
-    throw Error(fmt::format("{}: {} values given for {} variables", where(), values.size(),
-                            variables_.size()));
+    throw Error(fmt::format("{}: {} values given for {} variables", where(), values.size(), variables_.size()));
   Context ctx{values, {}};
   Evaluation r;
   r.value = eval(root_, ctx);
@@ -333,8 +330,7 @@ Evaluation Expression::evaluate(const std::map<std::string, double>& values) con
   v.reserve(variables_.size());
   for (const auto& name : variables_) {
     auto it = values.find(name);
-    if (it == values.end())
-      throw Error(fmt::format("{}: no value for variable '{}'", where(), name));
+    if (it == values.end()) throw Error(fmt::format("{}: no value for variable '{}'", where(), name));
     v.push_back(it->second);
   }
   return evaluate(std::span<const double>(v));
@@ -369,4 +365,4 @@ std::string Expression::canonical() const {
   return print(root_);
 }
 
-} // namespace pmukit::metrics
+}  // namespace pmukit::metrics

@@ -27,24 +27,20 @@ bool is_identifier(std::string_view s) {
   });
 }
 
-} // namespace
+}  // namespace
 
 Metric::Metric(MetricSpec spec)
     : spec_(std::move(spec)), expression_(Expression::parse(spec_.expression, owner_of(spec_))) {
   std::set<std::string, std::less<>> bound;
   auto bind = [&](const std::string& name, std::string_view what) {
-    if (!is_identifier(name))
-      throw UsageError(fmt::format("{}: {} '{}' is not a name", where(), what, name));
+    if (!is_identifier(name)) throw UsageError(fmt::format("{}: {} '{}' is not a name", where(), what, name));
     if (name == kDurationTime)
-      throw UsageError(fmt::format("{}: {} '{}': the name is reserved for the measurement time",
-                                   where(), what, name));
-    if (!bound.insert(name).second)
-      throw UsageError(fmt::format("{}: '{}' is defined twice", where(), name));
+      throw UsageError(fmt::format("{}: {} '{}': the name is reserved for the measurement time", where(), what, name));
+    if (!bound.insert(name).second) throw UsageError(fmt::format("{}: '{}' is defined twice", where(), name));
   };
   for (const auto& b : spec_.events) {
     bind(b.variable, "event variable");
-    if (b.events.empty())
-      throw UsageError(fmt::format("{}: event variable '{}' has no event", where(), b.variable));
+    if (b.events.empty()) throw UsageError(fmt::format("{}: event variable '{}' has no event", where(), b.variable));
   }
   for (const auto& p : spec_.parameters) {
     bind(p.name, "parameter");
@@ -53,14 +49,12 @@ Metric::Metric(MetricSpec spec)
   }
   for (const auto& v : expression_.variables())
     if (v != kDurationTime && !bound.count(v))
-      throw UsageError(
-          fmt::format("{}: expression '{}': '{}' is not {}, an event variable or a parameter",
-                      where(), spec_.expression, v, kDurationTime));
+      throw UsageError(fmt::format("{}: expression '{}': '{}' is not {}, an event variable or a parameter", where(),
+                                   spec_.expression, v, kDurationTime));
   // A binding the formula never reads is a typo in one of the two places, not harmless data.
   for (const auto& name : bound)
     if (!expression_.uses(name))
-      throw UsageError(fmt::format("{}: '{}' is not used by the expression '{}'", where(), name,
-                                   spec_.expression));
+      throw UsageError(fmt::format("{}: '{}' is not used by the expression '{}'", where(), name, spec_.expression));
   if (std::string why = check_pmu_pattern(spec_.pmu); !why.empty())
     throw UsageError(fmt::format("{}: pmu '{}': {}", where(), spec_.pmu, why));
 }
@@ -78,11 +72,10 @@ Metric::sum_event_counts(const std::map<std::string, std::vector<double>>& per_e
   std::map<std::string, double> sums;
   for (const auto& b : spec_.events) {
     auto it = per_event.find(b.variable);
-    if (it == per_event.end())
-      throw Error(fmt::format("{}: no counts for '{}'", where(), b.variable));
+    if (it == per_event.end()) throw Error(fmt::format("{}: no counts for '{}'", where(), b.variable));
     if (it->second.size() != b.events.size())
-      throw Error(fmt::format("{}: '{}' has {} events but {} counts were given", where(),
-                              b.variable, b.events.size(), it->second.size()));
+      throw Error(fmt::format("{}: '{}' has {} events but {} counts were given", where(), b.variable, b.events.size(),
+                              it->second.size()));
     double sum = 0;
     for (double c : it->second) sum += c;
     sums[b.variable] = sum;
@@ -99,14 +92,12 @@ Evaluation Metric::evaluate(const std::map<std::string, double>& counts, double 
     if (it == spec_.parameters.end()) {
       std::vector<std::string> known;
       for (const auto& p : spec_.parameters) known.push_back(p.name);
-      throw UsageError(fmt::format("{}: unknown parameter '{}' ({})", where(), name,
-                                   known.empty()
-                                       ? std::string("it has none")
-                                       : fmt::format("it has {}", fmt::join(known, ", "))));
+      throw UsageError(
+          fmt::format("{}: unknown parameter '{}' ({})", where(), name,
+                      known.empty() ? std::string("it has none") : fmt::format("it has {}", fmt::join(known, ", "))));
     }
   }
-  if (!(duration_ns >= 0))
-    throw Error(fmt::format("{}: {} ns is not a measurement time", where(), duration_ns));
+  if (!(duration_ns >= 0)) throw Error(fmt::format("{}: {} ns is not a measurement time", where(), duration_ns));
 
   std::vector<double> values;
   values.reserve(expression_.variables().size());
@@ -126,12 +117,12 @@ Evaluation Metric::evaluate(const std::map<std::string, double>& counts, double 
     if (it == counts.end()) {
       auto b = std::find_if(spec_.events.begin(), spec_.events.end(),
                             [&](const EventBinding& e) { return e.variable == var; });
-      throw Error(fmt::format("{}: no count for '{}' ({} on {})", where(), var,
-                              fmt::join(b->events, " + "), spec_.pmu));
+      throw Error(
+          fmt::format("{}: no count for '{}' ({} on {})", where(), var, fmt::join(b->events, " + "), spec_.pmu));
     }
     values.push_back(it->second);
   }
   return expression_.evaluate(std::span<const double>(values));
 }
 
-} // namespace pmukit::metrics
+}  // namespace pmukit::metrics

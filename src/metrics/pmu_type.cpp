@@ -37,7 +37,7 @@ bool match(std::string_view p, std::string_view n) {
   return n.empty();
 }
 
-} // namespace
+}  // namespace
 
 bool pmu_name_matches(std::string_view pattern, std::string_view name) {
   return match(pattern, name);
@@ -87,4 +87,4 @@ std::string PmuType::check_event(std::string_view event) const {
   return {};
 }
 
-} // namespace pmukit::metrics
+}  // namespace pmukit::metrics

@@ -14,8 +14,7 @@ namespace {
 
 void walk_standard(PciConfig& cfg, std::uint8_t header_type, WalkResult& out) {
   const Bdf& bdf = cfg.bdf();
-  unsigned list = (header_type & regs::kHeaderTypeMask) == 2 ? regs::kCardbusCapabilityList
-                                                             : regs::kCapabilityList;
+  unsigned list = (header_type & regs::kHeaderTypeMask) == 2 ? regs::kCardbusCapabilityList : regs::kCapabilityList;
   auto first = cfg.read8(list);
   if (!first) {
     out.warnings.push_back(fmt::format("{} @{:#x}: capability pointer unreadable", bdf.str(), list));
@@ -25,8 +24,8 @@ void walk_standard(PciConfig& cfg, std::uint8_t header_type, WalkResult& out) {
   unsigned where = *first & ~3u;  // bits 1:0 are reserved; software must mask them
   for (unsigned hops = 0; where; ++hops) {
     if (where < regs::kStdCapFirst) {
-      out.warnings.push_back(fmt::format("{} @{:#x}: capability pointer {:#x} points into the header",
-                                         bdf.str(), list, where));
+      out.warnings.push_back(
+          fmt::format("{} @{:#x}: capability pointer {:#x} points into the header", bdf.str(), list, where));
       return;
     }
     if (seen[where] || hops >= regs::kStdCapMaxHops) {
@@ -73,12 +72,12 @@ void walk_extended(PciConfig& cfg, std::uint16_t device_vendor, WalkResult& out)
     if (*header == 0 || *header == 0xffffffff) {
       // 0 at 0x100 means "no extended capabilities"; all-ones means the device did not answer.
       if (*header == 0xffffffff || where != regs::kExtCapFirst)
-        out.warnings.push_back(fmt::format("{} @{:#x}: extended capability header {:#x} ends the list",
-                                           bdf.str(), where, *header));
+        out.warnings.push_back(
+            fmt::format("{} @{:#x}: extended capability header {:#x} ends the list", bdf.str(), where, *header));
       return;
     }
-    Capability cap{CapKind::Extended, static_cast<std::uint16_t>(*header & 0xffff),
-                   static_cast<std::uint16_t>(where), static_cast<std::uint8_t>((*header >> 16) & 0xf)};
+    Capability cap{CapKind::Extended, static_cast<std::uint16_t>(*header & 0xffff), static_cast<std::uint16_t>(where),
+                   static_cast<std::uint8_t>((*header >> 16) & 0xf)};
     if (cap.id == regs::kExtCapIdVsec || cap.id == regs::kExtCapIdDvsec) {
       auto h1 = cfg.read32(where + 4);
       auto h2 = cap.id == regs::kExtCapIdDvsec ? cfg.read32(where + 8) : std::optional<std::uint32_t>(0);
@@ -100,12 +99,11 @@ void walk_extended(PciConfig& cfg, std::uint16_t device_vendor, WalkResult& out)
     unsigned next = *header >> 20;
     if (next == 0) return;
     if (next & 3u)
-      out.warnings.push_back(fmt::format("{} @{:#x}: next pointer {:#x} has reserved bits set; masked",
-                                         bdf.str(), where, next));
+      out.warnings.push_back(
+          fmt::format("{} @{:#x}: next pointer {:#x} has reserved bits set; masked", bdf.str(), where, next));
     next &= ~3u;
     if (next < regs::kExtCapFirst || next > regs::kExtCapLast) {
-      out.warnings.push_back(fmt::format("{} @{:#x}: next pointer {:#x} outside 0x100..0xffc",
-                                         bdf.str(), where, next));
+      out.warnings.push_back(fmt::format("{} @{:#x}: next pointer {:#x} outside 0x100..0xffc", bdf.str(), where, next));
       return;
     }
     where = next;

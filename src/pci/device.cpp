@@ -43,9 +43,9 @@ std::vector<Bar> decode_bars(const PciDeviceInfo& info, std::uint8_t header_type
     std::uint64_t flags = info.bar_ioflags[i];
     Bar b{i};
     if (flags) {
-      b.io = flags & 0x100;               // IORESOURCE_IO
-      b.prefetchable = flags & 0x2000;    // IORESOURCE_PREFETCH
-      b.mem64 = flags & 0x100000;         // IORESOURCE_MEM_64
+      b.io = flags & 0x100;             // IORESOURCE_IO
+      b.prefetchable = flags & 0x2000;  // IORESOURCE_PREFETCH
+      b.mem64 = flags & 0x100000;       // IORESOURCE_MEM_64
     } else {
       b.io = raw & 1;
       b.mem64 = !b.io && ((raw >> 1) & 3) == 2;
@@ -96,7 +96,8 @@ Device read_device(PciAccess& pci, const PciDeviceInfo& info) {
   d.warnings.insert(d.warnings.end(), walk.warnings.begin(), walk.warnings.end());
   if ((*cmdsts & regs::kStatusCapList) && d.caps.empty() && d.config_size <= 64)
     d.warnings.push_back(fmt::format("{}: capabilities present but only {} bytes of config space are "
-                                     "readable (run as root)", info.bdf.str(), d.config_size));
+                                     "readable (run as root)",
+                                     info.bdf.str(), d.config_size));
   for (auto& w : pci.take_warnings()) d.warnings.push_back(fmt::format("{}: libpci: {}", info.bdf.str(), w));
   return d;
 }
@@ -114,8 +115,7 @@ void resolve_root_ports(std::vector<Device>& devices) {
     for (const auto& b : devices) {
       if (!b.is_root_port() || b.bdf.domain != d.bdf.domain || !b.secondary_bus || !b.subordinate_bus) continue;
       if (d.bdf.bus < *b.secondary_bus || d.bdf.bus > *b.subordinate_bus) continue;
-      if (!best || *b.subordinate_bus - *b.secondary_bus > *best->subordinate_bus - *best->secondary_bus)
-        best = &b;
+      if (!best || *b.subordinate_bus - *b.secondary_bus > *best->subordinate_bus - *best->secondary_bus) best = &b;
     }
     if (best) d.root_port = best->bdf;
   }

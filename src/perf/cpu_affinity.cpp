@@ -3,7 +3,9 @@
 
 namespace pmukit::perf {
 
-CpuVisitor::CpuVisitor() { saved_ = ::sched_getaffinity(0, sizeof original_, &original_) == 0; }
+CpuVisitor::CpuVisitor() {
+  saved_ = ::sched_getaffinity(0, sizeof original_, &original_) == 0;
+}
 
 CpuVisitor::~CpuVisitor() {
   if (moved_) ::sched_setaffinity(0, sizeof original_, &original_);
@@ -19,6 +21,8 @@ bool CpuVisitor::move_to(int cpu) {
   return true;
 }
 
-int CpuVisitor::current() { return ::sched_getcpu(); }
+int CpuVisitor::current() {
+  return ::sched_getcpu();
+}
 
 }  // namespace pmukit::perf

@@ -9,9 +9,9 @@
 #include <fmt/ranges.h>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/syntax/encoder.h"
 #include "pmukit/perf/cpu_affinity.h"
 #include "pmukit/perf/sysfs_pmu.h"
+#include "pmukit/syntax/encoder.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::perf {
@@ -21,7 +21,7 @@ namespace {
 struct SoftwareEvent {
   std::string_view name;
   std::uint64_t config;
-  double scale; // perf prints the clocks in msec
+  double scale;  // perf prints the clocks in msec
   std::string_view unit;
 };
 
@@ -75,8 +75,7 @@ void apply_modifiers(Counter& c, const events::EventSpec& spec) {
       break;
     default:
       throw UsageError(fmt::format(
-          "event '{}': modifier '{}' is not supported when counting (pmukit takes u k h I D e)",
-          spec.text, m));
+          "event '{}': modifier '{}' is not supported when counting (pmukit takes u k h I D e)", spec.text, m));
     }
   }
 }
@@ -100,8 +99,7 @@ void bind_bare_name(const Machine& machine, const events::EventSpec& spec, std::
   for (const auto& sw : kSoftwareEvents) {
     if (sw.name != name) continue;
     BoundEvent b;
-    b.counter = Counter{spec.name.empty() ? spec.text : spec.name, "software", PERF_TYPE_SOFTWARE,
-                        sw.config};
+    b.counter = Counter{spec.name.empty() ? spec.text : spec.name, "software", PERF_TYPE_SOFTWARE, sw.config};
     b.counter.scale = sw.scale;
     b.counter.unit = std::string(sw.unit);
     b.group = spec.group;
@@ -121,10 +119,10 @@ void bind_bare_name(const Machine& machine, const events::EventSpec& spec, std::
   for (const SysfsPmu& pmu : list_pmus(machine))
     if (events::find_alias(pmu.desc, name)) out.push_back(bind_to(spec, index, pmu));
   if (out.size() == before)
-    throw UsageError(fmt::format(
-        "event '{}': neither a software event nor an event of any PMU in {} (write pmu/terms/ for "
-        "a raw event)",
-        spec.text, machine.param("events.path").string()));
+    throw UsageError(
+        fmt::format("event '{}': neither a software event nor an event of any PMU in {} (write pmu/terms/ for "
+                    "a raw event)",
+                    spec.text, machine.param("events.path").string()));
 }
 
 std::vector<int> cpus_within_cpumask(const BoundEvent& e, const std::vector<int>& chosen) {
@@ -133,16 +131,15 @@ std::vector<int> cpus_within_cpumask(const BoundEvent& e, const std::vector<int>
   for (int cpu : chosen)
     if (std::find(e.cpumask.begin(), e.cpumask.end(), cpu) != e.cpumask.end()) both.push_back(cpu);
   if (both.empty())
-    throw UsageError(fmt::format(
-        "event '{}': PMU '{}' counts on CPU {} (its cpumask), and none of them was chosen ({})",
-        e.counter.name, e.counter.pmu, fmt::join(e.cpumask, ","), fmt::join(chosen, ",")));
+    throw UsageError(
+        fmt::format("event '{}': PMU '{}' counts on CPU {} (its cpumask), and none of them was chosen ({})",
+                    e.counter.name, e.counter.pmu, fmt::join(e.cpumask, ","), fmt::join(chosen, ",")));
   return both;
 }
 
-} // namespace
+}  // namespace
 
-std::vector<BoundEvent> bind_events(const Machine& machine,
-                                    std::span<const events::EventSpec> specs) {
+std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const events::EventSpec> specs) {
   std::vector<BoundEvent> out;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const events::EventSpec& spec = specs[i];
@@ -152,16 +149,14 @@ std::vector<BoundEvent> bind_events(const Machine& machine,
     }
     std::vector<SysfsPmu> pmus = find_pmus(machine, spec.pmu);
     if (pmus.empty())
-      throw UsageError(fmt::format(
-          "event '{}': kernel has no PMU '{}' (is its driver loaded? PMUs are listed in {})",
-          spec.text, spec.pmu, machine.param("events.path").string()));
+      throw UsageError(fmt::format("event '{}': kernel has no PMU '{}' (is its driver loaded? PMUs are listed in {})",
+                                   spec.text, spec.pmu, machine.param("events.path").string()));
     for (const SysfsPmu& pmu : pmus) out.push_back(bind_to(spec, i, pmu));
   }
   return out;
 }
 
-std::vector<std::vector<std::size_t>> plan_groups(std::span<const BoundEvent> events,
-                                                  Grouping grouping) {
+std::vector<std::vector<std::size_t>> plan_groups(std::span<const BoundEvent> events, Grouping grouping) {
   std::vector<std::vector<std::size_t>> plans;
   if (grouping == Grouping::none) {
     for (std::size_t i = 0; i < events.size(); ++i) plans.push_back({i});
@@ -183,14 +178,13 @@ std::vector<std::vector<std::size_t>> plan_groups(std::span<const BoundEvent> ev
   return plans;
 }
 
-EventSet::EventSet(const Machine& machine, std::vector<BoundEvent> events,
-                   const CountOptions& options)
+EventSet::EventSet(const Machine& machine, std::vector<BoundEvent> events, const CountOptions& options)
     : events_(std::move(events)) {
   if (events_.empty()) throw UsageError("no events to count");
   std::vector<int> online;
   for (const auto& plan : plan_groups(events_, options.grouping)) {
     std::vector<Counter> counters;
-    const BoundEvent* masked = nullptr; // the member whose PMU has a cpumask, if any
+    const BoundEvent* masked = nullptr;  // the member whose PMU has a cpumask, if any
     for (std::size_t i : plan) {
       counters.push_back(events_[i].counter);
       if (!masked && !events_[i].cpumask.empty()) masked = &events_[i];
@@ -207,8 +201,7 @@ EventSet::EventSet(const Machine& machine, std::vector<BoundEvent> events,
       cpus = online;
     }
     for (int cpu : cpus) {
-      Target target =
-          options.pid ? Target::task(*options.pid, options.inherit) : Target::on_cpu(cpu);
+      Target target = options.pid ? Target::task(*options.pid, options.inherit) : Target::on_cpu(cpu);
       groups_.emplace_back(machine, counters, target);
       members_.push_back(plan);
     }
@@ -240,22 +233,23 @@ std::vector<EventCount> EventSet::read() {
   const int here = CpuVisitor::current();
   if (order_.empty()) {
     for (std::size_t g = 0; g < groups_.size(); ++g) order_.push_back(g);
-    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
-      return groups_[a].target().cpu < groups_[b].target().cpu;
-    });
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](std::size_t a, std::size_t b) { return groups_[a].target().cpu < groups_[b].target().cpu; });
   }
-  const std::size_t start = static_cast<std::size_t>(
-      std::partition_point(order_.begin(), order_.end(),
-                           [&](std::size_t g) { return groups_[g].target().cpu < here; }) -
-      order_.begin());
+  const std::size_t start =
+      static_cast<std::size_t>(std::partition_point(order_.begin(), order_.end(),
+                                                    [&](std::size_t g) { return groups_[g].target().cpu < here; }) -
+                               order_.begin());
   int at = here;
   for (std::size_t k = 0; k < order_.size(); ++k) {
     const std::size_t g = order_[(start + k) % order_.size()];
     const int cpu = groups_[g].target().cpu;
     if (cpu >= 0 && cpu != at && visit_cpus_) {
       if (!visitor) visitor.emplace();
-      if (visitor->move_to(cpu)) at = cpu;
-      else visit_cpus_ = false;  // not allowed there: read from where we are from now on
+      if (visitor->move_to(cpu))
+        at = cpu;
+      else
+        visit_cpus_ = false;  // not allowed there: read from where we are from now on
     }
     groups_[g].read_into(scratch_);
     for (std::size_t j = 0; j < members_[g].size(); ++j) {
@@ -271,10 +265,9 @@ std::vector<EventCount> EventSet::read() {
     c.counted = c.time_running > 0;
     c.scaled = scale_count(c.raw, c.time_enabled, c.time_running);
     c.value = static_cast<double>(c.scaled) * events_[i].counter.scale;
-    c.running_percent =
-        c.time_enabled ? 100.0 * static_cast<double>(c.time_running) / c.time_enabled : 0.0;
+    c.running_percent = c.time_enabled ? 100.0 * static_cast<double>(c.time_running) / c.time_enabled : 0.0;
   }
   return counts;
 }
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

@@ -10,8 +10,8 @@ namespace pmukit::perf {
 
 namespace {
 
-constexpr std::uint64_t kReadFormat = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
-                                      PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+constexpr std::uint64_t kReadFormat =
+    PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
 
 perf_event_attr make_attr(const Counter& c, const Target& target, bool leader) {
   perf_event_attr attr{};
@@ -21,7 +21,7 @@ perf_event_attr make_attr(const Counter& c, const Target& target, bool leader) {
   attr.config1 = c.config1;
   attr.config2 = c.config2;
   attr.read_format = kReadFormat;
-  attr.disabled = leader ? 1 : 0; // members follow the leader: one enable starts them all
+  attr.disabled = leader ? 1 : 0;  // members follow the leader: one enable starts them all
   attr.inherit = target.inherit ? 1 : 0;
   attr.exclude_user = c.exclude_user ? 1 : 0;
   attr.exclude_kernel = c.exclude_kernel ? 1 : 0;
@@ -32,7 +32,7 @@ perf_event_attr make_attr(const Counter& c, const Target& target, bool leader) {
   return attr;
 }
 
-} // namespace
+}  // namespace
 
 std::uint64_t scale_count(std::uint64_t value, std::uint64_t enabled, std::uint64_t running) {
   if (running == 0) return 0;
@@ -108,11 +108,10 @@ void Group::read_into(GroupReading& out) {
   const std::string& leader = counters_.front().name;
   std::size_t bytes = buf_.size() * sizeof(std::uint64_t);
   long n = event_read(leader_fd(), buf_.data(), bytes);
-  if (n < 0)
-    throw Error(fmt::format("event '{}': read: {}", leader, errno_text(static_cast<int>(-n))));
+  if (n < 0) throw Error(fmt::format("event '{}': read: {}", leader, errno_text(static_cast<int>(-n))));
   if (static_cast<std::size_t>(n) != bytes || buf_[0] != counters_.size())
-    throw Error(fmt::format("event '{}': group read returned {} bytes for {} events, expected {}",
-                            leader, n, n >= 8 ? buf_[0] : 0, counters_.size()));
+    throw Error(fmt::format("event '{}': group read returned {} bytes for {} events, expected {}", leader, n,
+                            n >= 8 ? buf_[0] : 0, counters_.size()));
   out.time_enabled = buf_[1];
   out.time_running = buf_[2];
   out.values.resize(counters_.size());
@@ -123,11 +122,10 @@ void Group::read_into(GroupReading& out) {
     if (ids_[i] != id) {
       i = 0;
       while (i < ids_.size() && ids_[i] != id) ++i;
-      if (i == ids_.size())
-        throw Error(fmt::format("event '{}': group read returned unknown event id {}", leader, id));
+      if (i == ids_.size()) throw Error(fmt::format("event '{}': group read returned unknown event id {}", leader, id));
     }
     out.values[i] = value;
   }
 }
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

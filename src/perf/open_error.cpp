@@ -46,44 +46,35 @@ std::string no_such_pmu(const Machine& machine, const OpenAttempt& a) {
                      machine.param("events.path").string());
 }
 
-std::string explain_enoent(const Machine& machine, const OpenAttempt& a,
-                           const std::optional<SysfsPmu>& pmu) {
+std::string explain_enoent(const Machine& machine, const OpenAttempt& a, const std::optional<SysfsPmu>& pmu) {
   if (!pmu) return no_such_pmu(machine, a);
-  return fmt::format(
-      "PMU '{}' (type {}) does not know this event; check its terms against {} and {}", pmu->name(),
-      pmu->type, (pmu->dir / "format").string(), (pmu->dir / "events").string());
+  return fmt::format("PMU '{}' (type {}) does not know this event; check its terms against {} and {}", pmu->name(),
+                     pmu->type, (pmu->dir / "format").string(), (pmu->dir / "events").string());
 }
 
 std::string explain_einval(const OpenAttempt& a, const std::optional<SysfsPmu>& pmu) {
   std::string name = pmu ? fmt::format("'{}'", pmu->name()) : pmu_label(a);
   // Software events may join any group, and any event may join a software-led one.
-  bool mixed = !a.group_leader.empty() && a.group_leader != a.pmu && a.pmu != "software" &&
-               a.group_leader != "software";
+  bool mixed =
+      !a.group_leader.empty() && a.group_leader != a.pmu && a.pmu != "software" && a.group_leader != "software";
   if (mixed)
-    return fmt::format(
-        "PMU {} cannot join a group led by PMU '{}': a group counts on one PMU (plus software "
-        "events); put them in separate groups",
-        name, a.group_leader);
+    return fmt::format("PMU {} cannot join a group led by PMU '{}': a group counts on one PMU (plus software "
+                       "events); put them in separate groups",
+                       name, a.group_leader);
   if (a.excludes)
-    return fmt::format(
-        "PMU {} cannot count by privilege level: drop the u/k/h/I modifiers (uncore and msr PMUs "
-        "count everything)",
-        name);
+    return fmt::format("PMU {} cannot count by privilege level: drop the u/k/h/I modifiers (uncore and msr PMUs "
+                       "count everything)",
+                       name);
   if (pmu && !pmu->cpumask.empty()) {
     if (a.pid >= 0)
-      return fmt::format(
-          "PMU {} counts system-wide only (it has a cpumask): count it on a CPU, not per task",
-          name);
-    if (a.cpu >= 0 &&
-        std::find(pmu->cpumask.begin(), pmu->cpumask.end(), a.cpu) == pmu->cpumask.end())
-      return fmt::format("PMU {} counts on CPU {} (its cpumask), not on CPU {}", name,
-                         cpu_list(pmu->cpumask), a.cpu);
+      return fmt::format("PMU {} counts system-wide only (it has a cpumask): count it on a CPU, not per task", name);
+    if (a.cpu >= 0 && std::find(pmu->cpumask.begin(), pmu->cpumask.end(), a.cpu) == pmu->cpumask.end())
+      return fmt::format("PMU {} counts on CPU {} (its cpumask), not on CPU {}", name, cpu_list(pmu->cpumask), a.cpu);
   }
   std::string where = pmu ? fmt::format(" against {}", (pmu->dir / "format").string()) : "";
-  return fmt::format(
-      "PMU {} rejected the configuration (a term out of range or not supported by this PMU); "
-      "check the terms{}",
-      name, where);
+  return fmt::format("PMU {} rejected the configuration (a term out of range or not supported by this PMU); "
+                     "check the terms{}",
+                     name, where);
 }
 
 std::string explain_eacces(const Machine& machine, const OpenAttempt& a) {
@@ -96,33 +87,29 @@ std::string explain_eacces(const Machine& machine, const OpenAttempt& a) {
                                   : "per-task counting that includes the kernel";
   if (::geteuid() == 0) {
     std::string lockdown(trim(try_read_file(machine.param("lockdown.path")).value_or("")));
-    return fmt::format(
-        "permission denied although running as root (kernel.perf_event_paranoid is {}{}): a "
-        "security module, seccomp filter or container policy blocks perf_event_open; allow it "
-        "there",
-        paranoid ? std::to_string(*paranoid) : "unknown",
-        lockdown.empty() ? "" : fmt::format(", lockdown {}", lockdown));
+    return fmt::format("permission denied although running as root (kernel.perf_event_paranoid is {}{}): a "
+                       "security module, seccomp filter or container policy blocks perf_event_open; allow it "
+                       "there",
+                       paranoid ? std::to_string(*paranoid) : "unknown",
+                       lockdown.empty() ? "" : fmt::format(", lockdown {}", lockdown));
   }
   std::string now = paranoid ? fmt::format("kernel.perf_event_paranoid is {}", *paranoid)
                              : fmt::format("{} is unreadable", paranoid_file.string());
-  return fmt::format(
-      "permission denied: {} and {} needs {} or less; run as root, grant CAP_PERFMON (setcap "
-      "cap_perfmon+ep on the tool), or set sysctl kernel.perf_event_paranoid={}",
-      now, kind, needed, needed);
+  return fmt::format("permission denied: {} and {} needs {} or less; run as root, grant CAP_PERFMON (setcap "
+                     "cap_perfmon+ep on the tool), or set sysctl kernel.perf_event_paranoid={}",
+                     now, kind, needed, needed);
 }
 
 std::string explain_emfile() {
   rlimit lim{};
-  std::string limit = ::getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY
-                          ? fmt::format(" of {}", lim.rlim_cur)
-                          : "";
-  return fmt::format(
-      "too many open files: every event on every CPU is one descriptor, and the process limit{} "
-      "is used up; raise it (ulimit -n) or count fewer events or CPUs",
-      limit);
+  std::string limit =
+      ::getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY ? fmt::format(" of {}", lim.rlim_cur) : "";
+  return fmt::format("too many open files: every event on every CPU is one descriptor, and the process limit{} "
+                     "is used up; raise it (ulimit -n) or count fewer events or CPUs",
+                     limit);
 }
 
-} // namespace
+}  // namespace
 
 std::string explain_open_error(int err, const Machine& machine, const OpenAttempt& a) {
   if (err < 0) err = -err;
@@ -142,10 +129,9 @@ std::string explain_open_error(int err, const Machine& machine, const OpenAttemp
     why = explain_eacces(machine, a);
     break;
   case EBUSY:
-    why = fmt::format(
-        "PMU {} is busy: another user (a pinned or exclusive perf session, another pmukit, or a "
-        "driver such as the NMI watchdog) holds its counters; stop it and retry",
-        pmu ? fmt::format("'{}'", pmu->name()) : pmu_label(a));
+    why = fmt::format("PMU {} is busy: another user (a pinned or exclusive perf session, another pmukit, or a "
+                      "driver such as the NMI watchdog) holds its counters; stop it and retry",
+                      pmu ? fmt::format("'{}'", pmu->name()) : pmu_label(a));
     break;
   case EMFILE:
     why = explain_emfile();
@@ -156,14 +142,11 @@ std::string explain_open_error(int err, const Machine& machine, const OpenAttemp
   case ENODEV:
   case EOPNOTSUPP:
     if (a.pid >= 0)
-      why =
-          fmt::format("PMU {} does not support per-task counting; count it on a CPU", pmu_label(a));
+      why = fmt::format("PMU {} does not support per-task counting; count it on a CPU", pmu_label(a));
     else if (a.cpu >= 0)
-      why = fmt::format("PMU {} cannot count on CPU {} (offline, or not one of its CPUs)",
-                        pmu_label(a), a.cpu);
+      why = fmt::format("PMU {} cannot count on CPU {} (offline, or not one of its CPUs)", pmu_label(a), a.cpu);
     else
-      why = fmt::format("PMU {} does not support this kind of counting ({})", pmu_label(a),
-                        errno_text(err));
+      why = fmt::format("PMU {} does not support this kind of counting ({})", pmu_label(a), errno_text(err));
     break;
   case ESRCH:
     why = fmt::format("no process {} to count", a.pid);
@@ -181,9 +164,8 @@ std::string explain_open_error(int err, const Machine& machine, const OpenAttemp
 std::string explain_open_error(int err, const Machine& machine, std::string_view event) {
   OpenAttempt a;
   a.event = std::string(event);
-  if (auto slash = event.find('/'); slash != std::string_view::npos)
-    a.pmu = std::string(event.substr(0, slash));
+  if (auto slash = event.find('/'); slash != std::string_view::npos) a.pmu = std::string(event.substr(0, slash));
   return explain_open_error(err, machine, a);
 }
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

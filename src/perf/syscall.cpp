@@ -39,4 +39,4 @@ long event_read(int fd, void* buf, std::size_t size) {
   }
 }
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

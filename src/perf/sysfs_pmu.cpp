@@ -83,7 +83,7 @@ void read_aliases(SysfsPmu& pmu) {
     if (!kind.empty()) continue;
     std::string terms(trim(read_text(file)));
     try {
-      events::parse_terms(terms); // a broken alias is reported here, naming its file
+      events::parse_terms(terms);  // a broken alias is reported here, naming its file
     } catch (const UsageError& e) {
       file_error(file, e.what());
     }
@@ -92,7 +92,7 @@ void read_aliases(SysfsPmu& pmu) {
   for (const fs::path& file : files) {
     auto [name, kind] = alias_file(file.filename().string());
     auto alias = pmu.desc.aliases.find(name);
-    if (kind.empty() || alias == pmu.desc.aliases.end()) continue; // side file of no alias
+    if (kind.empty() || alias == pmu.desc.aliases.end()) continue;  // side file of no alias
     std::string text = read_text(file);
     if (kind == "scale") alias->second.scale = parse_scale(file, text);
     if (kind == "unit") alias->second.unit = std::string(trim(text));
@@ -110,8 +110,7 @@ SysfsPmu read_pmu_dir(const fs::path& dir, std::string name) {
   auto type_text = try_read_line(type_file);
   if (!type_text) file_error(type_file, "missing or unreadable (every PMU has a type)");
   auto type = parse_u64(*type_text);
-  if (!type || *type > 0xffffffffu)
-    file_error(type_file, fmt::format("'{}' is not a PMU type number", *type_text));
+  if (!type || *type > 0xffffffffu) file_error(type_file, fmt::format("'{}' is not a PMU type number", *type_text));
   pmu.type = static_cast<std::uint32_t>(*type);
 
   for (const char* mask_name : {"cpumask", "cpus"}) {
@@ -127,8 +126,7 @@ SysfsPmu read_pmu_dir(const fs::path& dir, std::string name) {
   fs::path mux_file = dir / "perf_event_mux_interval_ms";
   if (auto text = try_read_line(mux_file)) {
     auto ms = parse_u64(*text);
-    if (!ms || *ms > 0xffffffffu)
-      file_error(mux_file, fmt::format("'{}' is not a number of milliseconds", *text));
+    if (!ms || *ms > 0xffffffffu) file_error(mux_file, fmt::format("'{}' is not a number of milliseconds", *text));
     pmu.mux_interval_ms = static_cast<unsigned>(*ms);
   }
 
@@ -149,7 +147,7 @@ bool has_instance_suffix(std::string_view pmu, std::string_view prefix) {
   return !rest.empty() && std::all_of(rest.begin(), rest.end(), is_digit);
 }
 
-} // namespace
+}  // namespace
 
 bool natural_less(std::string_view a, std::string_view b) {
   std::size_t i = 0, j = 0;
@@ -189,11 +187,10 @@ std::vector<std::string> pmu_names(const fs::path& root) {
   return names;
 }
 
-} // namespace
+}  // namespace
 
 std::optional<SysfsPmu> read_pmu(const Machine& machine, std::string_view name) {
-  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos)
-    return std::nullopt;
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos) return std::nullopt;
   fs::path dir = machine.param("events.path") / std::string(name);
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return std::nullopt;
@@ -218,8 +215,7 @@ std::vector<SysfsPmu> find_pmus(const Machine& machine, std::string_view name) {
     // perf ignores the "uncore_" prefix when the user did not write it.
     std::string bare = full;
     if (bare.starts_with("uncore_") && !name.starts_with("uncore_")) bare.erase(0, 7);
-    bool match = glob ? fnmatch(pattern.c_str(), full.c_str(), 0) == 0 ||
-                            fnmatch(pattern.c_str(), bare.c_str(), 0) == 0
+    bool match = glob ? fnmatch(pattern.c_str(), full.c_str(), 0) == 0 || fnmatch(pattern.c_str(), bare.c_str(), 0) == 0
                       : has_instance_suffix(full, name) || has_instance_suffix(bare, name);
     if (match) out.push_back(read_pmu_dir(root / full, full));
   }
@@ -235,4 +231,4 @@ std::vector<int> online_cpus(const Machine& machine) {
   return *cpus;
 }
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

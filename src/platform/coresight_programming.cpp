@@ -10,7 +10,9 @@
 
 namespace pmukit::platform {
 
-std::uint64_t ConfigBits::take(const std::uint64_t cfg[3]) const { return bits(cfg[config], hi, lo); }
+std::uint64_t ConfigBits::take(const std::uint64_t cfg[3]) const {
+  return bits(cfg[config], hi, lo);
+}
 
 std::uint64_t RegisterAssembly::assemble(const std::uint64_t cfg[3]) const {
   std::uint64_t v = 0;
@@ -86,8 +88,8 @@ CoreSightProgramming CoreSightProgramming::from_json(const nlohmann::json& j, co
     c.aux.push_back({static_cast<std::uint32_t>(number(a.at("offset"), where + " aux")),
                      parse_assembly(a.at("value"), where + " aux")});
   for (const auto& u : j.value("unsupported", nlohmann::json::array()))
-    c.unsupported.push_back({parse_bits(u.at("bits").get<std::string>(), where + " unsupported"),
-                             u.at("why").get<std::string>()});
+    c.unsupported.push_back(
+        {parse_bits(u.at("bits").get<std::string>(), where + " unsupported"), u.at("why").get<std::string>()});
   return c;
 }
 

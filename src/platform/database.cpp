@@ -107,7 +107,8 @@ void Database::load(const std::string& path, const std::string& body) {
         for (const auto& [name, fmt_text] : p.at("formats").items()) k.formats[name] = fmt_text.get<std::string>();
         const json format_help = p.value("format_help", json::object());
         for (const auto& [name, help] : format_help.items()) {
-          if (!k.formats.count(name)) throw Error(fmt::format("{}: format_help names unknown format '{}'", where, name));
+          if (!k.formats.count(name))
+            throw Error(fmt::format("{}: format_help names unknown format '{}'", where, name));
           k.format_help[name] = help.get<std::string>();
         }
         for (const auto& [name, ev] : p.at("events").items()) {

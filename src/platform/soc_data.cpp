@@ -31,8 +31,7 @@ std::string str(const json& j, const char* key, const std::string& where, bool r
 
 CoreSightProduct product(const json& j, const std::string& where) {
   CoreSightProduct p;
-  if (j.contains("pmiidr"))
-    p.pmiidr = static_cast<std::uint32_t>(number(j["pmiidr"], where + " pmiidr"));
+  if (j.contains("pmiidr")) p.pmiidr = static_cast<std::uint32_t>(number(j["pmiidr"], where + " pmiidr"));
   p.product = str(j, "product", where);
   p.type_name = str(j, "type", where);
   p.name_pattern = str(j, "name", where);
@@ -44,16 +43,14 @@ CoreSightProduct product(const json& j, const std::string& where) {
 void load_coresight(const json& c, const std::string& where, SocData& out) {
   if (out.coresight) throw Error(where + ": the CoreSight table is defined twice");
   CoreSightTable t;
-  t.implementer_mask =
-      static_cast<std::uint32_t>(number(c.at("implementer_mask"), where + " implementer_mask"));
+  t.implementer_mask = static_cast<std::uint32_t>(number(c.at("implementer_mask"), where + " implementer_mask"));
   for (const auto& i : c.at("implementers")) {
     CoreSightImplementer impl;
     std::string w = fmt::format("{} implementer {}", where, i.value("name", "?"));
     impl.implementer = static_cast<std::uint16_t>(number(i.at("implementer"), w));
     impl.name = str(i, "name", w);
     impl.kernel_module = str(i, "kernel_module", w);
-    impl.product_mask =
-        static_cast<std::uint32_t>(number(i.at("product_mask"), w + " product_mask"));
+    impl.product_mask = static_cast<std::uint32_t>(number(i.at("product_mask"), w + " product_mask"));
     for (const auto& p : i.at("products"))
       impl.products.push_back(product(p, w + " product " + p.value("product", "?")));
     impl.other = product(i.at("other"), w + " other");
@@ -65,8 +62,7 @@ void load_coresight(const json& c, const std::string& where, SocData& out) {
   t.generic_module = str(g, "kernel_module", where + " generic");
   const json jep106 = c.value("jep106", json::object());
   for (const auto& [code, name] : jep106.items())
-    t.jep106[static_cast<std::uint16_t>(number(json(code), where + " jep106"))] =
-        name.get<std::string>();
+    t.jep106[static_cast<std::uint16_t>(number(json(code), where + " jep106"))] = name.get<std::string>();
   out.coresight = std::move(t);
 }
 
@@ -91,8 +87,8 @@ void load_rc_map(const json& m, const std::string& where, SocData& out) {
     throw Error(fmt::format("{}: method '{}' is neither dvsec nor domain", w, s.method));
   }
   for (const auto& p : m.at("pmus"))
-    s.pmus.push_back({str(p, "name", w), str(p, "rp_term", w), str(p, "bdf_terms", w, false),
-                      str(p, "example_event", w, false)});
+    s.pmus.push_back(
+        {str(p, "name", w), str(p, "rp_term", w), str(p, "bdf_terms", w, false), str(p, "example_event", w, false)});
   out.rc_maps.push_back(std::move(s));
 }
 
@@ -103,8 +99,7 @@ void load_t410_block(const json& b, const std::string& where, SocData& out) {
   t.interface = str(b, "interface", w);
   t.family = str(b, "family", w);
   if (t.family != "t410-c2c" && t.family != "t410-cmem-latency")
-    throw Error(
-        fmt::format("{}: family '{}' is neither t410-c2c nor t410-cmem-latency", w, t.family));
+    throw Error(fmt::format("{}: family '{}' is neither t410-c2c nor t410-cmem-latency", w, t.family));
   t.instances = static_cast<unsigned>(number(b.at("instances"), w));
   t.name_pattern = str(b, "name", w);
   t.pmu_kind = str(b, "pmu", w);
@@ -112,8 +107,7 @@ void load_t410_block(const json& b, const std::string& where, SocData& out) {
   t.counters = static_cast<unsigned>(number(b.at("counters"), w));
   t.width = static_cast<unsigned>(number(b.at("width"), w));
   for (const auto& [name, off] : b.at("registers").items())
-    t.registers.emplace_back(name,
-                             static_cast<std::uint32_t>(number(off, w + " register " + name)));
+    t.registers.emplace_back(name, static_cast<std::uint32_t>(number(off, w + " register " + name)));
   out.t410_blocks.push_back(std::move(t));
 }
 
@@ -127,14 +121,13 @@ void load_dwc(const json& d, const std::string& where, SocData& out) {
   for (const auto& v : d.at("vendors"))
     r.vendors[static_cast<std::uint16_t>(number(v.at("vendor"), where))] = str(v, "name", where);
   for (const auto& reg : d.at("registers"))
-    r.registers.push_back({str(reg, "name", where),
-                           static_cast<std::uint16_t>(number(reg.at("offset"), where)),
+    r.registers.push_back({str(reg, "name", where), static_cast<std::uint16_t>(number(reg.at("offset"), where)),
                            str(reg, "help", where, false)});
   for (const auto& g : d.at("event_groups")) r.event_groups.push_back(g.get<std::string>());
   out.dwc = std::move(r);
 }
 
-} // namespace
+}  // namespace
 
 void load_soc_data(const json& doc, const std::string& where, SocData& out) {
   if (doc.contains("coresight")) load_coresight(doc["coresight"], where, out);
@@ -149,8 +142,7 @@ std::vector<std::pair<std::string, std::string>> soc_pmu_references(const SocDat
   std::vector<std::pair<std::string, std::string>> refs;
   if (d.coresight) {
     for (const auto& i : d.coresight->implementers) {
-      for (const auto& p : i.products)
-        refs.emplace_back("coresight product " + p.product, p.pmu_kind);
+      for (const auto& p : i.products) refs.emplace_back("coresight product " + p.product, p.pmu_kind);
       refs.emplace_back("coresight product " + i.other.product, i.other.pmu_kind);
     }
     refs.emplace_back("coresight generic", d.coresight->generic.pmu_kind);
@@ -175,8 +167,7 @@ std::string CoreSightTable::implementer_name(std::uint16_t code) const {
   return it == jep106.end() ? fmt::format("JEP106 {:#05x}", code) : it->second;
 }
 
-std::string expand_pattern(std::string_view pattern,
-                           const std::map<std::string, std::string>& values) {
+std::string expand_pattern(std::string_view pattern, const std::map<std::string, std::string>& values) {
   std::string out;
   std::size_t i = 0;
   while (i < pattern.size()) {
@@ -186,12 +177,11 @@ std::string expand_pattern(std::string_view pattern,
     if (close == std::string_view::npos) break;
     out.append(pattern.substr(i, open - i));
     auto it = values.find(std::string(pattern.substr(open + 1, close - open - 1)));
-    out.append(it != values.end() ? it->second
-                                  : std::string(pattern.substr(open, close - open + 1)));
+    out.append(it != values.end() ? it->second : std::string(pattern.substr(open, close - open + 1)));
     i = close + 1;
   }
   out.append(pattern.substr(i));
   return out;
 }
 
-} // namespace pmukit::platform
+}  // namespace pmukit::platform

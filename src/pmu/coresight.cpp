@@ -76,8 +76,8 @@ class CoreSightDriver : public UnitDriver {
     if (cycles && !cc_) throw UsageError(fmt::format("{}: the block has no cycle counter", unit_.name));
     if (cycles > 1 || general > general_.size())
       throw UsageError(fmt::format("{}: {} events but the block has {} counters{}; count them in separate runs, or use "
-                                   "--backend perf, which multiplexes", unit_.name, events.size(), general_.size(),
-                                   cc_ ? " and a cycle counter" : ""));
+                                   "--backend perf, which multiplexes",
+                                   unit_.name, events.size(), general_.size(), cc_ ? " and a cycle counter" : ""));
   }
 
   void program(WriteGuard& g, const std::vector<events::EncodedEvent>& events) override {

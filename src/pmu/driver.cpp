@@ -21,8 +21,8 @@ std::optional<std::string> direct_access_problem(Machine& machine, const UnitDri
       if (r.space == Space::Msr && cpus.insert(r.where).second) machine.msr(static_cast<int>(r.where)).check_writable();
       if (r.space == Space::PciConfig && devices.insert(r.where).second)
         machine.pci()
-            .config(Bdf{r.where >> 16, static_cast<std::uint8_t>(r.where >> 8), static_cast<std::uint8_t>((r.where >> 3) & 0x1f),
-                        static_cast<std::uint8_t>(r.where & 7)})
+            .config(Bdf{r.where >> 16, static_cast<std::uint8_t>(r.where >> 8),
+                        static_cast<std::uint8_t>((r.where >> 3) & 0x1f), static_cast<std::uint8_t>(r.where & 7)})
             .check_writable();
     }
     WriteGuard guard(io);
@@ -36,11 +36,15 @@ std::optional<std::string> direct_access_problem(Machine& machine, const UnitDri
 
 std::unique_ptr<UnitDriver> make_driver(const discovery::PmuUnit& unit, const platform::Database& db) {
   switch (unit.family) {
-    case discovery::Family::IntelUncore: return make_intel_box(unit);
-    case discovery::Family::CoreSight: return make_coresight(unit, db);
-    case discovery::Family::DwcRasDes: return make_dwc_rasdes(unit);
-    case discovery::Family::T410C2c:
-    case discovery::Family::T410CmemLatency: return make_t410_block(unit);
+  case discovery::Family::IntelUncore:
+    return make_intel_box(unit);
+  case discovery::Family::CoreSight:
+    return make_coresight(unit, db);
+  case discovery::Family::DwcRasDes:
+    return make_dwc_rasdes(unit);
+  case discovery::Family::T410C2c:
+  case discovery::Family::T410CmemLatency:
+    return make_t410_block(unit);
   }
   throw Error(fmt::format("{}: unknown PMU family", unit.name));
 }

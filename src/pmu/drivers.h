@@ -3,8 +3,8 @@
 
 #include <memory>
 
-#include "pmukit/pmu/driver.h"
 #include "pmukit/platform/database.h"
+#include "pmukit/pmu/driver.h"
 
 namespace pmukit::pmu {
 

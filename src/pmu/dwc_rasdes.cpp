@@ -32,13 +32,17 @@ class DwcDriver : public UnitDriver {
     unsigned time = 0, lane = 0;
     for (const auto& e : events) {
       unsigned type = static_cast<unsigned>(bits(e.config, 19, 16));
-      if (type == kTypeTimeBased) ++time;
-      else if (type == kTypeLane) ++lane;
-      else throw UsageError(fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", unit_.name, type));
+      if (type == kTypeTimeBased)
+        ++time;
+      else if (type == kTypeLane)
+        ++lane;
+      else
+        throw UsageError(fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", unit_.name, type));
     }
     if (time > 1 || lane > 1)
       throw UsageError(fmt::format("{}: a root port has one time-based and one lane event counter; {} time-based and "
-                                   "{} lane events asked (use --backend perf, which multiplexes)", unit_.name, time, lane));
+                                   "{} lane events asked (use --backend perf, which multiplexes)",
+                                   unit_.name, time, lane));
   }
 
   void program(WriteGuard& g, const std::vector<events::EncodedEvent>& events) override {
@@ -53,7 +57,8 @@ class DwcDriver : public UnitDriver {
       } else {
         lane_ctl_ = EventCntSelect::put(id) | EventCntLane::put(bits(e.config, 27, 20));
         // Program with the counter off and cleared, then turn it on (dwc_pcie_pmu_lane_event_enable).
-        g.write(reg32(EVENT_CNT_CTL), lane_ctl_ | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
+        g.write(reg32(EVENT_CNT_CTL),
+                lane_ctl_ | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
         slots_.push_back({false, 1});
       }
     }
@@ -62,16 +67,20 @@ class DwcDriver : public UnitDriver {
 
   void start(WriteGuard& g) override {
     for (const auto& s : slots_) {
-      if (s.time) g.write(reg32(TIME_BASED_ANAL_CTL), time_ctl_ | TimeCtlEnable::put(1));  // clears the data
-      else g.write(reg32(EVENT_CNT_CTL), lane_ctl_ | EventCntEnable::put(kPerEventOn));
+      if (s.time)
+        g.write(reg32(TIME_BASED_ANAL_CTL), time_ctl_ | TimeCtlEnable::put(1));  // clears the data
+      else
+        g.write(reg32(EVENT_CNT_CTL), lane_ctl_ | EventCntEnable::put(kPerEventOn));
     }
     g.barrier();
   }
 
   void stop(WriteGuard& g) override {
     for (const auto& s : slots_) {
-      if (s.time) g.write(reg32(TIME_BASED_ANAL_CTL), time_ctl_);
-      else g.write(reg32(EVENT_CNT_CTL), lane_ctl_ | EventCntEnable::put(kPerEventOff));
+      if (s.time)
+        g.write(reg32(TIME_BASED_ANAL_CTL), time_ctl_);
+      else
+        g.write(reg32(EVENT_CNT_CTL), lane_ctl_ | EventCntEnable::put(kPerEventOff));
     }
     g.barrier();
   }
@@ -89,8 +98,8 @@ class DwcDriver : public UnitDriver {
     // The data registers are read-only: the lane counter is cleared with its clear bit, and the
     // time-based one by starting (which clears it) and stopping an empty measurement.
     std::uint64_t lane = g.original(reg32(EVENT_CNT_CTL));
-    g.write(reg32(EVENT_CNT_CTL), (lane & ~EventCntEnable::mask) | EventCntEnable::put(kPerEventOff) |
-                                      EventCntClear::put(kPerEventClear));
+    g.write(reg32(EVENT_CNT_CTL),
+            (lane & ~EventCntEnable::mask) | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
     std::uint64_t time = g.original(reg32(TIME_BASED_ANAL_CTL));
     g.write(reg32(TIME_BASED_ANAL_CTL), time & ~TimeCtlEnable::mask);  // stopped, if restore comes without stop
     g.barrier();
@@ -116,6 +125,8 @@ class DwcDriver : public UnitDriver {
 
 }  // namespace
 
-std::unique_ptr<UnitDriver> make_dwc_rasdes(const discovery::PmuUnit& unit) { return std::make_unique<DwcDriver>(unit); }
+std::unique_ptr<UnitDriver> make_dwc_rasdes(const discovery::PmuUnit& unit) {
+  return std::make_unique<DwcDriver>(unit);
+}
 
 }  // namespace pmukit::pmu

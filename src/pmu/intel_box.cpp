@@ -46,8 +46,7 @@ class IntelBoxDriver : public UnitDriver {
 
   std::optional<std::string> busy(WriteGuard& g) const override {
     for (std::size_t i = 0; i < u_.ctl.size(); ++i)
-      if (auto v = g.read(ctl(i)))
-        return fmt::format("counter control {} is {:#x}", ctl(i).str(), v);
+      if (auto v = g.read(ctl(i))) return fmt::format("counter control {} is {:#x}", ctl(i).str(), v);
     if (u_.fixed_ctl)
       if (auto v = g.read(reg(*u_.fixed_ctl, false))) return fmt::format("fixed counter control is {:#x}", v);
     return std::nullopt;
@@ -66,21 +65,24 @@ class IntelBoxDriver : public UnitDriver {
       bool ctl64 = u_.access != RegAccess::Mmio;
       if (!ctl64 && (e.config >> 32))
         throw UsageError(fmt::format("{}: config {:#x} sets bits above 31 (umask extension), which its 32-bit "
-                                     "MMIO counter control cannot hold", unit_.name, e.config));
+                                     "MMIO counter control cannot hold",
+                                     unit_.name, e.config));
       if (e.config1 && !filter_)
-        throw UsageError(fmt::format("{}: config1 {:#x} needs a filter register this box does not have", unit_.name,
-                                     e.config1));
+        throw UsageError(
+            fmt::format("{}: config1 {:#x} needs a filter register this box does not have", unit_.name, e.config1));
     }
     if (general > u_.ctl.size() || fixed > 1)
       throw UsageError(fmt::format("{}: {} events but the box has {} counters{}; count them in separate runs, or "
-                                   "use --backend perf, which multiplexes", unit_.name, events.size(), u_.ctl.size(),
+                                   "use --backend perf, which multiplexes",
+                                   unit_.name, events.size(), u_.ctl.size(),
                                    u_.fixed_ctr ? " and 1 fixed counter" : ""));
     std::uint64_t f1 = 0;
     for (const auto& e : events)
       if (e.config1) {
         if (f1 && f1 != e.config1)
           throw UsageError(fmt::format("{}: events ask for different filter values ({:#x}, {:#x}) but the box has one "
-                                       "filter register", unit_.name, f1, e.config1));
+                                       "filter register",
+                                       unit_.name, f1, e.config1));
         f1 = e.config1;
       }
   }
@@ -139,9 +141,12 @@ class IntelBoxDriver : public UnitDriver {
 
   Reg reg(std::uint64_t addr, bool wide) const {
     switch (u_.access) {
-      case RegAccess::Msr: return msr(static_cast<std::uint32_t>(u_.msr_cpu), addr);
-      case RegAccess::Mmio: return wide ? mmio64(addr, true) : mmio32(addr);
-      case RegAccess::PciConfig: return wide ? pci64(*u_.pci_device, addr) : pci32(*u_.pci_device, addr);
+    case RegAccess::Msr:
+      return msr(static_cast<std::uint32_t>(u_.msr_cpu), addr);
+    case RegAccess::Mmio:
+      return wide ? mmio64(addr, true) : mmio32(addr);
+    case RegAccess::PciConfig:
+      return wide ? pci64(*u_.pci_device, addr) : pci32(*u_.pci_device, addr);
     }
     return {};
   }
@@ -152,8 +157,8 @@ class IntelBoxDriver : public UnitDriver {
 
   const IntelUnit& u_;
   std::optional<Reg> filter_;
-  std::vector<int> slots_;       // counter index per programmed event; -1 = fixed counter
-  std::vector<Reg> slot_regs_;   // the counter register of each programmed event
+  std::vector<int> slots_;      // counter index per programmed event; -1 = fixed counter
+  std::vector<Reg> slot_regs_;  // the counter register of each programmed event
 };
 
 }  // namespace

@@ -44,7 +44,9 @@ DirectSession::DirectSession(Machine& machine, std::vector<UnitEvents> work, con
   }
 }
 
-DirectSession::~DirectSession() { restore(); }
+DirectSession::~DirectSession() {
+  restore();
+}
 
 void DirectSession::start() {
   // Baselines first, then start every unit back to back, so all count over the same window.
@@ -88,6 +90,8 @@ void DirectSession::restore() {
   }
 }
 
-std::size_t DirectSession::register_writes() const { return guard_ ? guard_->writes() : 0; }
+std::size_t DirectSession::register_writes() const {
+  return guard_ ? guard_->writes() : 0;
+}
 
 }  // namespace pmukit::pmu

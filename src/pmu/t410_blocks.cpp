@@ -44,7 +44,8 @@ class T410Driver : public UnitDriver {
         throw UsageError(fmt::format("{}: event {} does not exist", unit_.name, ev));
       if (e.config1)
         throw UsageError(fmt::format("{}: gpu_mask selects instances through the ACPI _DSD gpu*_en_mask properties, "
-                                     "which Linux does not export; count it with --backend perf", unit_.name));
+                                     "which Linux does not export; count it with --backend perf",
+                                     unit_.name));
     }
   }
 
@@ -100,8 +101,12 @@ class T410Driver : public UnitDriver {
   }
 
  private:
-  Reg bcast(std::uint32_t off) const { return cmem_ ? mmio64(*u_.broadcast_base + off, true) : mmio32(*u_.broadcast_base + off); }
-  Reg reg(std::uint64_t base, std::uint32_t off) const { return cmem_ ? mmio64(base + off, true) : mmio64(base + off, false); }
+  Reg bcast(std::uint32_t off) const {
+    return cmem_ ? mmio64(*u_.broadcast_base + off, true) : mmio32(*u_.broadcast_base + off);
+  }
+  Reg reg(std::uint64_t base, std::uint32_t off) const {
+    return cmem_ ? mmio64(base + off, true) : mmio64(base + off, false);
+  }
 
   std::uint64_t sum(WriteGuard& g, unsigned ev) const {
     const auto& bases = u_.instance_bases;
@@ -129,7 +134,8 @@ std::unique_ptr<UnitDriver> make_t410_block(const discovery::PmuUnit& unit) {
   const auto& u = *unit.as<T410Unit>();
   if (u.instance_bases.empty() || !u.broadcast_base || u.region_size == 0)
     throw Error(fmt::format("{}: its register regions are not visible here ({}); pmukit cannot program it directly, "
-                            "use --backend perf", unit.name, u.resources_source.empty() ? "no resources" : u.resources_source));
+                            "use --backend perf",
+                            unit.name, u.resources_source.empty() ? "no resources" : u.resources_source));
   return std::make_unique<T410Driver>(unit, unit.family == discovery::Family::T410CmemLatency);
 }
 

@@ -78,9 +78,7 @@ class SimClock : public Clock {
   }
   ~SimClock() override { ::munmap(page_, 4096); }
 
-  std::uint64_t now_ns() override {
-    return mode_ == SimMode::Virtual ? at(page_->now_ns).load() : mono_ns();
-  }
+  std::uint64_t now_ns() override { return mode_ == SimMode::Virtual ? at(page_->now_ns).load() : mono_ns(); }
   bool sleep_until(std::uint64_t t) override {
     if (mode_ == SimMode::RealTime) return real_.sleep_until(t);
     return request(t);
@@ -128,7 +126,9 @@ class SimClock : public Clock {
 
 }  // namespace
 
-std::unique_ptr<Clock> real_clock() { return std::make_unique<RealClock>(); }
+std::unique_ptr<Clock> real_clock() {
+  return std::make_unique<RealClock>();
+}
 
 std::unique_ptr<Clock> machine_clock(const Machine& machine) {
   if (machine.is_live()) return real_clock();
@@ -138,7 +138,8 @@ std::unique_ptr<Clock> machine_clock(const Machine& machine) {
   return std::make_unique<SimClock>(path);
 }
 
-ClockServer::ClockServer(const Machine& machine, SimMode mode) : path_(machine.param("sim.path") / "clock"), mode_(mode) {
+ClockServer::ClockServer(const Machine& machine, SimMode mode)
+    : path_(machine.param("sim.path") / "clock"), mode_(mode) {
   std::filesystem::create_directories(path_.parent_path());
   page_ = map_page(path_, true);
   page_->mode = static_cast<std::uint64_t>(mode);
@@ -153,8 +154,12 @@ ClockServer::~ClockServer() {
   ::munmap(page_, 4096);
 }
 
-std::uint64_t ClockServer::now_ns() const { return at(page_->now_ns).load(); }
-void ClockServer::set_now(std::uint64_t now) { at(page_->now_ns).store(now); }
+std::uint64_t ClockServer::now_ns() const {
+  return at(page_->now_ns).load();
+}
+void ClockServer::set_now(std::uint64_t now) {
+  at(page_->now_ns).store(now);
+}
 
 bool ClockServer::pending(std::uint64_t& seq, std::uint64_t& request_ns) const {
   seq = at(page_->seq).load();

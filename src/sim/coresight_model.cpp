@@ -37,8 +37,7 @@ class CoreSightModel : public UnitModel {
     marker_.assign(banks_, 0);
     std::vector<std::uint32_t> used(banks_, 0);
     for (unsigned n : counters_) used[n / 32] |= 1u << (n % 32);
-    for (unsigned b = 0; b < banks_; ++b)
-      marker_[b] = high_free(used[b]);
+    for (unsigned b = 0; b < banks_; ++b) marker_[b] = high_free(used[b]);
     acc_.resize(counters_.size());
   }
 
@@ -66,8 +65,8 @@ class CoreSightModel : public UnitModel {
       for (std::size_t i = 0; i < counters_.size(); ++i) {
         unsigned n = counters_[i];
         if (!(enabled_[n / 32] >> (n % 32) & 1)) continue;
-        double rate = n == kCycleCounter ? rates_.rate(kind_, "cycles")
-                                         : rates_.rate(kind_, io.read(p0(PMEVTYPER + 4 * n)));
+        double rate =
+            n == kCycleCounter ? rates_.rate(kind_, "cycles") : rates_.rate(kind_, io.read(p0(PMEVTYPER + 4 * n)));
         std::uint64_t inc = acc_[i].advance(rate, dt_ns);
         std::uint64_t old = io.read(counter(n));
         // A step may pass 2^width more than once only at absurd rates; one flag covers it.

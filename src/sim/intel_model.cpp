@@ -51,9 +51,12 @@ class IntelModel : public UnitModel {
   using Reg = pmu::Reg;
   Reg reg(std::uint64_t addr, bool wide) const {
     switch (u_.access) {
-      case RegAccess::Msr: return pmu::msr(static_cast<std::uint32_t>(u_.msr_cpu), addr);
-      case RegAccess::Mmio: return wide ? pmu::mmio64(addr, true) : pmu::mmio32(addr);
-      case RegAccess::PciConfig: return wide ? pmu::pci64(*u_.pci_device, addr) : pmu::pci32(*u_.pci_device, addr);
+    case RegAccess::Msr:
+      return pmu::msr(static_cast<std::uint32_t>(u_.msr_cpu), addr);
+    case RegAccess::Mmio:
+      return wide ? pmu::mmio64(addr, true) : pmu::mmio32(addr);
+    case RegAccess::PciConfig:
+      return wide ? pmu::pci64(*u_.pci_device, addr) : pmu::pci32(*u_.pci_device, addr);
     }
     return {};
   }

@@ -65,7 +65,9 @@ double Rates::rate(const std::string& kind, std::string_view code) const {
   return default_;
 }
 
-double Rates::rate(const std::string& kind, std::uint64_t code) const { return rate(kind, hex(code)); }
+double Rates::rate(const std::string& kind, std::uint64_t code) const {
+  return rate(kind, hex(code));
+}
 
 std::uint64_t Accumulator::advance(double rate, std::uint64_t dt_ns) {
   // Whole seconds and the nanosecond rest apart, in long double: rate * 1 s is then exact for

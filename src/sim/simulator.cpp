@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/platform/database.h"
 #include "pmukit/pmu/driver.h"
 #include "pmukit/pmu/register_io.h"
-#include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::sim {
@@ -18,11 +18,19 @@ Simulator::Simulator(Machine& machine, const discovery::Inventory& inventory, Ra
   for (const auto& unit : inventory.units) {
     std::unique_ptr<UnitModel> model;
     switch (unit.family) {
-      case discovery::Family::IntelUncore: model = make_intel_model(unit, kept); break;
-      case discovery::Family::CoreSight: model = make_coresight_model(unit, kept); break;
-      case discovery::Family::DwcRasDes: model = make_dwc_model(unit, kept); break;
-      case discovery::Family::T410C2c:
-      case discovery::Family::T410CmemLatency: model = make_t410_model(unit, kept); break;
+    case discovery::Family::IntelUncore:
+      model = make_intel_model(unit, kept);
+      break;
+    case discovery::Family::CoreSight:
+      model = make_coresight_model(unit, kept);
+      break;
+    case discovery::Family::DwcRasDes:
+      model = make_dwc_model(unit, kept);
+      break;
+    case discovery::Family::T410C2c:
+    case discovery::Family::T410CmemLatency:
+      model = make_t410_model(unit, kept);
+      break;
     }
     if (!model) {
       skipped_.push_back(unit.name);

@@ -25,7 +25,8 @@ void pwrite_file(const std::filesystem::path& file, std::uint64_t offset, std::s
   ssize_t n = ::pwrite(fd, data.data(), data.size(), static_cast<off_t>(offset));
   int err = errno;
   ::close(fd);
-  if (n != static_cast<ssize_t>(data.size())) throw_errno(fmt::format("{}: write at {:#x}", file.string(), offset), err);
+  if (n != static_cast<ssize_t>(data.size()))
+    throw_errno(fmt::format("{}: write at {:#x}", file.string(), offset), err);
 }
 
 void extend_file(const std::filesystem::path& file, std::uint64_t size) {
@@ -81,7 +82,8 @@ void SnapshotBuilder::add_pci_device(const PciDeviceSpec& spec) {
     for (const auto& b : spec.bars)
       if (b.index == i) bar = &b;
     if (bar)
-      resource += fmt::format("{:#018x} {:#018x} {:#018x}\n", bar->base, bar->base + bar->size - 1, resource_flags(*bar));
+      resource +=
+          fmt::format("{:#018x} {:#018x} {:#018x}\n", bar->base, bar->base + bar->size - 1, resource_flags(*bar));
     else
       resource += fmt::format("{:#018x} {:#018x} {:#018x}\n", 0, 0, 0);
   }
@@ -99,8 +101,7 @@ void SnapshotBuilder::write_bar(const Bdf& bdf, int bar, std::uint64_t offset, s
 void SnapshotBuilder::write_phys(std::uint64_t phys, std::span<const std::uint8_t> data) {
   for (const auto& [bdf, bars] : bars_)
     for (const auto& b : bars)
-      if (phys >= b.base && phys - b.base + data.size() <= b.size)
-        return write_bar(bdf, b.index, phys - b.base, data);
+      if (phys >= b.base && phys - b.base + data.size() <= b.size) return write_bar(bdf, b.index, phys - b.base, data);
   // dev/mem is a sparse file: extend it to the next GiB so windows around written registers
   // (a 16 KiB IMC box, a 4 KiB CoreSight page) map without running past its end.
   pwrite_file(path("/dev/mem"), phys, data);
@@ -156,11 +157,12 @@ void SnapshotBuilder::set_cpuinfo(const CpuInfo& info) {
     text += fmt::format("processor\t: {}\n", cpu);
     if (info.vendor.empty()) {
       text += fmt::format("CPU implementer\t: {:#04x}\nCPU architecture: 8\nCPU variant\t: 0x0\n"
-                          "CPU part\t: {:#05x}\nCPU revision\t: 0\n\n", info.arm_implementer, info.arm_part);
+                          "CPU part\t: {:#05x}\nCPU revision\t: 0\n\n",
+                          info.arm_implementer, info.arm_part);
     } else {
       text += fmt::format("vendor_id\t: {}\ncpu family\t: {}\nmodel\t\t: {}\nmodel name\t: {}\nstepping\t: {}\n"
-                          "physical id\t: {}\n\n", info.vendor, info.family, info.model, info.model_name,
-                          info.stepping, std::get<0>(t));
+                          "physical id\t: {}\n\n",
+                          info.vendor, info.family, info.model, info.model_name, info.stepping, std::get<0>(t));
     }
   }
   write_file(path("/proc/cpuinfo"), text);
@@ -177,7 +179,9 @@ void SnapshotBuilder::add_acpi_table(const std::string& signature, std::span<con
              std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
-void SnapshotBuilder::write_text(std::string_view abs_path, std::string_view text) { write_file(path(abs_path), text); }
+void SnapshotBuilder::write_text(std::string_view abs_path, std::string_view text) {
+  write_file(path(abs_path), text);
+}
 
 void SnapshotBuilder::set_synthetic_label(std::string_view label) {
   write_file(root_ / std::string(kSyntheticMarker), std::string(label) + "\n");

@@ -81,13 +81,15 @@ void ConfigImage::set_ext_next(std::uint16_t cap_offset, std::uint16_t next) {
 
 void ConfigImage::add_vsec(std::uint16_t offset, std::uint16_t vsec_id, std::uint8_t rev, std::uint16_t len) {
   add_ext_cap(offset, pci::regs::kExtCapIdVsec, 1);
-  w32(offset + 4u, vsec_id | static_cast<std::uint32_t>(rev & 0xf) << 16 | static_cast<std::uint32_t>(len & 0xfff) << 20);
+  w32(offset + 4u,
+      vsec_id | static_cast<std::uint32_t>(rev & 0xf) << 16 | static_cast<std::uint32_t>(len & 0xfff) << 20);
 }
 
 void ConfigImage::add_dvsec(std::uint16_t offset, std::uint16_t vendor, std::uint16_t dvsec_id, std::uint8_t rev,
                             std::uint16_t len) {
   add_ext_cap(offset, pci::regs::kExtCapIdDvsec, 1);
-  w32(offset + 4u, vendor | static_cast<std::uint32_t>(rev & 0xf) << 16 | static_cast<std::uint32_t>(len & 0xfff) << 20);
+  w32(offset + 4u,
+      vendor | static_cast<std::uint32_t>(rev & 0xf) << 16 | static_cast<std::uint32_t>(len & 0xfff) << 20);
   w32(offset + 8u, dvsec_id);
 }
 

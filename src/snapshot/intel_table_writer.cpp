@@ -24,7 +24,8 @@ std::vector<std::uint8_t> encode_intel_table(const IntelTableRecord& t) {
   std::vector<std::uint8_t> out(std::max<std::size_t>(stride * (t.units.size() + 1), kRecordBytes), 0);
   std::array<std::uint64_t, 3> g{GlobalType::put(t.type) | GlobalStride::put(t.stride_qwords) |
                                      GlobalMaxUnits::put(max_units) | GlobalAccessType::put(t.access),
-                                 t.global_ctl, GlobalStatusOffset::put(t.status_offset) | GlobalNumStatus::put(t.num_status)};
+                                 t.global_ctl,
+                                 GlobalStatusOffset::put(t.status_offset) | GlobalNumStatus::put(t.num_status)};
   if (t.raw_global) g = *t.raw_global;
   for (int q = 0; q < 3; ++q) put64(out, 8u * static_cast<unsigned>(q), g[static_cast<std::size_t>(q)]);
   for (std::size_t i = 0; i < t.units.size(); ++i) {
@@ -34,7 +35,8 @@ std::vector<std::uint8_t> encode_intel_table(const IntelTableRecord& t) {
                                        UnitStatusOffset::put(u.status_offset) | UnitAccessType::put(u.access),
                                    u.box_ctl, UnitBoxType::put(u.type) | UnitBoxId::put(u.id)};
     if (u.raw) r = *u.raw;
-    for (int q = 0; q < 3; ++q) put64(out, (i + 1) * stride + 8u * static_cast<unsigned>(q), r[static_cast<std::size_t>(q)]);
+    for (int q = 0; q < 3; ++q)
+      put64(out, (i + 1) * stride + 8u * static_cast<unsigned>(q), r[static_cast<std::size_t>(q)]);
   }
   return out;
 }

@@ -89,8 +89,8 @@ void add_simple_device(Context& ctx, const Bdf& b, std::uint16_t vendor, std::ui
 namespace {
 
 std::uint8_t port_type(const std::string& name, const std::string& where) {
-  static const std::map<std::string, std::uint8_t> kTypes = {
-      {"endpoint", 0x0}, {"root_port", 0x4}, {"upstream", 0x5}, {"downstream", 0x6}, {"rciep", 0x9}, {"rcec", 0xa}};
+  static const std::map<std::string, std::uint8_t> kTypes = {{"endpoint", 0x0},   {"root_port", 0x4}, {"upstream", 0x5},
+                                                             {"downstream", 0x6}, {"rciep", 0x9},     {"rcec", 0xa}};
   auto it = kTypes.find(name);
   if (it == kTypes.end()) throw Error(fmt::format("{}: unknown PCIe port type '{}'", where, name));
   return it->second;
@@ -103,19 +103,21 @@ void add_cap(ConfigImage& c, const json& cap, const std::string& where) {
   if (cap.contains("pcie")) return c.add_pcie_cap(static_cast<std::uint8_t>(at), port_type(cap["pcie"], where));
   if (cap.contains("dvsec")) {
     const json& d = cap["dvsec"];
-    return c.add_dvsec(at, static_cast<std::uint16_t>(num(d.at("vendor"), where)),
-                       static_cast<std::uint16_t>(num(d.at("id"), where)), static_cast<std::uint8_t>(num_or(d, "rev", 0, where)),
-                       static_cast<std::uint16_t>(num(d.at("len"), where)));
+    return c.add_dvsec(
+        at, static_cast<std::uint16_t>(num(d.at("vendor"), where)), static_cast<std::uint16_t>(num(d.at("id"), where)),
+        static_cast<std::uint8_t>(num_or(d, "rev", 0, where)), static_cast<std::uint16_t>(num(d.at("len"), where)));
   }
   if (cap.contains("vsec")) {
     const json& v = cap["vsec"];
     return c.add_vsec(at, static_cast<std::uint16_t>(num(v.at("id"), where)),
-                      static_cast<std::uint8_t>(num_or(v, "rev", 0, where)), static_cast<std::uint16_t>(num(v.at("len"), where)));
+                      static_cast<std::uint8_t>(num_or(v, "rev", 0, where)),
+                      static_cast<std::uint16_t>(num(v.at("len"), where)));
   }
   if (cap.contains("ext"))
     return c.add_ext_cap(at, static_cast<std::uint16_t>(num(cap["ext"], where)),
                          static_cast<std::uint8_t>(num_or(cap, "version", 1, where)));
-  if (cap.contains("id")) return c.add_std_cap(static_cast<std::uint8_t>(at), static_cast<std::uint8_t>(num(cap["id"], where)));
+  if (cap.contains("id"))
+    return c.add_std_cap(static_cast<std::uint8_t>(at), static_cast<std::uint8_t>(num(cap["id"], where)));
   throw Error(fmt::format("{}: capability needs one of pcie, dvsec, vsec, ext, id", where));
 }
 
@@ -135,7 +137,8 @@ void write_pci_devices(const json& section, Context& ctx) {
     s.config.set_revision(static_cast<std::uint8_t>(num_or(d, "rev", 0, where)));
     if (d.contains("bus_numbers")) {
       const auto& b = d["bus_numbers"];
-      s.config.set_bus_numbers(static_cast<std::uint8_t>(num(b.at(0), where)), static_cast<std::uint8_t>(num(b.at(1), where)),
+      s.config.set_bus_numbers(static_cast<std::uint8_t>(num(b.at(0), where)),
+                               static_cast<std::uint8_t>(num(b.at(1), where)),
                                static_cast<std::uint8_t>(num(b.at(2), where)));
     }
     for (const auto& cap : d.value("caps", json::array())) add_cap(s.config, cap, where);

@@ -20,10 +20,9 @@ constexpr std::string_view kAcpiRoot = "/sys/devices/LNXSYSTM:00/LNXSYBUS:00";
 
 void rewrite_iomem(Context& ctx) {
   // The kernel prints its resource tree in address order; a claim nests under its parent.
-  std::stable_sort(ctx.iomem.begin(), ctx.iomem.end(),
-                   [](const Context::IomemEntry& a, const Context::IomemEntry& b) {
-                     return std::pair(a.start, a.depth) < std::pair(b.start, b.depth);
-                   });
+  std::stable_sort(ctx.iomem.begin(), ctx.iomem.end(), [](const Context::IomemEntry& a, const Context::IomemEntry& b) {
+    return std::pair(a.start, a.depth) < std::pair(b.start, b.depth);
+  });
   std::string text;
   for (const auto& e : ctx.iomem) {
     std::uint64_t s = ctx.iomem_hidden ? 0 : e.start, t = ctx.iomem_hidden ? 0 : e.end;
@@ -32,8 +31,7 @@ void rewrite_iomem(Context& ctx) {
   ctx.builder.write_text("/proc/iomem", text);
 }
 
-void add_iomem(Context& ctx, std::uint64_t start, std::uint64_t size, const std::string& name,
-               unsigned depth = 0) {
+void add_iomem(Context& ctx, std::uint64_t start, std::uint64_t size, const std::string& name, unsigned depth = 0) {
   ctx.iomem.push_back({start, start + size - 1, name, depth});
   rewrite_iomem(ctx);
 }
@@ -49,8 +47,7 @@ void link(Context& ctx, std::string_view link_abs, std::string_view target_abs) 
 
 // An ACPI device directory under `parent_abs` with hid/uid/path/status and its bus link.
 std::string add_acpi_device(Context& ctx, const std::string& parent_abs, const std::string& hid,
-                            const std::optional<std::string>& uid, const std::string& path,
-                            std::uint32_t status) {
+                            const std::optional<std::string>& uid, const std::string& path, std::uint32_t status) {
   int n = ctx.acpi_instances[hid]++;
   std::string name = fmt::format("{}:{:02x}", hid, n);
   std::string dir = parent_abs + "/" + name;
@@ -68,8 +65,7 @@ void ensure_acpi_root(Context& ctx) {
 }
 
 // A perf PMU registered by a driver under `parent_abs` (pmu.parent), with its sysfs files.
-void add_kernel_pmu(Context& ctx, const std::string& parent_abs, const std::string& name, int type,
-                    const json& files) {
+void add_kernel_pmu(Context& ctx, const std::string& parent_abs, const std::string& name, int type, const json& files) {
   std::string dir = parent_abs + "/" + name;
   ctx.builder.write_text(dir + "/type", fmt::format("{}\n", type));
   for (const auto& [file, text] : files.items())
@@ -82,8 +78,7 @@ int next_pmu_type(Context& ctx) {
 }
 
 std::string expand_i(std::string s, std::uint64_t i) {
-  for (auto at = s.find("{i}"); at != std::string::npos; at = s.find("{i}"))
-    s.replace(at, 3, std::to_string(i));
+  for (auto at = s.find("{i}"); at != std::string::npos; at = s.find("{i}")) s.replace(at, 3, std::to_string(i));
   return s;
 }
 
@@ -92,8 +87,7 @@ std::uint8_t apmt_type(const json& j, const std::string& where) {
       {"mc", 0}, {"smmu", 1}, {"pcie", 2}, {"acpi", 3}, {"cache", 4}};
   if (j.is_string()) {
     auto it = kTypes.find(j.get<std::string>());
-    if (it == kTypes.end())
-      throw Error(fmt::format("{}: unknown APMT node type '{}'", where, j.get<std::string>()));
+    if (it == kTypes.end()) throw Error(fmt::format("{}: unknown APMT node type '{}'", where, j.get<std::string>()));
     return it->second;
   }
   return static_cast<std::uint8_t>(num(j, where));
@@ -104,8 +98,7 @@ void put(std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t v, unsigned
 }
 
 void put_text(std::vector<std::uint8_t>& b, std::size_t at, const std::string& s, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i)
-    b[at + i] = i < s.size() ? static_cast<std::uint8_t>(s[i]) : ' ';
+  for (std::size_t i = 0; i < n; ++i) b[at + i] = i < s.size() ? static_cast<std::uint8_t>(s[i]) : ' ';
 }
 
 // One APMT node (+ its CoreSight registers, iomem ranges, ACPI device, kernel PMU); `i` is the
@@ -119,11 +112,9 @@ void add_apmt_node(Context& ctx, const json& n, std::uint64_t i, std::vector<std
   if (n.value("container", false)) flags |= 2;
   if (n.value("atomic", false)) flags |= 4;
   std::uint64_t base0 = num(n.at("base0"), where) + i * num_or(n, "base_step", 0, where);
-  std::uint64_t base1 =
-      n.contains("base1") ? num(n["base1"], where) + i * num_or(n, "base_step", 0, where) : base0;
+  std::uint64_t base1 = n.contains("base1") ? num(n["base1"], where) + i * num_or(n, "base_step", 0, where) : base0;
   std::uint64_t primary = num_or(n, "inst_primary", 0, where);
-  std::uint64_t secondary =
-      num_or(n, "inst_secondary", 0, where) + i * num_or(n, "uid_step", 0, where);
+  std::uint64_t secondary = num_or(n, "inst_secondary", 0, where) + i * num_or(n, "uid_step", 0, where);
   std::string hid = n.value("hid", "");
   if (!hid.empty()) {
     if (hid.size() > 8) throw Error(where + ": hid longer than 8 characters");
@@ -131,8 +122,7 @@ void add_apmt_node(Context& ctx, const json& n, std::uint64_t i, std::vector<std
     for (std::size_t k = 0; k < hid.size(); ++k)
       primary |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(hid[k])) << (8 * k);
   }
-  std::uint64_t affinity =
-      num_or(n, "proc_affinity", 0, where) + i * num_or(n, "proc_affinity_step", 0, where);
+  std::uint64_t affinity = num_or(n, "proc_affinity", 0, where) + i * num_or(n, "proc_affinity_step", 0, where);
   std::size_t at = table.size();
   table.resize(at + 56, 0);
   put(table, at + 0, num_or(n, "length", 56, where), 2);
@@ -150,20 +140,16 @@ void add_apmt_node(Context& ctx, const json& n, std::uint64_t i, std::vector<std
   // The block's ID registers (CoreSight PMU architecture, page 0).
   if (n.contains("registers")) {
     const json& r = n["registers"];
-    ctx.builder.write_phys32(base0 + 0xe00,
-                             static_cast<std::uint32_t>(num_or(r, "pmcfgr", 0, where)));
-    ctx.builder.write_phys32(base0 + 0xe04,
-                             static_cast<std::uint32_t>(num_or(r, "pmcr", 0, where)));
-    ctx.builder.write_phys32(base0 + 0xe08,
-                             static_cast<std::uint32_t>(num_or(r, "pmiidr", 0, where)));
+    ctx.builder.write_phys32(base0 + 0xe00, static_cast<std::uint32_t>(num_or(r, "pmcfgr", 0, where)));
+    ctx.builder.write_phys32(base0 + 0xe04, static_cast<std::uint32_t>(num_or(r, "pmcr", 0, where)));
+    ctx.builder.write_phys32(base0 + 0xe08, static_cast<std::uint32_t>(num_or(r, "pmiidr", 0, where)));
     if (r.contains("pmpidr")) {
       const json& p = r["pmpidr"];
       for (unsigned k = 0; k < 4; ++k)
-        ctx.builder.write_phys32(base0 + 0xfe0 + 4 * k,
-                                 static_cast<std::uint32_t>(num(p.at(k), where)));
+        ctx.builder.write_phys32(base0 + 0xfe0 + 4 * k, static_cast<std::uint32_t>(num(p.at(k), where)));
       ctx.builder.write_phys32(base0 + 0xfd0, static_cast<std::uint32_t>(num(p.at(4), where)));
     }
-    ctx.builder.write_phys32(base0 + 0xffc, 0); // the whole page exists
+    ctx.builder.write_phys32(base0 + 0xffc, 0);  // the whole page exists
     if (flags & 1) ctx.builder.write_phys32(base1 + 0xffc, 0);
   }
   // Linux's APMT code makes platform device arm-cs-arch-pmu.<id> with one resource per page.
@@ -172,23 +158,21 @@ void add_apmt_node(Context& ctx, const json& n, std::uint64_t i, std::vector<std
   if (flags & 1) add_iomem(ctx, base1, 0x1000, pdev);
   if (!hid.empty() && n.value("acpi_device", false)) {
     ensure_acpi_root(ctx);
-    add_acpi_device(ctx, std::string(kAcpiRoot), hid, std::to_string(secondary),
-                    expand_i(n.value("acpi_path", ""), i), 15);
+    add_acpi_device(ctx, std::string(kAcpiRoot), hid, std::to_string(secondary), expand_i(n.value("acpi_path", ""), i),
+                    15);
   }
   if (n.contains("kernel_pmu"))
-    add_kernel_pmu(ctx, "/sys/devices/platform/" + pdev,
-                   expand_i(n["kernel_pmu"].get<std::string>(), i), next_pmu_type(ctx),
-                   json{{"cpumask", n.value("cpumask", "0")}});
+    add_kernel_pmu(ctx, "/sys/devices/platform/" + pdev, expand_i(n["kernel_pmu"].get<std::string>(), i),
+                   next_pmu_type(ctx), json{{"cpumask", n.value("cpumask", "0")}});
 }
 
-} // namespace
+}  // namespace
 
 void write_iomem_section(const json& section, Context& ctx) {
   ctx.iomem_hidden = section.value("hide_addresses", false);
   for (const auto& r : section.value("ranges", json::array()))
     ctx.iomem.push_back({num(r.at("start"), "iomem start"), num(r.at("end"), "iomem end"),
-                         r.at("name").get<std::string>(),
-                         static_cast<unsigned>(num_or(r, "depth", 0, "iomem"))});
+                         r.at("name").get<std::string>(), static_cast<unsigned>(num_or(r, "depth", 0, "iomem"))});
   rewrite_iomem(ctx);
 }
 
@@ -208,9 +192,9 @@ void write_acpi_processors(const json& section, Context& ctx) {
                  .first;
       parent = it->second;
     }
-    std::string dir = add_acpi_device(ctx, parent, "ACPI0007",
-                                      std::to_string(uid_base + static_cast<std::uint64_t>(cpu)),
-                                      fmt::format("\\_SB_.SCK{}.C{:03x}", socket, cpu), 15);
+    std::string dir =
+        add_acpi_device(ctx, parent, "ACPI0007", std::to_string(uid_base + static_cast<std::uint64_t>(cpu)),
+                        fmt::format("\\_SB_.SCK{}.C{:03x}", socket, cpu), 15);
     link(ctx, dir + "/physical_node", fmt::format("/sys/devices/system/cpu/cpu{}", cpu));
   }
 }
@@ -222,8 +206,7 @@ void write_pcie_root_ports(const json& section, Context& ctx) {
     s.bdf = bdf(rp.at("bdf"), where);
     auto id = rp.at("id").get<std::string>();
     s.config = ConfigImage(static_cast<std::uint16_t>(std::stoul(id.substr(0, 4), nullptr, 16)),
-                           static_cast<std::uint16_t>(std::stoul(id.substr(5, 4), nullptr, 16)),
-                           0x060400, 1);
+                           static_cast<std::uint16_t>(std::stoul(id.substr(5, 4), nullptr, 16)), 0x060400, 1);
     s.config.set_revision(static_cast<std::uint8_t>(num_or(rp, "rev", 0, where)));
     auto buses = rp.value("buses", json::array({s.bdf.bus + 1, s.bdf.bus + 1}));
     s.config.set_bus_numbers(s.bdf.bus, static_cast<std::uint8_t>(num(buses.at(0), where)),
@@ -236,22 +219,19 @@ void write_pcie_root_ports(const json& section, Context& ctx) {
       }
     } else {
       s.config.add_pcie_cap(0x40, 0x4);
-      s.config.add_ext_cap(0x100, 0x01, 2); // AER
+      s.config.add_ext_cap(0x100, 0x01, 2);  // AER
     }
     // Link Capabilities (Express cap + 0x0c): max width [9:4], max speed [3:0].
     if (rp.contains("link_width"))
-      s.config.w32(pcie_at + 0x0c,
-                   static_cast<std::uint32_t>(num(rp["link_width"], where)) << 4 |
-                       static_cast<std::uint32_t>(num_or(rp, "link_speed", 4, where)));
+      s.config.w32(pcie_at + 0x0c, static_cast<std::uint32_t>(num(rp["link_width"], where)) << 4 |
+                                       static_cast<std::uint32_t>(num_or(rp, "link_speed", 4, where)));
     if (rp.contains("rcmap")) {
       // Tegra410 RC-mapping DVSEC: bus +0xc, segment +0xd, RP# +0xe, RC# +0xf, socket# +0x10.
       const json& m = rp["rcmap"];
       auto at = static_cast<std::uint16_t>(num(m.at("at"), where));
-      s.config.add_dvsec(at, 0x10de, 4, 1,
-                         static_cast<std::uint16_t>(num_or(m, "len", 0x14, where)));
+      s.config.add_dvsec(at, 0x10de, 4, 1, static_cast<std::uint16_t>(num_or(m, "len", 0x14, where)));
       s.config.w8(at + 0x0cu, static_cast<std::uint8_t>(num_or(m, "bus", s.bdf.bus, where)));
-      s.config.w8(at + 0x0du,
-                  static_cast<std::uint8_t>(num_or(m, "segment", s.bdf.domain & 0xff, where)));
+      s.config.w8(at + 0x0du, static_cast<std::uint8_t>(num_or(m, "segment", s.bdf.domain & 0xff, where)));
       s.config.w8(at + 0x0eu, static_cast<std::uint8_t>(num(m.at("rp"), where)));
       s.config.w8(at + 0x0fu, static_cast<std::uint8_t>(num(m.at("rc"), where)));
       s.config.w8(at + 0x10u, static_cast<std::uint8_t>(num(m.at("socket"), where)));
@@ -335,4 +315,4 @@ void write_acpi_devices(const json& section, Context& ctx) {
   }
 }
 
-} // namespace pmukit::snapshot::spec
+}  // namespace pmukit::snapshot::spec

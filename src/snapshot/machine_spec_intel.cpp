@@ -30,8 +30,8 @@ void touch_registers(Context& ctx, const IntelUnitRecord& u, int msr_cpu) {
   std::uint64_t n = u.num_regs;
   if (u.access == 0 && msr_cpu >= 0) {
     // MSR boxes occupy whole 16-MSR blocks (box control, controls, counters, status, filters).
-    std::uint64_t last = std::max<std::uint64_t>({u.box_ctl + u.ctl_offset + n, u.box_ctl + u.ctr_offset + n,
-                                                  u.box_ctl + u.status_offset + 1});
+    std::uint64_t last = std::max<std::uint64_t>(
+        {u.box_ctl + u.ctl_offset + n, u.box_ctl + u.ctr_offset + n, u.box_ctl + u.status_offset + 1});
     for (std::uint64_t m = u.box_ctl & ~0xfull; m < ((last + 0xf) & ~0xfull); ++m)
       ctx.builder.set_msr(msr_cpu, static_cast<std::uint32_t>(m), 0);
   } else if (u.access == 1) {
@@ -75,8 +75,8 @@ void add_group(const json& g, const std::string& where, int socket, int msr_cpu,
 
 void write_msrs(const json& section, Context& ctx) {
   for (const auto& m : section)
-    ctx.builder.set_msr(static_cast<int>(num(m.at("cpu"), "msrs cpu")), static_cast<std::uint32_t>(num(m.at("msr"), "msrs msr")),
-                        num(m.at("value"), "msrs value"));
+    ctx.builder.set_msr(static_cast<int>(num(m.at("cpu"), "msrs cpu")),
+                        static_cast<std::uint32_t>(num(m.at("msr"), "msrs msr")), num(m.at("value"), "msrs value"));
 }
 
 void write_intel_tables(const json& section, Context& ctx) {
@@ -95,7 +95,8 @@ void write_intel_tables(const json& section, Context& ctx) {
     if (t.contains("device")) {
       Bdf dev = bdf(t["device"], where);
       auto it = ctx.device_node.find(dev);
-      if (it == ctx.device_node.end()) throw Error(fmt::format("{}: device {} is not in pci_devices", where, dev.str()));
+      if (it == ctx.device_node.end())
+        throw Error(fmt::format("{}: device {} is not in pci_devices", where, dev.str()));
       socket = std::max(it->second, 0);
       msr_cpu = ctx.socket_first_cpu.count(socket) ? ctx.socket_first_cpu[socket] : -1;
     } else {

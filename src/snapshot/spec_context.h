@@ -17,11 +17,11 @@ using json = nlohmann::json;
 
 struct Context {
   SnapshotBuilder& builder;
-  std::string machine;                     // spec name, for messages
-  std::map<Bdf, int> device_node;          // NUMA node of each PCI device written
-  std::map<int, int> socket_first_cpu;     // socket -> its first CPU
+  std::string machine;                               // spec name, for messages
+  std::map<Bdf, int> device_node;                    // NUMA node of each PCI device written
+  std::map<int, int> socket_first_cpu;               // socket -> its first CPU
   std::map<std::pair<int, int>, int> die_first_cpu;  // (socket, die) -> first CPU
-  std::map<int, int> cpu_package;          // every CPU -> its socket
+  std::map<int, int> cpu_package;                    // every CPU -> its socket
   // /proc/iomem, rewritten whenever a writer adds a range (machine_spec_arm.cpp).
   struct IomemEntry {
     std::uint64_t start, end;
@@ -29,7 +29,7 @@ struct Context {
     unsigned depth;
   };
   std::vector<IomemEntry> iomem;
-  bool iomem_hidden = false;               // print 0-0 for every range, as Linux does for non-root
+  bool iomem_hidden = false;                  // print 0-0 for every range, as Linux does for non-root
   std::map<std::string, int> acpi_instances;  // HID -> ACPI devices of that HID written so far
 };
 

@@ -33,11 +33,11 @@ int config_word(std::string_view key) {
 
 struct PendingTerm {
   Term term;
-  const EventAlias* alias = nullptr; // set when the term came from expanding this alias
+  const EventAlias* alias = nullptr;  // set when the term came from expanding this alias
 };
 
 class Encoder {
-public:
+ public:
   Encoder(const EventSpec& spec, const PmuDescription& pmu) : spec_(spec), pmu_(pmu) {}
 
   EncodedEvent run() {
@@ -57,8 +57,8 @@ public:
     terms.insert(terms.end(), user_terms.begin(), user_terms.end());
 
     ConfigWords raw{};
-    std::map<std::string, std::uint64_t> fields;           // field name -> value
-    std::map<std::string, const EventAlias*> unset_params; // alias "x=?" terms still open
+    std::map<std::string, std::uint64_t> fields;            // field name -> value
+    std::map<std::string, const EventAlias*> unset_params;  // alias "x=?" terms still open
     for (const PendingTerm& p : terms) {
       const std::string& key = p.term.key;
       if (int word = config_word(key); word >= 0) {
@@ -71,18 +71,16 @@ public:
         if (!fields.count(key)) unset_params[key] = p.alias;
         continue;
       }
-      std::uint64_t value = p.term.value ? number(p) : 1; // a bare format term means 1
+      std::uint64_t value = p.term.value ? number(p) : 1;  // a bare format term means 1
       if (value > format_max(format->second))
-        fail(fmt::format("value {} too big for format '{}' ({}, maximum {})",
-                         p.term.value.value_or("1"), key, format_text(format->second),
-                         hex(format_max(format->second))));
+        fail(fmt::format("value {} too big for format '{}' ({}, maximum {})", p.term.value.value_or("1"), key,
+                         format_text(format->second), hex(format_max(format->second))));
       fields[key] = value;
       unset_params.erase(key);
     }
     if (!unset_params.empty()) {
       const auto& [key, alias] = *unset_params.begin();
-      fail(fmt::format("term '{}' needs a value: event '{}' of pmu '{}' has {}=?", key, alias->name,
-                       pmu_.name, key));
+      fail(fmt::format("term '{}' needs a value: event '{}' of pmu '{}' has {}=?", key, alias->name, pmu_.name, key));
     }
 
     ConfigWords words = raw;
@@ -96,7 +94,7 @@ public:
     return out;
   }
 
-private:
+ private:
   [[noreturn]] void fail(const std::string& reason) const {
     throw UsageError(fmt::format("event '{}': {}", spec_.text, reason));
   }
@@ -105,13 +103,12 @@ private:
   const EventAlias* alias_for(const Term& t) const {
     if (config_word(t.key) >= 0) return nullptr;
     if (!t.value) {
-      if (pmu_.formats.count(t.key)) return nullptr; // a bare format term, value 1
-      return find_alias(pmu_, t.key);                // nullptr: reported as an unknown term
+      if (pmu_.formats.count(t.key)) return nullptr;  // a bare format term, value 1
+      return find_alias(pmu_, t.key);                 // nullptr: reported as an unknown term
     }
     if (t.key == "event" && !parse_u64(*t.value)) {
       if (const EventAlias* alias = find_alias(pmu_, *t.value)) return alias;
-      fail(fmt::format("value '{}' of term 'event' is neither a number nor an event of pmu '{}'",
-                       *t.value, pmu_.name));
+      fail(fmt::format("value '{}' of term 'event' is neither a number nor an event of pmu '{}'", *t.value, pmu_.name));
     }
     return nullptr;
   }
@@ -127,14 +124,12 @@ private:
 
   void take_scale_and_unit(const EventAlias& alias, EncodedEvent& out) {
     if (!alias.unit.empty()) {
-      if (unit_from_)
-        fail(fmt::format("events '{}' and '{}' both set a unit", unit_from_->name, alias.name));
+      if (unit_from_) fail(fmt::format("events '{}' and '{}' both set a unit", unit_from_->name, alias.name));
       out.unit = alias.unit;
       unit_from_ = &alias;
     }
     if (alias.scale != 1.0) {
-      if (scale_from_)
-        fail(fmt::format("events '{}' and '{}' both set a scale", scale_from_->name, alias.name));
+      if (scale_from_) fail(fmt::format("events '{}' and '{}' both set a scale", scale_from_->name, alias.name));
       out.scale = alias.scale;
       scale_from_ = &alias;
     }
@@ -143,20 +138,18 @@ private:
   std::uint64_t number(const PendingTerm& p) const {
     if (auto v = parse_u64(*p.term.value)) return *v;
     if (p.alias)
-      throw Error(fmt::format("pmu '{}': event '{}': value '{}' of term '{}' is not a number",
-                              pmu_.name, p.alias->name, *p.term.value, p.term.key));
+      throw Error(fmt::format("pmu '{}': event '{}': value '{}' of term '{}' is not a number", pmu_.name, p.alias->name,
+                              *p.term.value, p.term.key));
     fail(fmt::format("value '{}' of term '{}' is not a number", *p.term.value, p.term.key));
   }
 
   [[noreturn]] void unknown_term(const PendingTerm& p) const {
     if (p.alias)
-      throw Error(fmt::format("pmu '{}': event '{}' uses unknown term '{}'", pmu_.name,
-                              p.alias->name, p.term.key));
+      throw Error(fmt::format("pmu '{}': event '{}' uses unknown term '{}'", pmu_.name, p.alias->name, p.term.key));
     std::string valid;
     for (const auto& [name, field] : pmu_.formats) valid += name + ",";
     valid += "config,config1,config2,name";
-    fail(fmt::format("unknown term '{}' for pmu '{}' (valid terms: {})", p.term.key, pmu_.name,
-                     valid));
+    fail(fmt::format("unknown term '{}' for pmu '{}' (valid terms: {})", p.term.key, pmu_.name, valid));
   }
 
   const EventSpec& spec_;
@@ -165,10 +158,10 @@ private:
   const EventAlias* scale_from_ = nullptr;
 };
 
-} // namespace
+}  // namespace
 
 EncodedEvent encode(const EventSpec& spec, const PmuDescription& pmu) {
   return Encoder(spec, pmu).run();
 }
 
-} // namespace pmukit::events
+}  // namespace pmukit::events

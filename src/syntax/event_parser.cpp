@@ -25,8 +25,7 @@ bool is_alnum(char c) {
 
 // PMU names, bare event names and tracepoint parts; '*', '?' and '[]' are PMU-name globs.
 bool is_name_char(char c) {
-  return is_alnum(c) || c == '_' || c == '.' || c == '-' || c == '*' || c == '?' || c == '[' ||
-         c == ']';
+  return is_alnum(c) || c == '_' || c == '.' || c == '-' || c == '*' || c == '?' || c == '[' || c == ']';
 }
 // Term keys: format names, alias names ("unc_m_cas_count.rd"), config words.
 bool is_key_char(char c) {
@@ -35,8 +34,7 @@ bool is_key_char(char c) {
 // An unquoted value runs to the next ',' or '/' (values never contain commas); '=' inside one is
 // a typo perf rejects too.
 bool is_value_char(char c) {
-  return !is_space(c) && c != ',' && c != '/' && c != '=' && c != '\'' && c != '"' && c != '{' &&
-         c != '}';
+  return !is_space(c) && c != ',' && c != '/' && c != '=' && c != '\'' && c != '"' && c != '{' && c != '}';
 }
 
 std::string describe_char(char c) {
@@ -44,7 +42,7 @@ std::string describe_char(char c) {
 }
 
 class Parser {
-public:
+ public:
   explicit Parser(std::string_view text) : text_(text) {}
 
   std::vector<EventSpec> event_list() {
@@ -63,8 +61,7 @@ public:
       skip_ws();
       if (at_end()) break;
       if (peek() != ',')
-        fail("event", start, pos_,
-             fmt::format("unexpected {} after the event", describe_char(peek())));
+        fail("event", start, pos_, fmt::format("unexpected {} after the event", describe_char(peek())));
       std::size_t comma = pos_++;
       skip_ws();
       if (at_end() || peek() == ',') fail("event list", 0, comma, "empty event after ','");
@@ -80,8 +77,7 @@ public:
       terms.push_back(term(0, "terms"));
       skip_ws();
       if (at_end()) break;
-      if (peek() != ',')
-        fail("terms", 0, pos_, fmt::format("unexpected {} after a term", describe_char(peek())));
+      if (peek() != ',') fail("terms", 0, pos_, fmt::format("unexpected {} after a term", describe_char(peek())));
       std::size_t comma = pos_++;
       skip_ws();
       if (at_end() || peek() == ',') fail("terms", 0, comma, "empty term after ','");
@@ -89,7 +85,7 @@ public:
     return terms;
   }
 
-private:
+ private:
   bool at_end() const { return pos_ >= text_.size(); }
   char peek() const { return at_end() ? '\0' : text_[pos_]; }
   void skip_ws() {
@@ -103,12 +99,10 @@ private:
   }
 
   // "<what> '<text from start through the character the scan stopped on>': <reason> (column N)".
-  [[noreturn]] void fail(std::string_view what, std::size_t start, std::size_t where,
-                         std::string_view reason) const {
+  [[noreturn]] void fail(std::string_view what, std::size_t start, std::size_t where, std::string_view reason) const {
     std::size_t end = std::min(text_.size(), std::max(pos_, where) + 1);
     std::string_view shown = trim(text_.substr(start, end > start ? end - start : 0));
-    throw EventSyntaxError(fmt::format("{} '{}': {} (column {})", what, shown, reason, where + 1),
-                           where + 1);
+    throw EventSyntaxError(fmt::format("{} '{}': {} (column {})", what, shown, reason, where + 1), where + 1);
   }
 
   void group(std::vector<EventSpec>& out) {
@@ -128,11 +122,10 @@ private:
       if (peek() == '}') break;
       if (at_end()) fail("group", open, open, "missing closing '}'");
       if (peek() != ',')
-        fail("group", open, pos_,
-             fmt::format("unexpected {} after an event in the group", describe_char(peek())));
+        fail("group", open, pos_, fmt::format("unexpected {} after an event in the group", describe_char(peek())));
       ++pos_;
     }
-    ++pos_; // '}'
+    ++pos_;  // '}'
     if (peek() == ':') {
       std::string mods = modifiers(open, "group");
       for (std::size_t i = first; i < out.size(); ++i) out[i].modifiers += mods;
@@ -146,14 +139,12 @@ private:
     std::string_view head = scan(is_name_char);
     if (head.empty())
       fail("event", start, pos_,
-           fmt::format("unexpected {} where an event should be",
-                       at_end() ? "end" : describe_char(peek())));
+           fmt::format("unexpected {} where an event should be", at_end() ? "end" : describe_char(peek())));
     if (peek() == '/') {
       spec.pmu = std::string(head);
       spec.terms = pmu_terms(start);
       // perf writes modifiers straight after the closing '/'; event_spec.h's grammar has ':'.
-      if (peek() == ':' || std::isalpha(static_cast<unsigned char>(peek())))
-        spec.modifiers = modifiers(start, "event");
+      if (peek() == ':' || std::isalpha(static_cast<unsigned char>(peek()))) spec.modifiers = modifiers(start, "event");
     } else {
       std::string name(head);
       while (peek() == ':') {
@@ -165,7 +156,7 @@ private:
           spec.modifiers = std::string(part);
           break;
         }
-        name += ':'; // a tracepoint "sched:sched_switch", not modifiers
+        name += ':';  // a tracepoint "sched:sched_switch", not modifiers
         name += part;
       }
       spec.terms.push_back(Term{std::move(name), std::nullopt});
@@ -182,7 +173,7 @@ private:
     skip_ws();
     if (peek() == '/') {
       ++pos_;
-      return terms; // "msr//": no terms, perf accepts it
+      return terms;  // "msr//": no terms, perf accepts it
     }
     for (;;) {
       skip_ws();
@@ -191,14 +182,12 @@ private:
       skip_ws();
       if (peek() == '/') break;
       if (at_end()) fail("event", start, open, "missing closing '/'");
-      if (peek() != ',')
-        fail("event", start, pos_,
-             fmt::format("unexpected {} after a term", describe_char(peek())));
+      if (peek() != ',') fail("event", start, pos_, fmt::format("unexpected {} after a term", describe_char(peek())));
       std::size_t comma = pos_++;
       skip_ws();
       if (peek() == '/' || peek() == ',') fail("event", start, comma, "empty term after ','");
     }
-    ++pos_; // closing '/'
+    ++pos_;  // closing '/'
     return terms;
   }
 
@@ -208,9 +197,8 @@ private:
     if (key.empty()) {
       std::string_view reason = peek() == '=' ? "a term has no name before '='" : "";
       fail(what, start, key_pos,
-           reason.empty()
-               ? fmt::format("unexpected {} where a term should be", describe_char(peek()))
-               : std::string(reason));
+           reason.empty() ? fmt::format("unexpected {} where a term should be", describe_char(peek()))
+                          : std::string(reason));
     }
     Term t{std::string(key), std::nullopt};
     skip_ws();
@@ -252,7 +240,7 @@ private:
     for (const auto& t : spec.terms) {
       if (!is_name(t)) continue;
       if (!t.value || t.value->empty()) fail("event", start, start, "term 'name' needs a value");
-      spec.name = *t.value; // the last name= wins, as in perf
+      spec.name = *t.value;  // the last name= wins, as in perf
     }
     std::erase_if(spec.terms, is_name);
   }
@@ -262,7 +250,7 @@ private:
   int groups_ = 0;
 };
 
-} // namespace
+}  // namespace
 
 std::vector<EventSpec> parse_event_list(std::string_view text) {
   return Parser(text).event_list();
@@ -272,4 +260,4 @@ std::vector<Term> parse_terms(std::string_view text) {
   return Parser(text).bare_terms();
 }
 
-} // namespace pmukit::events
+}  // namespace pmukit::events

@@ -11,8 +11,7 @@ namespace pmukit::events {
 
 namespace {
 
-[[noreturn]] void format_error(const std::string& name, std::string_view text,
-                               std::string_view reason) {
+[[noreturn]] void format_error(const std::string& name, std::string_view text, std::string_view reason) {
   throw Error(fmt::format("format '{}': '{}': {}", name, text, reason));
 }
 
@@ -27,7 +26,7 @@ unsigned parse_bit(const std::string& name, std::string_view text, std::string_v
   return static_cast<unsigned>(*v);
 }
 
-} // namespace
+}  // namespace
 
 FormatField parse_format(std::string name, std::string_view text) {
   std::string_view body = trim(text);
@@ -39,10 +38,8 @@ FormatField parse_format(std::string name, std::string_view text) {
   if (word == "config" || word == "config0") config = 0;
   if (word == "config1") config = 1;
   if (word == "config2") config = 2;
-  if (word == "config3")
-    format_error(name, body, "config3 is not supported (pmukit encodes config, config1, config2)");
-  if (config < 0)
-    format_error(name, body, fmt::format("'{}' is not config, config1 or config2", word));
+  if (word == "config3") format_error(name, body, "config3 is not supported (pmukit encodes config, config1, config2)");
+  if (config < 0) format_error(name, body, fmt::format("'{}' is not config, config1 or config2", word));
 
   // Collect the bits into a mask first, as perf's bitmap does, so order and repeats do not matter.
   std::uint64_t mask = 0;
@@ -52,8 +49,7 @@ FormatField parse_format(std::string name, std::string_view text) {
     if (trim(part).empty()) format_error(name, body, "empty bit range");
     auto dash = part.find('-');
     unsigned lo = parse_bit(name, body, part.substr(0, dash));
-    unsigned hi =
-        dash == std::string_view::npos ? lo : parse_bit(name, body, part.substr(dash + 1));
+    unsigned hi = dash == std::string_view::npos ? lo : parse_bit(name, body, part.substr(dash + 1));
     if (hi < lo) format_error(name, body, fmt::format("range {}-{} is reversed", lo, hi));
     mask |= low_mask(hi - lo + 1) << lo;
   }
@@ -99,7 +95,7 @@ std::uint64_t format_max(const FormatField& field) {
 
 ConfigWords spread_value(const FormatField& field, std::uint64_t value) {
   ConfigWords words{};
-  unsigned used = 0; // value bits already placed
+  unsigned used = 0;  // value bits already placed
   for (const auto& r : field.ranges) {
     unsigned width = r.hi - r.lo + 1;
     std::uint64_t chunk = used >= 64 ? 0 : (value >> used) & low_mask(width);
@@ -121,4 +117,4 @@ std::uint64_t gather_value(const FormatField& field, const ConfigWords& words) {
   return value;
 }
 
-} // namespace pmukit::events
+}  // namespace pmukit::events

@@ -57,8 +57,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
   return true;
 }
 
@@ -68,6 +67,8 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
-std::string hex(std::uint64_t v, int digits) { return fmt::format("0x{:0{}x}", v, digits); }
+std::string hex(std::uint64_t v, int digits) {
+  return fmt::format("0x{:0{}x}", v, digits);
+}
 
 }  // namespace pmukit

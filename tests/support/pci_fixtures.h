@@ -9,9 +9,9 @@
 namespace pmukit::test {
 
 struct PciFixture {
-  std::string name;          // what it exercises, e.g. "ext-cap-self-loop"
+  std::string name;  // what it exercises, e.g. "ext-cap-self-loop"
   snapshot::PciDeviceSpec device;
-  bool well_formed = true;   // false: the walk must stop early and warn
+  bool well_formed = true;  // false: the walk must stop early and warn
 };
 
 // Devices modelled on the corpus (SPR PMON MSM, Ampere and Yitian DesignWare root ports, the

@@ -13,7 +13,9 @@
 namespace pmukit::test {
 
 namespace {
-std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
+std::vector<std::uint8_t> bytes_of(const std::string& s) {
+  return {s.begin(), s.end()};
+}
 }  // namespace
 
 RegisterImage register_image(Machine& machine, const discovery::Inventory& inventory) {

@@ -22,14 +22,17 @@ namespace {
 pid_t spawn(const std::string& path, const std::vector<std::string>& args, int out_fd, const std::string& err_file) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  if (out_fd >= 0) posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
-  else posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  if (out_fd >= 0)
+    posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+  else
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   std::vector<char*> argv{const_cast<char*>(path.c_str())};
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = -1;
-  if (posix_spawn(&pid, path.c_str(), &fa, nullptr, argv.data(), environ) != 0) throw std::runtime_error("spawn " + path);
+  if (posix_spawn(&pid, path.c_str(), &fa, nullptr, argv.data(), environ) != 0)
+    throw std::runtime_error("spawn " + path);
   posix_spawn_file_actions_destroy(&fa);
   return pid;
 }
@@ -103,7 +106,9 @@ std::string ToolProcess::rest() {
   return std::exchange(buffer_, "");
 }
 
-void ToolProcess::signal(int sig) { ::kill(pid_, sig); }
+void ToolProcess::signal(int sig) {
+  ::kill(pid_, sig);
+}
 
 int ToolProcess::wait() {
   if (reaped_) return status_;
@@ -116,6 +121,8 @@ int ToolProcess::wait() {
   return status_;
 }
 
-std::string ToolProcess::err() const { return try_read_file(err_path_).value_or(""); }
+std::string ToolProcess::err() const {
+  return try_read_file(err_path_).value_or("");
+}
 
 }  // namespace pmukit::test

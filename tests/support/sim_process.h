@@ -26,11 +26,11 @@ class ToolProcess {
  public:
   ToolProcess(const std::string& tool, const std::vector<std::string>& args);
   ~ToolProcess();
-  std::string read_line();            // blocks until a line (or EOF: "")
+  std::string read_line();  // blocks until a line (or EOF: "")
   void signal(int sig);
-  int wait();                         // exit status, or 128 + signal
-  std::string rest();                 // everything left on stdout
-  std::string err() const;            // stderr, after wait()
+  int wait();               // exit status, or 128 + signal
+  std::string rest();       // everything left on stdout
+  std::string err() const;  // stderr, after wait()
 
  private:
   pid_t pid_ = -1;

@@ -71,7 +71,11 @@ RunResult run_tool(const std::string& tool, const std::vector<std::string>& args
   return run_program(std::string(PMUKIT_TOOLS_DIR) + "/" + tool, args);
 }
 
-std::filesystem::path shared_dir() { return PMUKIT_SHARED_DIR; }
-std::filesystem::path source_dir() { return PMUKIT_SOURCE_DIR; }
+std::filesystem::path shared_dir() {
+  return PMUKIT_SHARED_DIR;
+}
+std::filesystem::path source_dir() {
+  return PMUKIT_SOURCE_DIR;
+}
 
 }  // namespace pmukit::test

@@ -15,9 +15,13 @@ const char* g_tool = "pmukit";
 struct HelpRequested {};
 }  // namespace
 
-const char* tool_name() { return g_tool; }
+const char* tool_name() {
+  return g_tool;
+}
 
-void warn(const std::string& msg) { fmt::print(stderr, "{}: warning: {}\n", g_tool, msg); }
+void warn(const std::string& msg) {
+  fmt::print(stderr, "{}: warning: {}\n", g_tool, msg);
+}
 
 void add_machine_options(CLI::App& app, MachineArgs& args) {
   app.add_option("--snapshot", args.snapshot,
@@ -25,8 +29,7 @@ void add_machine_options(CLI::App& app, MachineArgs& args) {
                  "becomes DIR/X (sysfs, ACPI tables, dev/mem, dev/cpu/N/msr, BAR resourceN files)")
       ->type_name("DIR")
       ->check(CLI::ExistingDirectory);
-  app.add_option("--pci-dump", args.pci_dump,
-                 "Read PCI config space from an 'lspci -xxxx' dump (libpci dump method)")
+  app.add_option("--pci-dump", args.pci_dump, "Read PCI config space from an 'lspci -xxxx' dump (libpci dump method)")
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
   app.add_option("-O", args.params, "Set a path parameter, like lspci -O (-O help lists them)")

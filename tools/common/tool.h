@@ -16,9 +16,9 @@
 namespace pmukit::tools {
 
 struct MachineArgs {
-  std::string snapshot;                  // --snapshot DIR
-  std::string pci_dump;                  // --pci-dump FILE
-  std::vector<std::string> params;       // -O name=value
+  std::string snapshot;             // --snapshot DIR
+  std::string pci_dump;             // --pci-dump FILE
+  std::vector<std::string> params;  // -O name=value
 };
 
 // Adds --snapshot, --pci-dump and -O to `app`.

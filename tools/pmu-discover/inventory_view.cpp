@@ -23,7 +23,8 @@ std::string addr(const IntelUnit& u, std::uint64_t a) {
 // "0xc8aa2840+4i": first address and step, which give every register of the unit.
 std::string series(const IntelUnit& u, const std::vector<std::uint64_t>& regs, unsigned step) {
   if (regs.empty()) return "-";
-  std::string first = u.access == RegAccess::PciConfig ? fmt::format("@{:#x}", regs.front()) : fmt::format("{:#x}", regs.front());
+  std::string first =
+      u.access == RegAccess::PciConfig ? fmt::format("@{:#x}", regs.front()) : fmt::format("{:#x}", regs.front());
   return regs.size() == 1 ? first : fmt::format("{}+{}i", first, step);
 }
 
@@ -59,8 +60,8 @@ void print_intel(const discovery::DiscoveryResult& r, bool verbose) {
       return std::pair(x->type, x->box_id) < std::pair(y->type, y->box_id);
     });
     if (units.empty()) continue;
-    fmt::print("    {:<8} {:>4} {:>4}  {:<6} {:<22} {:<20} {:<20} {:>5}  {}\n", "TYPE", "NUM", "BOX", "ACCESS", "BOX CTL",
-               "CONTROLS", "COUNTERS", "CTRS", "KERNEL PMU");
+    fmt::print("    {:<8} {:>4} {:>4}  {:<6} {:<22} {:<20} {:<20} {:>5}  {}\n", "TYPE", "NUM", "BOX", "ACCESS",
+               "BOX CTL", "CONTROLS", "COUNTERS", "CTRS", "KERNEL PMU");
     std::string last_notes;
     for (const PmuUnit* u : units) {
       const auto& iu = *u->as<IntelUnit>();
@@ -85,8 +86,10 @@ void print_notes(const std::vector<const PmuUnit*>& units) {
   for (const auto* u : units)
     for (const auto& n : u->notes) {
       auto it = std::find_if(notes.begin(), notes.end(), [&](const auto& p) { return p.first == n; });
-      if (it == notes.end()) notes.push_back({n, {u->name}});
-      else it->second.push_back(u->name);
+      if (it == notes.end())
+        notes.push_back({n, {u->name}});
+      else
+        it->second.push_back(u->name);
     }
   for (const auto& [note, names] : notes) {
     std::string who = names.size() <= 3 ? fmt::format("{}", fmt::join(names, ", "))
@@ -111,7 +114,9 @@ std::vector<const PmuUnit*> units_of(const discovery::Inventory& inv, std::initi
   return out;
 }
 
-std::string socket_heading(int socket) { return socket < 0 ? "Socket unknown" : fmt::format("Socket {}", socket); }
+std::string socket_heading(int socket) {
+  return socket < 0 ? "Socket unknown" : fmt::format("Socket {}", socket);
+}
 
 void print_coresight(const discovery::DiscoveryResult& r, bool verbose) {
   auto units = units_of(r.inventory, {discovery::Family::CoreSight});
@@ -119,8 +124,8 @@ void print_coresight(const discovery::DiscoveryResult& r, bool verbose) {
   if (!apmt && units.empty()) return;
   fmt::print("\nArm CoreSight PMUs");
   if (apmt)
-    fmt::print(" (APMT {}: revision {}, {} nodes, checksum {}, OEM \"{}\" \"{}\")", apmt->source, apmt->revision, apmt->nodes,
-               apmt->checksum_ok ? "ok" : "WRONG", apmt->oem_id, apmt->oem_table_id);
+    fmt::print(" (APMT {}: revision {}, {} nodes, checksum {}, OEM \"{}\" \"{}\")", apmt->source, apmt->revision,
+               apmt->nodes, apmt->checksum_ok ? "ok" : "WRONG", apmt->oem_id, apmt->oem_table_id);
   fmt::print(": {} units\n", units.size());
   int socket = -2;
   for (const auto* u : units) {
@@ -128,20 +133,21 @@ void print_coresight(const discovery::DiscoveryResult& r, bool verbose) {
     if (u->socket != socket) {
       socket = u->socket;
       fmt::print("\n{}\n", socket_heading(socket));
-      fmt::print("    {:<30} {:<30} {:>4}  {:<12} {:<12} {:>6}  {}\n", "KERNEL PMU", "PRODUCT", "NODE", "PAGE 0", "PAGE 1",
-                 "CTRS", "PMIIDR");
+      fmt::print("    {:<30} {:<30} {:>4}  {:<12} {:<12} {:>6}  {}\n", "KERNEL PMU", "PRODUCT", "NODE", "PAGE 0",
+                 "PAGE 1", "CTRS", "PMIIDR");
     }
     fmt::print("    {:<30} {:<30} {:>4}  {:<12} {:<12} {:>6}  {:#010x} ({})\n", u->name,
                fmt::format("{} {}", c.implementer, c.product), c.apmt_id, fmt::format("{:#x}", c.base0),
-               c.dual_page ? fmt::format("{:#x}", c.base1) : "-", fmt::format("{}x{}", u->num_counters, u->counter_width),
-               c.pmiidr, c.pmiidr_source);
+               c.dual_page ? fmt::format("{:#x}", c.base1) : "-",
+               fmt::format("{}x{}", u->num_counters, u->counter_width), c.pmiidr, c.pmiidr_source);
     fmt::print("      filters: {}\n", filter_list(*u, verbose));
     if (c.rc >= 0) fmt::print("      RC {} from {}\n", c.rc, c.rc_source);
     if (verbose) {
-      fmt::print("      PMCFGR {:#010x} PMCR {:#010x}, cycle counter {}, {}-bit atomic access {}, driver {}, {}{}\n", c.pmcfgr,
-                 c.pmcr, c.has_cycle_counter ? "yes (index 31)" : "no", 64, c.atomic64 ? "yes" : "no", c.kernel_module,
-                 c.platform_device, c.acpi_device.empty() ? "" : ", ACPI " + c.acpi_device);
-      fmt::print("      CPUs {} (NUMA node {}), read through {}\n", fmt::join(c.cpus, ","), c.numa_node, c.mapped_through);
+      fmt::print("      PMCFGR {:#010x} PMCR {:#010x}, cycle counter {}, {}-bit atomic access {}, driver {}, {}{}\n",
+                 c.pmcfgr, c.pmcr, c.has_cycle_counter ? "yes (index 31)" : "no", 64, c.atomic64 ? "yes" : "no",
+                 c.kernel_module, c.platform_device, c.acpi_device.empty() ? "" : ", ACPI " + c.acpi_device);
+      fmt::print("      CPUs {} (NUMA node {}), read through {}\n", fmt::join(c.cpus, ","), c.numa_node,
+                 c.mapped_through);
     }
   }
   print_notes(units);
@@ -152,15 +158,16 @@ void print_dwc(const discovery::DiscoveryResult& r, bool verbose) {
   if (units.empty()) return;
   fmt::print("\nDesignWare PCIe RAS DES: {} root ports (2 counters each: 32-bit lane events, 64-bit time-based)\n",
              units.size());
-  fmt::print("    {:<22} {:<13} {:<20} {:<16} {:>5}  {}\n", "KERNEL PMU", "ROOT PORT", "VENDOR", "RAS DES VSEC", "LANES",
-             "REGISTERS (config space)");
+  fmt::print("    {:<22} {:<13} {:<20} {:<16} {:>5}  {}\n", "KERNEL PMU", "ROOT PORT", "VENDOR", "RAS DES VSEC",
+             "LANES", "REGISTERS (config space)");
   for (const auto* u : units) {
     const auto& d = *u->as<discovery::DwcUnit>();
     std::vector<std::string> regs;
     for (const auto& reg : d.registers) regs.push_back(fmt::format("{}@{:#x}", reg.name, reg.offset));
     fmt::print("    {:<22} {:<13} {:<20} {:<16} {:>5}  {}\n", u->name, d.root_port.str(),
                fmt::format("{} {:04x}:{:04x}", d.vendor_name, d.vendor, d.device),
-               fmt::format("@{:#x} len {:#x}", d.vsec_offset, d.vsec_length), d.lanes ? fmt::format("x{}", d.lanes) : "?",
+               fmt::format("@{:#x} len {:#x}", d.vsec_offset, d.vsec_length),
+               d.lanes ? fmt::format("x{}", d.lanes) : "?",
                verbose ? fmt::format("{}", fmt::join(regs, " ")) : fmt::format("{} ... {}", regs.front(), regs.back()));
   }
   fmt::print("  filters: {}\n", filter_list(*units.front(), verbose));
@@ -203,7 +210,8 @@ void print_root_ports(const discovery::DiscoveryResult& r) {
   fmt::print("\nNVIDIA PCIe RC mapping: {} root ports (pmu-rcmap BDF gives the filter for any device)\n", maps.size());
   for (const auto& m : maps)
     fmt::print("    {:<13} socket {}  {}RP {}   {:<60} {}\n", m.device.str(), m.socket,
-               m.rc >= 0 ? fmt::format("RC {}  ", m.rc) : std::string(), m.rp, fmt::format("{}", fmt::join(m.pmus, ", ")),
+               m.rc >= 0 ? fmt::format("RC {}  ", m.rc) : std::string(), m.rp,
+               fmt::format("{}", fmt::join(m.pmus, ", ")),
                m.scheme == "grace" ? "(derived from the domain number)" : fmt::format("({})", m.source));
 }
 
@@ -212,8 +220,9 @@ void print_root_ports(const discovery::DiscoveryResult& r) {
 void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose) {
   const auto& inv = r.inventory;
   if (inv.platform.empty() && r.cpu && r.cpu->vendor.empty())
-    fmt::print("Platform: Arm CPU implementer {:#04x} part {:#05x} (Arm units are identified by their own ID registers)\n",
-               r.cpu->arm_implementer, r.cpu->arm_part);
+    fmt::print(
+        "Platform: Arm CPU implementer {:#04x} part {:#05x} (Arm units are identified by their own ID registers)\n",
+        r.cpu->arm_implementer, r.cpu->arm_part);
   else if (inv.platform.empty())
     fmt::print("Platform: {} (not in pmukit's database: generic names)\n",
                r.cpu ? fmt::format("{} family {} model {:#x}", r.cpu->vendor.empty() ? "Arm" : r.cpu->vendor,

@@ -10,27 +10,26 @@
 #include "perf_map.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/acpi/apmt.h"
-#include "pmukit/util/error.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "pmukit/util/error.h"
 
 using namespace pmukit;
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "pmu-discover: find the uncore PMUs of a machine and the PCI devices that lead to them.\n\n"
-      "With no mode option it prints the PMU inventory (--dump): every unit, grouped by socket,\n"
-      "die and type, with its register addresses and the kernel PMU name perf knows it by.\n\n"
-      "Examples:\n"
-      "  pmu-discover                             this machine's PMU units\n"
-      "  pmu-discover --machine spr-2s            a bundled synthetic machine (--list-machines)\n"
-      "  pmu-discover --dump --json               the inventory as JSON (docs/json.md)\n"
-      "  pmu-discover --pci -d 8086:09a7          Intel discovery-table devices, like lspci -vvv\n"
-      "  pmu-discover --apmt --machine grace-2s   the ACPI APMT, every field decoded\n"
-      "  pmu-discover --snapshot DIR              a captured or synthetic machine tree\n"
-      "  pmu-discover --pci --pci-dump FILE       an 'lspci -xxxx' dump",
-      "pmu-discover"};
+  CLI::App app{"pmu-discover: find the uncore PMUs of a machine and the PCI devices that lead to them.\n\n"
+               "With no mode option it prints the PMU inventory (--dump): every unit, grouped by socket,\n"
+               "die and type, with its register addresses and the kernel PMU name perf knows it by.\n\n"
+               "Examples:\n"
+               "  pmu-discover                             this machine's PMU units\n"
+               "  pmu-discover --machine spr-2s            a bundled synthetic machine (--list-machines)\n"
+               "  pmu-discover --dump --json               the inventory as JSON (docs/json.md)\n"
+               "  pmu-discover --pci -d 8086:09a7          Intel discovery-table devices, like lspci -vvv\n"
+               "  pmu-discover --apmt --machine grace-2s   the ACPI APMT, every field decoded\n"
+               "  pmu-discover --snapshot DIR              a captured or synthetic machine tree\n"
+               "  pmu-discover --pci --pci-dump FILE       an 'lspci -xxxx' dump",
+               "pmu-discover"};
   tools::MachineArgs machine_args;
   tools::add_machine_options(app, machine_args);
   bool show_pci = false, dump = false, json = false, verbose = false, list_machines = false, show_apmt = false;
@@ -90,8 +89,10 @@ int main(int argc, char** argv) {
       // The whole bus is scanned (root ports need every bridge); the filter only selects output.
       auto devices = pci::scan(*machine, {&filter});
       if (json) {
-        nlohmann::ordered_json out{{"schema", "pmukit.pci/1"}, {"source", machine->describe()},
-                                   {"access_method", machine->pci().method()}, {"devices", tools::pci_json(devices)}};
+        nlohmann::ordered_json out{{"schema", "pmukit.pci/1"},
+                                   {"source", machine->describe()},
+                                   {"access_method", machine->pci().method()},
+                                   {"devices", tools::pci_json(devices)}};
         fmt::print("{}\n", out.dump(2));
       } else {
         tools::print_pci_text(machine->pci(), devices, verbose);
@@ -103,7 +104,8 @@ int main(int argc, char** argv) {
     auto result = discovery::discover(*machine);
     if (result.inventory.units.empty() && !fallback.empty()) {
       fmt::print("This machine ({}) has no uncore PMU discovery; showing the bundled synthetic machine '{}' "
-                 "instead.\n\n", machine->describe(), fallback);
+                 "instead.\n\n",
+                 machine->describe(), fallback);
       bundled = std::make_unique<tools::BundledSnapshot>(fallback);
       machine_args.snapshot = bundled->root().string();
       machine = tools::make_machine(machine_args);
@@ -111,8 +113,10 @@ int main(int argc, char** argv) {
     }
     auto label = machine->is_live() ? std::nullopt : snapshot::synthetic_label(machine->root());
     if (json) {
-      nlohmann::ordered_json out{{"schema", "pmukit.inventory/1"}, {"source", machine->describe()},
-                                 {"synthetic", label ? nlohmann::ordered_json(*label) : nlohmann::ordered_json(nullptr)}};
+      nlohmann::ordered_json out{
+          {"schema", "pmukit.inventory/1"},
+          {"source", machine->describe()},
+          {"synthetic", label ? nlohmann::ordered_json(*label) : nlohmann::ordered_json(nullptr)}};
       out.update(discovery::to_json(result.inventory));
       tools::add_perf_mapping(out, tools::map_to_perf(*machine, result.inventory));
       fmt::print("{}\n", out.dump(2));

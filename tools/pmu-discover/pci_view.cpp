@@ -18,14 +18,17 @@ std::string size_text(std::uint64_t size) {
 }
 
 std::string bar_line(const pci::Bar& b) {
-  if (b.io) return fmt::format("Region {}: I/O ports at {:x}{}", b.index, b.base,
-                               b.size ? fmt::format(" [size={}]", size_text(b.size)) : "");
+  if (b.io)
+    return fmt::format("Region {}: I/O ports at {:x}{}", b.index, b.base,
+                       b.size ? fmt::format(" [size={}]", size_text(b.size)) : "");
   return fmt::format("Region {}: Memory at {:x} ({}, {}){}", b.index, b.base, b.mem64 ? "64-bit" : "32-bit",
                      b.prefetchable ? "prefetchable" : "non-prefetchable",
                      b.size ? fmt::format(" [size={}]", size_text(b.size)) : "");
 }
 
-const char* kind_name(pci::CapKind k) { return k == pci::CapKind::Standard ? "standard" : "extended"; }
+const char* kind_name(pci::CapKind k) {
+  return k == pci::CapKind::Standard ? "standard" : "extended";
+}
 
 }  // namespace
 
@@ -35,8 +38,7 @@ std::string capability_line(const pci::Capability& c) {
   if (c.dvsec)
     return fmt::format("{} DVSEC Vendor={:04x} ID={:04x} Rev={} Len={}", where, c.dvsec->vendor, c.dvsec->id,
                        c.dvsec->rev, c.dvsec->length);
-  if (c.vsec)
-    return fmt::format("{} VSEC ID={:04x} Rev={} Len={:03x}", where, c.vsec->id, c.vsec->rev, c.vsec->length);
+  if (c.vsec) return fmt::format("{} VSEC ID={:04x} Rev={} Len={:03x}", where, c.vsec->id, c.vsec->rev, c.vsec->length);
   std::string name = pci::capability_name(c.kind, c.id);
   if (c.pcie_port_type)
     return fmt::format("{} {} (v{}) {}", where, name, *c.pcie_version, pci::port_type_name(*c.pcie_port_type));
@@ -89,13 +91,17 @@ nlohmann::ordered_json pci_json(const std::vector<pci::Device>& devices) {
     j["bars"] = nlohmann::ordered_json::array();
     for (const auto& b : d.bars)
       j["bars"].push_back({{"index", b.index},
-                           {"type", b.io ? "io" : b.mem64 ? "mem64" : "mem32"},
+                           {"type", b.io      ? "io"
+                                    : b.mem64 ? "mem64"
+                                              : "mem32"},
                            {"base", hex(b.base)},
                            {"size", b.size},
                            {"prefetchable", b.prefetchable}});
     j["capabilities"] = nlohmann::ordered_json::array();
     for (const auto& c : d.caps) {
-      nlohmann::ordered_json cj{{"kind", kind_name(c.kind)}, {"offset", c.offset}, {"id", c.id},
+      nlohmann::ordered_json cj{{"kind", kind_name(c.kind)},
+                                {"offset", c.offset},
+                                {"id", c.id},
                                 {"name", pci::capability_name(c.kind, c.id)}};
       if (c.kind == pci::CapKind::Extended) cj["version"] = c.version;
       if (c.pcie_port_type) cj["port_type"] = pci::port_type_name(*c.pcie_port_type);

@@ -32,12 +32,13 @@ void print_perf_mapping(const Machine& machine, const std::vector<PerfMapping>& 
   if (map.empty()) return;
   std::vector<std::string> present, absent;
   for (const auto& m : map) {
-    if (m.present) present.push_back(fmt::format("{} (type {})", m.unit, m.type));
-    else if (absent.empty() || absent.back() != m.unit) absent.push_back(m.unit);
+    if (m.present)
+      present.push_back(fmt::format("{} (type {})", m.unit, m.type));
+    else if (absent.empty() || absent.back() != m.unit)
+      absent.push_back(m.unit);
   }
   auto list = [](const std::vector<std::string>& v) {
-    return v.size() <= 4 ? fmt::format("{}", fmt::join(v, ", "))
-                         : fmt::format("{}, {}, ... {}", v[0], v[1], v.back());
+    return v.size() <= 4 ? fmt::format("{}", fmt::join(v, ", ")) : fmt::format("{}, {}, ... {}", v[0], v[1], v.back());
   };
   // Shown as the machine sees it ("/sys/bus/event_source/devices"), not as the snapshot's host path.
   auto dir = machine.param("events.path");

@@ -14,7 +14,7 @@ class Machine;
 namespace pmukit::tools {
 
 struct PerfMapping {
-  std::string unit;    // the discovered unit's (kernel-compatible) name
+  std::string unit;  // the discovered unit's (kernel-compatible) name
   bool present = false;
   std::uint32_t type = 0;
   std::vector<int> cpumask;

@@ -21,9 +21,9 @@ namespace pmukit::tools {
 // The names are views: every row of every interval names the same few strings, which the backend
 // (or the run loop's event list) owns for the whole run, so a row costs no allocation.
 struct Row {
-  std::size_t spec = 0;   // index of the -e event it counts (output order and merging)
-  std::string_view event; // display name: the event as written, or its name= label
-  std::string_view pmu;   // the kernel PMU name of the unit (uncore_imc_3)
+  std::size_t spec = 0;    // index of the -e event it counts (output order and merging)
+  std::string_view event;  // display name: the event as written, or its name= label
+  std::string_view pmu;    // the kernel PMU name of the unit (uncore_imc_3)
   int socket = -1;
   std::uint64_t count = 0;       // since the previous read (intervals) or since start (totals)
   double scale = 1.0;            // alias .scale: value shown = count * scale

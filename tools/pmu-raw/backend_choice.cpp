@@ -96,11 +96,13 @@ std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events
       if (!kernel) {
         if (units.empty())
           throw UsageError(fmt::format("event '{}': no PMU '{}': neither pmukit nor the kernel's perf knows it "
-                                       "(pmu-discover lists the PMUs)", s.text, s.pmu));
+                                       "(pmu-discover lists the PMUs)",
+                                       s.text, s.pmu));
         if (req.mode == "perf")
           throw UsageError(fmt::format("event '{}': the kernel has no perf PMU '{}'; pmukit can count it directly "
                                        "(--backend direct or auto): only the direct backend reaches units no kernel "
-                                       "driver exposes", s.text, s.pmu));
+                                       "driver exposes",
+                                       s.text, s.pmu));
         // A runtime condition (busy, no access), not a mistake in the command line.
         throw Error(fmt::format("event '{}': cannot be counted directly ({}), and the kernel has no perf PMU '{}'{}",
                                 s.text, why_not_direct, s.pmu,
@@ -108,19 +110,23 @@ std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events
                                     ? "; --force takes a busy unit anyway (its registers are restored afterwards)"
                                     : ""));
       }
-      if (req.force && req.mode == "perf") throw UsageError("--force takes busy units for direct programming; with --backend perf it has no use");
+      if (req.force && req.mode == "perf")
+        throw UsageError("--force takes busy units for direct programming; with --backend perf it has no use");
     }
     std::string key = s.pmu.empty() ? s.text : s.pmu;
     if (!decided.count(key)) {
-      std::string n = use_direct               ? fmt::format("{}: direct, {} unit{}", key, units.size(), units.size() == 1 ? "" : "s")
-                      : req.mode == "perf"     ? fmt::format("{}: perf (--backend perf)", key)
-                      : units.empty()          ? fmt::format("{}: perf (a kernel PMU; pmukit discovered no unit of that name)", key)
-                                               : fmt::format("{}: perf, because {}", key, why_not_direct);
+      std::string n = use_direct ? fmt::format("{}: direct, {} unit{}", key, units.size(), units.size() == 1 ? "" : "s")
+                      : req.mode == "perf" ? fmt::format("{}: perf (--backend perf)", key)
+                      : units.empty()
+                          ? fmt::format("{}: perf (a kernel PMU; pmukit discovered no unit of that name)", key)
+                          : fmt::format("{}: perf, because {}", key, why_not_direct);
       decided[key] = n;
       composite->note(n);
     }
-    if (use_direct) direct.push_back(s), direct_index.push_back(i);
-    else perf_specs.push_back(s), perf_index.push_back(i);
+    if (use_direct)
+      direct.push_back(s), direct_index.push_back(i);
+    else
+      perf_specs.push_back(s), perf_index.push_back(i);
   }
   if (!perf_specs.empty() && req.interval_ms && req.interval_ms < kPerfMinIntervalMs) {
     std::vector<std::string> why;

@@ -16,11 +16,11 @@
 #include "backend_choice.h"
 #include "event_file.h"
 #include "metric_runner.h"
-#include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/discovery/discover.h"
-#include "pmukit/syntax/event_parser.h"
+#include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/sim/clock.h"
+#include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
 
 extern char** environ;
@@ -137,11 +137,12 @@ int run_counting(RawOptions& o) {
   const bool per_socket = o.report.aggregation == Aggregation::PerSocket;
   auto finish_rows = [&](std::vector<Row>& rows) {
     for (auto& r : rows)
-      if (auto it = spec_scales.find(r.spec); it != spec_scales.end()) r.scale = it->second.scale, r.unit = it->second.unit;
+      if (auto it = spec_scales.find(r.spec); it != spec_scales.end())
+        r.scale = it->second.scale, r.unit = it->second.unit;
   };
-  if (std::all_of(specs.begin(), specs.end(), is_duration_time)) throw UsageError("only duration_time given: add an event");
-  BackendRequest request{o.backend, o.force, o.report.aggregation == Aggregation::PerSocket,
-                         o.interval_ms.value_or(0)};
+  if (std::all_of(specs.begin(), specs.end(), is_duration_time))
+    throw UsageError("only duration_time given: add an event");
+  BackendRequest request{o.backend, o.force, o.report.aggregation == Aggregation::PerSocket, o.interval_ms.value_or(0)};
   std::unique_ptr<Backend> backend = make_backend(*machine, specs, found, request, *clock, is_duration_time);
 
   std::FILE* out = stdout;
@@ -178,7 +179,8 @@ int run_counting(RawOptions& o) {
   auto accumulate = [&](std::uint64_t now) {
     auto rows = backend->read(now - last);
     last = now;
-    if (totals.empty()) totals = rows;
+    if (totals.empty())
+      totals = rows;
     else
       for (std::size_t i = 0; i < rows.size(); ++i) totals[i].count += rows[i].count;
   };
@@ -198,8 +200,10 @@ int run_counting(RawOptions& o) {
         g_child.store(0);
         break;
       }
-      if (interval_ns && clock->now_ns() >= deadline) emit_interval(clock->now_ns());
-      else nap_ms(1);
+      if (interval_ns && clock->now_ns() >= deadline)
+        emit_interval(clock->now_ns());
+      else
+        nap_ms(1);
       continue;
     }
     if (deadline == UINT64_MAX) {  // no -I, duration or command: count until interrupted
@@ -223,15 +227,17 @@ int run_counting(RawOptions& o) {
   }
   auto restore_errors = backend->finish();
   if (!interval_ns) {
-    std::string target = o.command.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", o.command[0]);
+    std::string target =
+        o.command.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", o.command[0]);
     finish_rows(totals);
     reporter.totals(totals, evaluate_metrics(metric_instances, totals, stop_time - t0, params, per_socket), target,
                     backend->notes(), static_cast<double>(stop_time - t0) / 1e9);
   }
   if (out != stdout) std::fclose(out);
   for (const auto& r : totals)
-    if (r.lost) warn(fmt::format("{} on {}: a counter overflowed more than once between reads; its count is too low",
-                                 r.event, r.pmu));
+    if (r.lost)
+      warn(fmt::format("{} on {}: a counter overflowed more than once between reads; its count is too low", r.event,
+                       r.pmu));
   for (const auto& e : restore_errors) fmt::print(stderr, "pmu-raw: error: {}\n", e);
   if (!restore_errors.empty()) return 1;
   return child_status;

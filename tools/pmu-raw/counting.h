@@ -12,15 +12,15 @@ namespace pmukit::tools {
 
 struct RawOptions {
   MachineArgs machine;
-  std::vector<std::string> events;     // -e arguments (each may be a list)
+  std::vector<std::string> events;  // -e arguments (each may be a list)
   std::optional<std::uint64_t> interval_ms;
   std::optional<std::uint64_t> interval_count;
   std::optional<double> duration_s;
-  std::vector<std::string> command;    // after --
+  std::vector<std::string> command;  // after --
   std::string backend = "auto";
   bool force = false;
   ReportOptions report;
-  std::string output;                  // -o FILE
+  std::string output;                      // -o FILE
   std::vector<std::string> metrics;        // -M NAME[/TERMS/]
   std::vector<std::string> metric_params;  // --metric-param NAME=VALUE
   std::vector<std::string> event_files;    // --event-file FILE (intel/perfmon JSON)

@@ -26,8 +26,9 @@ int list_events(const MachineArgs& machine_args) {
   if (by_kind.empty()) fmt::print("No PMU units on {}.\n", machine->describe());
   for (const auto& [kind, names] : by_kind) {
     const auto* k = db.pmu_kind(kind);
-    std::string who = names.size() <= 3 ? fmt::format("{}", fmt::join(names, ", "))
-                                        : fmt::format("{}, ... {} ({} PMUs)", names.front(), names.back(), names.size());
+    std::string who = names.size() <= 3
+                          ? fmt::format("{}", fmt::join(names, ", "))
+                          : fmt::format("{}, ... {} ({} PMUs)", names.front(), names.back(), names.size());
     fmt::print("{} [{}]\n", who, kind);
     if (!k) continue;
     std::string formats;

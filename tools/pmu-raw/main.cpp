@@ -10,28 +10,30 @@
 using namespace pmukit;
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "pmu-raw: count uncore PMU events by programming the PMU registers directly.\n\n"
-      "Events use perf's syntax with kernel PMU names, so perf command lines run as written:\n"
-      "  pmu-raw -a -e 'nvidia_scf_pmu_0/cmem_rd_data/' -I 1000\n"
-      "  pmu-raw -e uncore_imc/cas_count_read/            all IMC boxes, merged (--per-box: each)\n"
-      "  pmu-raw -e 'uncore_imc_3/event=0x05,umask=0xcf,name=rd3/' -- ./workload\n"
-      "  pmu-raw --snapshot /tmp/spr -e uncore_imc/cas_count_read/ -I 1000   (with pmu-sim run)\n"
-      "Every register pmu-raw changes is saved first and restored on exit, on error and on\n"
-      "SIGINT/SIGTERM; only registers of discovered PMU units are ever written.",
-      "pmu-raw"};
+  CLI::App app{"pmu-raw: count uncore PMU events by programming the PMU registers directly.\n\n"
+               "Events use perf's syntax with kernel PMU names, so perf command lines run as written:\n"
+               "  pmu-raw -a -e 'nvidia_scf_pmu_0/cmem_rd_data/' -I 1000\n"
+               "  pmu-raw -e uncore_imc/cas_count_read/            all IMC boxes, merged (--per-box: each)\n"
+               "  pmu-raw -e 'uncore_imc_3/event=0x05,umask=0xcf,name=rd3/' -- ./workload\n"
+               "  pmu-raw --snapshot /tmp/spr -e uncore_imc/cas_count_read/ -I 1000   (with pmu-sim run)\n"
+               "Every register pmu-raw changes is saved first and restored on exit, on error and on\n"
+               "SIGINT/SIGTERM; only registers of discovered PMU units are ever written.",
+               "pmu-raw"};
   app.allow_extras(false);
   tools::RawOptions o;
   tools::add_machine_options(app, o.machine);
   app.add_option("-e,--event", o.events, "Event(s) to count, perf syntax: pmu/term=value,.../ (repeatable)")
       ->type_name("EVENT");
   bool system_wide = false;
-  app.add_flag("-a,--all-cpus", system_wide, "System-wide (accepted for perf compatibility: uncore counting is always "
-                                             "system-wide)");
-  app.add_option("-I,--interval-print", o.interval_ms, "Print counts every MS milliseconds")->type_name("MS")
+  app.add_flag("-a,--all-cpus", system_wide,
+               "System-wide (accepted for perf compatibility: uncore counting is always "
+               "system-wide)");
+  app.add_option("-I,--interval-print", o.interval_ms, "Print counts every MS milliseconds")
+      ->type_name("MS")
       ->check(CLI::Range(1u, 3600000u));
   app.add_option("--interval-count", o.interval_count, "Stop after N intervals")->type_name("N");
-  app.add_option("--duration", o.duration_s, "Count for SECONDS, then stop")->type_name("SECONDS")
+  app.add_option("--duration", o.duration_s, "Count for SECONDS, then stop")
+      ->type_name("SECONDS")
       ->check(CLI::PositiveNumber);
   bool per_socket = false, per_box = false, json = false;
   std::string sep;
@@ -68,7 +70,7 @@ int main(int argc, char** argv) {
   return tools::run_tool("pmu-raw", app, argc, argv, [&] {
     if (per_socket && per_box) throw UsageError("--per-socket and --per-box are exclusive");
     if (json && !sep.empty()) throw UsageError("-j and -x are exclusive");
-    o.report.aggregation = per_box ? tools::Aggregation::PerBox
+    o.report.aggregation = per_box      ? tools::Aggregation::PerBox
                            : per_socket ? tools::Aggregation::PerSocket
                                         : tools::Aggregation::Merged;
     o.report.format = json ? tools::Format::Json : sep.empty() ? tools::Format::Table : tools::Format::Csv;

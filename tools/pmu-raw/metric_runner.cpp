@@ -27,8 +27,8 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
     if (!m) throw UsageError(fmt::format("-M '{}': no such metric (pmu-raw --list-metrics lists them)", name));
     for (const auto& term : m->spec().required_terms)
       if (extra.find(term + "=") == std::string::npos)
-        throw UsageError(fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term,
-                                     name, term));
+        throw UsageError(
+            fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term, name, term));
     std::size_t before = out.size();
     for (const auto& pmu : pmus) {
       if (!m->applies_to(pmu)) continue;
@@ -90,12 +90,13 @@ int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>
       if (m.applies_to(p)) here.push_back(p);
     if (here.empty() && !all) continue;
     ++shown;
-    std::string where = here.empty() ? "no PMU here"
+    std::string where = here.empty()       ? "no PMU here"
                         : here.size() <= 2 ? fmt::format("{}", fmt::join(here, ", "))
                                            : fmt::format("{}, ... ({} PMUs)", here.front(), here.size());
     fmt::print("{:<34} [{}] on {}: {}\n", m.name(), m.unit(), where, m.spec().description);
     fmt::print("{:<34} {}{}\n", "", m.spec().expression,
-               m.spec().required_terms.empty() ? "" : fmt::format("  (needs {})", fmt::join(m.spec().required_terms, ", ")));
+               m.spec().required_terms.empty() ? ""
+                                               : fmt::format("  (needs {})", fmt::join(m.spec().required_terms, ", ")));
   }
   if (!shown) fmt::print("No metric applies to the PMUs of this machine (--list-metrics --all shows them all).\n");
   return 0;

@@ -14,8 +14,8 @@ namespace pmukit::tools {
 
 struct MetricInstance {
   const metrics::Metric* metric = nullptr;
-  std::string pmu;                                            // "nvidia_scf_pmu_0"
-  std::map<std::string, std::vector<std::size_t>> specs;     // variable -> the -e specs it sums
+  std::string pmu;                                        // "nvidia_scf_pmu_0"
+  std::map<std::string, std::vector<std::size_t>> specs;  // variable -> the -e specs it sums
 };
 
 // Expands each -M argument, "NAME" or "NAME/TERMS/" (TERMS are added to every event, e.g. the

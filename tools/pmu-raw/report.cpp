@@ -45,9 +45,12 @@ std::string event_for_box(const Row& r) {
 Reporter::GroupKey Reporter::group_key(const Row& r) const {
   if (r.socket < 0) return {-1, {}};  // machine-wide rows (duration_time) belong to no socket or box
   switch (o_.aggregation) {
-    case Aggregation::Merged: return {-1, {}};
-    case Aggregation::PerSocket: return {r.socket, {}};
-    case Aggregation::PerBox: return {-1, r.pmu};
+  case Aggregation::Merged:
+    return {-1, {}};
+  case Aggregation::PerSocket:
+    return {r.socket, {}};
+  case Aggregation::PerBox:
+    return {-1, r.pmu};
   }
   return {-1, {}};
 }
@@ -81,42 +84,44 @@ std::vector<Row> Reporter::aggregate(const std::vector<Row>& rows) const {
   return sorted;
 }
 
-void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
+void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
+                          const std::vector<MetricRow>& metrics) {
   auto agg = aggregate(rows);
   const bool box = o_.aggregation == Aggregation::PerBox;
   for (const auto& r : agg) {
     std::string group = group_of(r);
     std::string event = box ? event_for_box(r) : std::string(r.event);
     switch (o_.format) {
-      case Format::Table: {
-        std::string g = box || o_.aggregation == Aggregation::Merged ? "" : fmt::format("{:<4} ", group);
-        std::string mux = pcnt(r) < 100.0 ? fmt::format("  ({:.2f}%)", pcnt(r)) : "";
-        fmt::print(o_.out, "{}{}{:>20} {:<5} {}{}{}\n", time, g, value_text(r), r.unit, event, mux,
-                   r.lost ? "  <overflow: count unreliable>" : "");
-        break;
-      }
-      case Format::Csv: {
-        const std::string& s = o_.separator;
-        std::string v = r.scale == 1.0 ? std::to_string(r.count) : fmt::format("{:.2f}", static_cast<double>(r.count) * r.scale);
-        fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", time.empty() ? "" : time + s,
-                   group.empty() ? "" : group + s, v, s, r.unit, s, event, s, r.running_ns, s, pcnt(r), s, s);
-        break;
-      }
-      case Format::Json: {
-        nlohmann::ordered_json j;
-        if (!time.empty()) j["interval"] = std::stod(time);
-        if (o_.aggregation == Aggregation::PerSocket) j["socket"] = group;
-        if (box) j["pmu"] = group;
-        j["counter-value"] = fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
-        j["unit"] = std::string(r.unit);
-        j["event"] = event;
-        j["event-runtime"] = r.running_ns;
-        j["pcnt-running"] = std::round(pcnt(r) * 100) / 100;
-        j["backend"] = std::string(r.backend);
-        if (r.lost) j["lost"] = true;
-        fmt::print(o_.out, "{}\n", j.dump());
-        break;
-      }
+    case Format::Table: {
+      std::string g = box || o_.aggregation == Aggregation::Merged ? "" : fmt::format("{:<4} ", group);
+      std::string mux = pcnt(r) < 100.0 ? fmt::format("  ({:.2f}%)", pcnt(r)) : "";
+      fmt::print(o_.out, "{}{}{:>20} {:<5} {}{}{}\n", time, g, value_text(r), r.unit, event, mux,
+                 r.lost ? "  <overflow: count unreliable>" : "");
+      break;
+    }
+    case Format::Csv: {
+      const std::string& s = o_.separator;
+      std::string v =
+          r.scale == 1.0 ? std::to_string(r.count) : fmt::format("{:.2f}", static_cast<double>(r.count) * r.scale);
+      fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", time.empty() ? "" : time + s,
+                 group.empty() ? "" : group + s, v, s, r.unit, s, event, s, r.running_ns, s, pcnt(r), s, s);
+      break;
+    }
+    case Format::Json: {
+      nlohmann::ordered_json j;
+      if (!time.empty()) j["interval"] = std::stod(time);
+      if (o_.aggregation == Aggregation::PerSocket) j["socket"] = group;
+      if (box) j["pmu"] = group;
+      j["counter-value"] = fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
+      j["unit"] = std::string(r.unit);
+      j["event"] = event;
+      j["event-runtime"] = r.running_ns;
+      j["pcnt-running"] = std::round(pcnt(r) * 100) / 100;
+      j["backend"] = std::string(r.backend);
+      if (r.lost) j["lost"] = true;
+      fmt::print(o_.out, "{}\n", j.dump());
+      break;
+    }
     }
   }
   for (const auto& m : metrics) {

@@ -16,7 +16,7 @@ enum class Aggregation { Merged, PerSocket, PerBox };
 enum class Format { Table, Csv, Json };
 
 struct MetricRow {
-  std::string group;   // "" merged, "S0", or a PMU name
+  std::string group;  // "" merged, "S0", or a PMU name
   std::string name;
   double value = 0;
   std::string unit;

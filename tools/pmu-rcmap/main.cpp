@@ -27,8 +27,8 @@ std::string slot(const Bdf& b, bool domains) {
 void print_seed_lines(const std::vector<RootPortMap>& maps, bool domains) {
   for (const auto& m : maps) {
     if (m.scheme != "tegra410") continue;
-    fmt::print("{}: Bus={:02x}, Segment={:02x}, RP={:02x}, RC={:02x}, Socket={:02x}\n",
-               slot(m.device, domains), m.bus, m.segment, m.rp, m.rc, m.socket);
+    fmt::print("{}: Bus={:02x}, Segment={:02x}, RP={:02x}, RC={:02x}, Socket={:02x}\n", slot(m.device, domains), m.bus,
+               m.segment, m.rp, m.rc, m.socket);
   }
   for (const auto& m : maps) {
     if (m.scheme != "grace") continue;
@@ -38,12 +38,10 @@ void print_seed_lines(const std::vector<RootPortMap>& maps, bool domains) {
   }
 }
 
-nlohmann::ordered_json device_json(const discovery::DeviceRcMap& r,
-                                   const discovery::KernelPmus& kernel) {
-  nlohmann::ordered_json j{
-      {"device", r.device.str()},
-      {"kind", r.kind},
-      {"root_port", r.root_port ? nlohmann::ordered_json(r.root_port->str()) : nullptr}};
+nlohmann::ordered_json device_json(const discovery::DeviceRcMap& r, const discovery::KernelPmus& kernel) {
+  nlohmann::ordered_json j{{"device", r.device.str()},
+                           {"kind", r.kind},
+                           {"root_port", r.root_port ? nlohmann::ordered_json(r.root_port->str()) : nullptr}};
   if (!r.map) {
     j["error"] = r.error;
     return j;
@@ -51,30 +49,26 @@ nlohmann::ordered_json device_json(const discovery::DeviceRcMap& r,
   j["mapping"] = discovery::to_json(*r.map);
   j["filters"] = nlohmann::ordered_json::array();
   for (const auto& f : r.filters)
-    j["filters"].push_back(
-        {{"pmu", f.pmu},
-         {"terms", f.terms},
-         {"scope", f.scope},
-         {"example", f.example},
-         {"registered", kernel.present ? nlohmann::ordered_json(kernel.has(f.pmu)) : nullptr}});
+    j["filters"].push_back({{"pmu", f.pmu},
+                            {"terms", f.terms},
+                            {"scope", f.scope},
+                            {"example", f.example},
+                            {"registered", kernel.present ? nlohmann::ordered_json(kernel.has(f.pmu)) : nullptr}});
   return j;
 }
 
-void print_device(const discovery::DeviceRcMap& r, const pci::Device& d,
-                  const discovery::KernelPmus& kernel) {
+void print_device(const discovery::DeviceRcMap& r, const pci::Device& d, const discovery::KernelPmus& kernel) {
   fmt::print("{} ({} {:04x}:{:04x})", r.device.str(), r.kind, d.vendor_id, d.device_id);
-  if (r.root_port && *r.root_port != r.device)
-    fmt::print(" below root port {}", r.root_port->str());
+  if (r.root_port && *r.root_port != r.device) fmt::print(" below root port {}", r.root_port->str());
   fmt::print("\n");
   const auto& m = *r.map;
   if (m.scheme == "tegra410")
-    fmt::print("  RP {}, RC {}, socket {}  (from {} of {}: Bus={:02x}, Segment={:02x})\n", m.rp,
-               m.rc, m.socket, m.source, m.device.str(), m.bus, m.segment);
+    fmt::print("  RP {}, RC {}, socket {}  (from {} of {}: Bus={:02x}, Segment={:02x})\n", m.rp, m.rc, m.socket,
+               m.source, m.device.str(), m.bus, m.segment);
   else
     fmt::print("  root port {}, socket {}  ({})\n", m.rp, m.socket, m.source);
   std::size_t w_pmu = 0, w_terms = 0;
-  for (const auto& f : r.filters)
-    w_pmu = std::max(w_pmu, f.pmu.size()), w_terms = std::max(w_terms, f.terms.size());
+  for (const auto& f : r.filters) w_pmu = std::max(w_pmu, f.pmu.size()), w_terms = std::max(w_terms, f.terms.size());
   for (const auto& f : r.filters) {
     std::string reg = kernel.present && !kernel.has(f.pmu) ? " [not registered with perf]" : "";
     fmt::print("  {:<{}}  {:<{}}  {}{}\n", f.pmu, w_pmu, f.terms, w_terms, f.scope, reg);
@@ -83,39 +77,34 @@ void print_device(const discovery::DeviceRcMap& r, const pci::Device& d,
     fmt::print("  e.g. perf stat -a -e {}\n", r.filters.front().example);
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "pmu-rcmap: map PCIe devices to the NVIDIA PCIe PMU (socket, RC, root port) that sees their "
-      "traffic.\n\n"
-      "Tegra410: read from the RC-mapping DVSEC (vendor 10de, ID 4) of each root port. Grace: "
-      "derived from the\n"
-      "PCI domain (socket = domain >> 4, root port = domain & 0xf, as the Grace guide's example "
-      "shows).\n\n"
-      "Examples:\n"
-      "  pmu-rcmap                        one line per root port, as the nvidia-tegra410-pmu.rst "
-      "script prints\n"
-      "  pmu-rcmap 0005:41:00.0           its root port, RP#, RC#, socket#, PMUs and the filter "
-      "that counts it\n"
-      "  pmu-rcmap --json                 for scripts (docs/json.md)\n"
-      "  pmu-rcmap -A linux-sysfs -O sysfs.path=DIR   the seed script's way of reading a snapshot",
-      "pmu-rcmap"};
+  CLI::App app{"pmu-rcmap: map PCIe devices to the NVIDIA PCIe PMU (socket, RC, root port) that sees their "
+               "traffic.\n\n"
+               "Tegra410: read from the RC-mapping DVSEC (vendor 10de, ID 4) of each root port. Grace: "
+               "derived from the\n"
+               "PCI domain (socket = domain >> 4, root port = domain & 0xf, as the Grace guide's example "
+               "shows).\n\n"
+               "Examples:\n"
+               "  pmu-rcmap                        one line per root port, as the nvidia-tegra410-pmu.rst "
+               "script prints\n"
+               "  pmu-rcmap 0005:41:00.0           its root port, RP#, RC#, socket#, PMUs and the filter "
+               "that counts it\n"
+               "  pmu-rcmap --json                 for scripts (docs/json.md)\n"
+               "  pmu-rcmap -A linux-sysfs -O sysfs.path=DIR   the seed script's way of reading a snapshot",
+               "pmu-rcmap"};
   tools::MachineArgs machine_args;
   tools::add_machine_options(app, machine_args);
   std::vector<std::string> bdfs;
   bool json = false;
   std::string machine_name, method;
-  app.add_option("BDF", bdfs, "Devices to map ([domain:]bus:dev.fn), endpoints or root ports")
-      ->type_name("BDF");
+  app.add_option("BDF", bdfs, "Devices to map ([domain:]bus:dev.fn), endpoints or root ports")->type_name("BDF");
   app.add_flag("--json", json, "Print JSON (schema pmukit.rcmap/1) instead of text");
-  app.add_option("--machine", machine_name,
-                 "Run on a bundled synthetic machine (pmu-discover --list-machines)")
+  app.add_option("--machine", machine_name, "Run on a bundled synthetic machine (pmu-discover --list-machines)")
       ->type_name("NAME")
       ->excludes(app.get_option("--snapshot"));
-  app.add_option(
-         "-A", method,
-         "PCI access method, as lspci -A: linux-sysfs (the default) or dump (with -O dump.name=)")
+  app.add_option("-A", method, "PCI access method, as lspci -A: linux-sysfs (the default) or dump (with -O dump.name=)")
       ->type_name("METHOD")
       ->check(CLI::IsMember({"linux-sysfs", "dump"}));
   app.set_version_flag("-V,--version", "pmu-rcmap (pmukit) 0.1.0");
@@ -133,8 +122,7 @@ int main(int argc, char** argv) {
       machine_args.snapshot = bundled->root().string();
     }
     auto machine = tools::make_machine(machine_args);
-    if (method == "dump" && !machine->options().pci_dump)
-      throw UsageError("-A dump needs -O dump.name=FILE");
+    if (method == "dump" && !machine->options().pci_dump) throw UsageError("-A dump needs -O dump.name=FILE");
     auto devices = pci::scan(*machine);
     std::vector<std::string> warnings;
     auto maps = discovery::map_root_ports(*machine, devices, warnings);

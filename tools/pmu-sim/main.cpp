@@ -4,11 +4,11 @@
 
 #include "common/bundled.h"
 #include "common/tool.h"
-#include "run.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
+#include "run.h"
 
 using namespace pmukit;
 
@@ -31,8 +31,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> args;
   create->add_option("--spec", spec_file, "Machine description in JSON instead of a bundled name")
       ->check(CLI::ExistingFile);
-  create->add_option("args", args, "[MACHINE] DIR: bundled machine name (see 'pmu-sim list') and the directory "
-                                   "to write (created; must be empty)")
+  create
+      ->add_option("args", args,
+                   "[MACHINE] DIR: bundled machine name (see 'pmu-sim list') and the directory "
+                   "to write (created; must be empty)")
       ->required();
   auto* run = app.add_subcommand("run", "Simulate a snapshot's PMU registers until interrupted");
   std::string run_dir;

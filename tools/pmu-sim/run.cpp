@@ -18,7 +18,9 @@ namespace pmukit::tools {
 
 namespace {
 
-void on_signal(int) { sim::g_interrupted.store(true); }
+void on_signal(int) {
+  sim::g_interrupted.store(true);
+}
 
 std::uint64_t mono_ns() {
   timespec ts{};

@@ -45,8 +45,7 @@ class PhysicalMemory {
   // Maps [phys, phys + len); throws Error explaining every attempt.
   std::unique_ptr<RegisterWindow> map(std::uint64_t phys, std::uint64_t len, bool writable);
   // Maps a whole BAR, or [offset, offset+len) of it, through its resourceN file only.
-  std::unique_ptr<RegisterWindow> map_bar(const BarRegion& bar, std::uint64_t offset, std::uint64_t len,
-                                          bool writable);
+  std::unique_ptr<RegisterWindow> map_bar(const BarRegion& bar, std::uint64_t offset, std::uint64_t len, bool writable);
   // A one-phrase reason for errno on `file` ("EPERM: kernel lockdown [integrity] ...").
   std::string explain(const std::string& file, int err, bool devmem) const;
 

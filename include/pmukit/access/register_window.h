@@ -16,8 +16,8 @@ class RegisterWindow {
  public:
   // Maps bytes [file_offset, file_offset + length) of `file`; byte 0 is physical address
   // `phys_base`. Throws Error naming the file on open/mmap failure or a file that is too short.
-  RegisterWindow(const std::string& file, std::uint64_t file_offset, std::uint64_t length,
-                 std::uint64_t phys_base, bool writable);
+  RegisterWindow(const std::string& file, std::uint64_t file_offset, std::uint64_t length, std::uint64_t phys_base,
+                 bool writable);
   ~RegisterWindow();
   RegisterWindow(const RegisterWindow&) = delete;
   RegisterWindow& operator=(const RegisterWindow&) = delete;
@@ -73,8 +73,7 @@ class MMIORegister32 {
 // ATOMIC flag, Intel uncore counters). Without it reads are hi-lo-hi and writes lo then hi.
 class MMIORegister64 {
  public:
-  MMIORegister64(RegisterWindow& w, std::uint64_t offset, bool atomic64)
-      : w_(&w), offset_(offset), atomic_(atomic64) {}
+  MMIORegister64(RegisterWindow& w, std::uint64_t offset, bool atomic64) : w_(&w), offset_(offset), atomic_(atomic64) {}
   std::uint64_t read() const { return atomic_ ? w_->read64(offset_) : w_->read64_hilohi(offset_); }
   void write(std::uint64_t v) const { atomic_ ? w_->write64(offset_, v) : w_->write64_lohi(offset_, v); }
   std::uint64_t phys() const { return w_->phys_base() + offset_; }

@@ -23,20 +23,19 @@ class Machine;
 namespace pmukit::acpi {
 
 struct AcpiAncestor {
-  std::string name; // "ACPI0010:01"
+  std::string name;  // "ACPI0010:01"
   std::string hid;
   std::optional<std::string> uid;
 };
 
 struct AcpiDevice {
-  std::string name;                    // "NVDA2020:00"
-  std::string hid;                     // contents of hid
-  std::optional<std::string> uid;      // contents of uid, when the device has a _UID
-  std::string path;                    // "\_SB_.C2C0", "" when absent
-  std::optional<std::uint32_t> status; // _STA, when exported
-  std::optional<std::string>
-      physical_node; // last component of the physical_node link: "cpu3", "NVDA2020:00"
-  std::vector<AcpiAncestor> ancestors; // nearest first
+  std::string name;                          // "NVDA2020:00"
+  std::string hid;                           // contents of hid
+  std::optional<std::string> uid;            // contents of uid, when the device has a _UID
+  std::string path;                          // "\_SB_.C2C0", "" when absent
+  std::optional<std::uint32_t> status;       // _STA, when exported
+  std::optional<std::string> physical_node;  // last component of the physical_node link: "cpu3", "NVDA2020:00"
+  std::vector<AcpiAncestor> ancestors;       // nearest first
   bool present() const { return !status || (*status & 1); }
   std::optional<std::uint64_t> uid_number() const;
 };
@@ -47,20 +46,20 @@ std::vector<AcpiDevice> list_devices(const Machine& machine);
 // ACPI processor UID -> logical CPU, from ACPI0007 (and legacy LNXCPU) devices bound to a CPU.
 struct Processors {
   std::map<std::uint64_t, int> uid_to_cpu;
-  std::map<std::uint64_t, std::vector<int>> container_cpus; // ACPI0010 _UID -> CPUs below it
+  std::map<std::uint64_t, std::vector<int>> container_cpus;  // ACPI0010 _UID -> CPUs below it
 };
 Processors processors(const std::vector<AcpiDevice>& devices);
 
 struct IomemRange {
   std::uint64_t start = 0;
-  std::uint64_t end = 0; // inclusive
+  std::uint64_t end = 0;  // inclusive
   std::string name;
-  unsigned depth = 0; // nesting level (two spaces each in the file)
+  unsigned depth = 0;  // nesting level (two spaces each in the file)
 };
 
 struct Iomem {
-  bool readable = false;         // the file exists and could be read
-  bool addresses_hidden = false; // every range reads 0-0: the kernel hides addresses from non-root
+  bool readable = false;          // the file exists and could be read
+  bool addresses_hidden = false;  // every range reads 0-0: the kernel hides addresses from non-root
   std::vector<IomemRange> ranges;
   // Ranges carrying `name` (a platform device or driver claim), one per distinct range: a driver's
   // request_mem_region nested inside the platform device's own resource of the same name counts
@@ -71,4 +70,4 @@ struct Iomem {
 // Parses iomem.path ("%08llx-%08llx : name", nested by two spaces, as kernel/resource.c r_show()).
 Iomem read_iomem(const Machine& machine);
 
-} // namespace pmukit::acpi
+}  // namespace pmukit::acpi

@@ -17,7 +17,7 @@ class Machine;
 namespace pmukit::discovery {
 
 // Adds one unit per qualifying root port; returns how many.
-unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& devices,
-                             const Topology& topology, Inventory& inventory);
+unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& devices, const Topology& topology,
+                             Inventory& inventory);
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

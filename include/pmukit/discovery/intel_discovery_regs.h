@@ -13,20 +13,20 @@ namespace pmukit::discovery::intel {
 constexpr std::uint16_t kVendorIntel = 0x8086;
 constexpr std::uint16_t kDvsecIdPmon = 0x0001;  // DVSEC ID (dword at cap+0x8, bits 15:0)
 constexpr unsigned kDvsecIdOffset = 0x8;
-constexpr unsigned kDvsecBirOffset = 0xc;       // bits 2:0 = BIR; any other bit set: reject
+constexpr unsigned kDvsecBirOffset = 0xc;  // bits 2:0 = BIR; any other bit set: reject
 constexpr std::uint32_t kDvsecBirMask = 0x7;
-constexpr unsigned kBar0Offset = 0x10;          // BAR register = 0x10 + 4 * BIR
-constexpr std::uint32_t kBarMemMask = ~0xfu;    // PCI_BASE_ADDRESS_MEM_MASK
-constexpr std::uint32_t kBarMemType64 = 0x4;    // PCI_BASE_ADDRESS_MEM_TYPE_64
-constexpr std::uint32_t kMsrDiscovery = 0x201e;          // UNCORE_DISCOVERY_MSR: table address
-constexpr std::uint32_t kMsrCbbDiscovery = 0x710;        // CBB_UNCORE_DISCOVERY_MSR (DMR)
-constexpr std::uint32_t kMsrPackageDiscovery = 0x711;    // PACKAGE_UNCORE_DISCOVERY_MSR
+constexpr unsigned kBar0Offset = 0x10;                 // BAR register = 0x10 + 4 * BIR
+constexpr std::uint32_t kBarMemMask = ~0xfu;           // PCI_BASE_ADDRESS_MEM_MASK
+constexpr std::uint32_t kBarMemType64 = 0x4;           // PCI_BASE_ADDRESS_MEM_TYPE_64
+constexpr std::uint32_t kMsrDiscovery = 0x201e;        // UNCORE_DISCOVERY_MSR: table address
+constexpr std::uint32_t kMsrCbbDiscovery = 0x710;      // CBB_UNCORE_DISCOVERY_MSR (DMR)
+constexpr std::uint32_t kMsrPackageDiscovery = 0x711;  // PACKAGE_UNCORE_DISCOVERY_MSR
 
 // ---- Records: 3 qwords each; unit i sits at base + (i + 1) * stride * 8 ----
 constexpr unsigned kRecordBytes = 24;
 struct GlobalTable1;  // qword 0 of the global record
 using GlobalType = Field<GlobalTable1, 7, 0>;
-using GlobalStride = Field<GlobalTable1, 15, 8>;      // in 8-byte units
+using GlobalStride = Field<GlobalTable1, 15, 8>;  // in 8-byte units
 using GlobalMaxUnits = Field<GlobalTable1, 25, 16>;
 using GlobalAccessType = Field<GlobalTable1, 63, 62>;
 struct GlobalTable3;  // qword 2 of the global record

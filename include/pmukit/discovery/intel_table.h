@@ -14,7 +14,7 @@
 namespace pmukit::discovery::intel {
 
 struct DecodedUnit {
-  unsigned index = 0;            // position in the table
+  unsigned index = 0;  // position in the table
   std::uint64_t raw[3] = {0, 0, 0};
   unsigned num_regs = 0;
   unsigned ctl_offset = 0;
@@ -28,16 +28,16 @@ struct DecodedUnit {
 };
 
 struct DecodedTable {
-  bool valid = false;              // the global record passed the validity test
+  bool valid = false;  // the global record passed the validity test
   std::uint64_t global[3] = {0, 0, 0};
   unsigned type = 0;
-  unsigned stride_bytes = 0;       // stride * 8
+  unsigned stride_bytes = 0;  // stride * 8
   unsigned max_units = 0;
   unsigned access_type = 0;
   std::uint64_t global_ctl = 0;
   unsigned status_offset = 0;
   unsigned num_status = 0;
-  std::vector<DecodedUnit> units;  // the valid ones, in table order
+  std::vector<DecodedUnit> units;     // the valid ones, in table order
   std::vector<std::string> warnings;  // "<where> unit 7 @+0xe0: skipped: ..."
   unsigned skipped = 0;
 };

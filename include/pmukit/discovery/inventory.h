@@ -17,8 +17,8 @@ namespace pmukit::discovery {
 enum class Family { IntelUncore, CoreSight, DwcRasDes, T410C2c, T410CmemLatency };
 enum class RegAccess { Msr, Mmio, PciConfig };
 
-std::string_view family_name(Family f);      // "intel-uncore", "coresight", ...
-std::string_view access_name(RegAccess a);   // "MSR", "MMIO", "PCI"
+std::string_view family_name(Family f);     // "intel-uncore", "coresight", ...
+std::string_view access_name(RegAccess a);  // "MSR", "MMIO", "PCI"
 
 // A filter the unit accepts, as a perf format term ("root_port", "config1:0-9").
 struct FilterField {
@@ -33,36 +33,36 @@ struct IntelUnit {
   RegAccess access = RegAccess::Msr;
   // MSR number, physical address, or config-space offset (PCI) of the box control.
   std::uint64_t box_ctl = 0;
-  std::optional<Bdf> pci_device;          // PCI access: the function holding the registers
-  std::vector<std::uint64_t> ctl;         // counter controls, same address space as box_ctl
-  std::vector<std::uint64_t> ctr;         // counters
-  std::optional<std::uint64_t> status;    // overflow status, when the table gives an offset
-  std::optional<std::uint64_t> fixed_ctl; // fixed counter (IMC DRAM clocks), from platform data
+  std::optional<Bdf> pci_device;           // PCI access: the function holding the registers
+  std::vector<std::uint64_t> ctl;          // counter controls, same address space as box_ctl
+  std::vector<std::uint64_t> ctr;          // counters
+  std::optional<std::uint64_t> status;     // overflow status, when the table gives an offset
+  std::optional<std::uint64_t> fixed_ctl;  // fixed counter (IMC DRAM clocks), from platform data
   std::optional<std::uint64_t> fixed_ctr;
-  std::optional<std::uint64_t> filter;    // filter register (CHA TID filter MSR), from platform data
-  std::uint64_t filter_mask = 0;          // bits of config<filter_config> it takes
+  std::optional<std::uint64_t> filter;  // filter register (CHA TID filter MSR), from platform data
+  std::uint64_t filter_mask = 0;        // bits of config<filter_config> it takes
   int filter_config = 1;
   unsigned ctl_offset = 0;
   unsigned ctr_offset = 0;
   unsigned status_offset = 0;
   unsigned ctl_step = 0;
   unsigned ctr_step = 0;
-  int msr_cpu = -1;                        // MSR access: a CPU of this unit's package and die
-  std::size_t table = 0;                   // index into Inventory::intel_tables
-  unsigned table_index = 0;                // position in its table
-  std::uint64_t raw[3] = {0, 0, 0};        // the record as read
+  int msr_cpu = -1;                  // MSR access: a CPU of this unit's package and die
+  std::size_t table = 0;             // index into Inventory::intel_tables
+  unsigned table_index = 0;          // position in its table
+  std::uint64_t raw[3] = {0, 0, 0};  // the record as read
 };
 
 struct CoreSightUnit {
-  std::uint64_t base0 = 0;        // page 0 (configuration)
-  std::uint64_t base1 = 0;        // page 1 (counters, overflow); equals base0 without DUAL_PAGE
+  std::uint64_t base0 = 0;  // page 0 (configuration)
+  std::uint64_t base1 = 0;  // page 1 (counters, overflow); equals base0 without DUAL_PAGE
   bool dual_page = false;
-  bool atomic64 = false;          // APMT ATOMIC flag: 64-bit single-copy atomic accesses
+  bool atomic64 = false;  // APMT ATOMIC flag: 64-bit single-copy atomic accesses
   std::uint32_t pmcfgr = 0, pmcr = 0, pmiidr = 0;
-  std::string pmiidr_source;      // "PMIIDR", "PMPIDR", "APMT impl_id"
-  std::string implementer;        // "NVIDIA", "Ampere", "Arm"...
-  std::string product;            // "Grace SCF", "Tegra410 PCIE", "generic CoreSight PMU"
-  std::string backend;            // platform PMU kind used for events and filters
+  std::string pmiidr_source;  // "PMIIDR", "PMPIDR", "APMT impl_id"
+  std::string implementer;    // "NVIDIA", "Ampere", "Arm"...
+  std::string product;        // "Grace SCF", "Tegra410 PCIE", "generic CoreSight PMU"
+  std::string backend;        // platform PMU kind used for events and filters
   bool has_cycle_counter = false;
   unsigned cycle_counter_index = 31;
   // APMT node
@@ -73,17 +73,17 @@ struct CoreSightUnit {
   std::uint32_t apmt_inst_secondary = 0;
   std::uint32_t apmt_proc_affinity = 0;
   std::uint32_t apmt_impl_id = 0;
-  int rc = -1;                    // Tegra410 PCIE/PCIE-TGT: root complex number
-  std::string rc_source;          // where rc came from ("" when unknown)
-  std::uint32_t pmiidr_register = 0;  // PMIIDR as read (pmiidr is the effective value)
+  int rc = -1;                                // Tegra410 PCIE/PCIE-TGT: root complex number
+  std::string rc_source;                      // where rc came from ("" when unknown)
+  std::uint32_t pmiidr_register = 0;          // PMIIDR as read (pmiidr is the effective value)
   std::uint32_t pmpidr[5] = {0, 0, 0, 0, 0};  // PMPIDR0..4
-  std::string kernel_module;      // backend Linux would bind: nvidia_cspmu, ampere_cspmu, arm_cspmu
-  std::string platform_device;    // arm-cs-arch-pmu.<APMT id>
-  std::string acpi_device;        // ACPI-type nodes: "<HID>:<UID>" from the APMT node
-  std::vector<int> cpus;          // associated CPUs (APMT processor affinity)
-  int numa_node = -1;             // node of the first associated CPU: the kernel's name number
-  std::string mapped_through;     // file page 0 was read through
-  std::string kernel_pmu;         // the name the running kernel registered, "" when none
+  std::string kernel_module;                  // backend Linux would bind: nvidia_cspmu, ampere_cspmu, arm_cspmu
+  std::string platform_device;                // arm-cs-arch-pmu.<APMT id>
+  std::string acpi_device;                    // ACPI-type nodes: "<HID>:<UID>" from the APMT node
+  std::vector<int> cpus;                      // associated CPUs (APMT processor affinity)
+  int numa_node = -1;                         // node of the first associated CPU: the kernel's name number
+  std::string mapped_through;                 // file page 0 was read through
+  std::string kernel_pmu;                     // the name the running kernel registered, "" when none
 };
 
 struct DwcRegister {
@@ -96,11 +96,11 @@ struct DwcUnit {
   std::uint16_t vendor = 0;
   std::string vendor_name;
   std::uint16_t device = 0;
-  std::uint16_t vsec_offset = 0;   // RAS DES VSEC in config space; registers are relative to it
+  std::uint16_t vsec_offset = 0;  // RAS DES VSEC in config space; registers are relative to it
   std::uint16_t vsec_length = 0;
   std::uint8_t vsec_rev = 0;
-  std::uint32_t sbdf = 0;          // domain << 16 | bus << 8 | devfn
-  unsigned lanes = 0;              // Link Capabilities max width, 0 when unreadable
+  std::uint32_t sbdf = 0;  // domain << 16 | bus << 8 | devfn
+  unsigned lanes = 0;      // Link Capabilities max width, 0 when unreadable
   std::vector<DwcRegister> registers;
   std::vector<std::string> event_groups;
 };
@@ -114,18 +114,18 @@ struct T410Unit {
   std::vector<std::uint64_t> instance_bases;  // MEM resources 0..N-1
   std::optional<std::uint64_t> broadcast_base;
   std::uint64_t region_size = 0;
-  std::string peer;                           // NVLink-C2C: "cpu", "gpu", "cxl memory"...
-  bool exposed = false;                       // resources readable by userspace
-  unsigned ranges_listed = 0;                 // /proc/iomem ranges under the device's name
-  std::string resources_source;               // "/proc/iomem (NVDA2020:00)" or why there is none
+  std::string peer;                                              // NVLink-C2C: "cpu", "gpu", "cxl memory"...
+  bool exposed = false;                                          // resources readable by userspace
+  unsigned ranges_listed = 0;                                    // /proc/iomem ranges under the device's name
+  std::string resources_source;                                  // "/proc/iomem (NVDA2020:00)" or why there is none
   std::vector<std::pair<std::string, std::uint32_t>> registers;  // per-instance offsets
 };
 
 struct PmuUnit {
   Family family = Family::IntelUncore;
-  std::string name;        // the kernel PMU name: uncore_imc_3, nvidia_scf_pmu_0, dwc_rootport_3018
-  std::string type_name;   // "imc", "scf", "pcie", "rasdes"
-  std::string pmu_kind;    // platform PMU kind: formats and named events
+  std::string name;       // the kernel PMU name: uncore_imc_3, nvidia_scf_pmu_0, dwc_rootport_3018
+  std::string type_name;  // "imc", "scf", "pcie", "rasdes"
+  std::string pmu_kind;   // platform PMU kind: formats and named events
   int socket = -1;
   int die = -1;
   unsigned num_counters = 0;
@@ -142,13 +142,13 @@ struct PmuUnit {
 
 // Which NVIDIA PCIe PMU instance (socket, RC) and root-port filter bit a root port maps to.
 struct RootPortMap {
-  Bdf device;                 // the function carrying the mapping (a root port on real systems)
+  Bdf device;  // the function carrying the mapping (a root port on real systems)
   bool is_root_port = true;
   std::uint16_t device_id = 0;
-  std::string scheme;         // "tegra410" (RC-mapping DVSEC) or "grace" (derived from the domain)
-  std::string source;         // "DVSEC 10de:0004 @0x200" or "derived from PCI domain 0x0008 (Grace guide)"
+  std::string scheme;  // "tegra410" (RC-mapping DVSEC) or "grace" (derived from the domain)
+  std::string source;  // "DVSEC 10de:0004 @0x200" or "derived from PCI domain 0x0008 (Grace guide)"
   std::optional<std::uint16_t> dvsec_offset;
-  int bus = -1, segment = -1; // DVSEC bytes +0xc, +0xd (Tegra410 only)
+  int bus = -1, segment = -1;  // DVSEC bytes +0xc, +0xd (Tegra410 only)
   int rp = -1, rc = -1, socket = -1;
   std::vector<std::string> pmus;  // kernel PMUs that see traffic from below this root port
 };
@@ -163,16 +163,16 @@ struct ApmtSummary {
 
 // One Intel discovery table: one die's worth of units.
 struct IntelTable {
-  std::string source;            // "0000:6a:03.1 DVSEC @0x100 BAR0" or "MSR 0x201e on CPU 0"
-  std::string origin;            // "pci" or "msr" (platform ignore lists are per origin)
+  std::string source;  // "0000:6a:03.1 DVSEC @0x100 BAR0" or "MSR 0x201e on CPU 0"
+  std::string origin;  // "pci" or "msr" (platform ignore lists are per origin)
   std::optional<Bdf> device;
-  std::uint64_t base = 0;        // physical address of the global record
-  std::string mapped_through;    // the file the table was read from
+  std::uint64_t base = 0;      // physical address of the global record
+  std::string mapped_through;  // the file the table was read from
   int socket = -1;
   int die = -1;
-  std::string socket_source;     // "NUMA node 1", "package of CPU 4", "order found (NUMA unknown)"
+  std::string socket_source;  // "NUMA node 1", "package of CPU 4", "order found (NUMA unknown)"
   std::uint64_t global[3] = {0, 0, 0};
-  unsigned stride = 0;           // bytes between unit records
+  unsigned stride = 0;  // bytes between unit records
   unsigned max_units = 0;
   unsigned access_type = 0;
   std::uint64_t global_ctl = 0;
@@ -181,13 +181,13 @@ struct IntelTable {
 };
 
 struct Inventory {
-  std::string platform;           // "spr", "" when the CPU is not in the database
+  std::string platform;  // "spr", "" when the CPU is not in the database
   std::string platform_description;
   std::vector<IntelTable> intel_tables;
   std::vector<PmuUnit> units;
-  std::optional<ApmtSummary> apmt;     // the ACPI APMT, when the machine has one
-  std::vector<RootPortMap> root_ports; // NVIDIA PCIe RC mapping of root ports
-  std::vector<std::string> warnings;  // every skipped unit and table, with the reason
+  std::optional<ApmtSummary> apmt;      // the ACPI APMT, when the machine has one
+  std::vector<RootPortMap> root_ports;  // NVIDIA PCIe RC mapping of root ports
+  std::vector<std::string> warnings;    // every skipped unit and table, with the reason
 
   // Units of one kernel PMU name, or of a type name that expands to all its boxes
   // ("uncore_imc" -> uncore_imc_0..7 on every socket).

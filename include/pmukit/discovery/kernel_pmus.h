@@ -16,12 +16,12 @@ class Machine;
 namespace pmukit::discovery {
 
 struct KernelPmus {
-  bool present = false;                         // events.path exists
-  std::map<std::string, std::string> parent;    // PMU name -> parent device name ("" if none)
-  std::map<std::string, std::string> by_parent; // parent device name -> PMU name
+  bool present = false;                          // events.path exists
+  std::map<std::string, std::string> parent;     // PMU name -> parent device name ("" if none)
+  std::map<std::string, std::string> by_parent;  // parent device name -> PMU name
   bool has(const std::string& name) const { return parent.count(name) != 0; }
 };
 
 KernelPmus read_kernel_pmus(const Machine& machine);
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

@@ -28,17 +28,17 @@ std::vector<RootPortMap> map_root_ports(Machine& machine, const std::vector<pci:
                                         std::vector<std::string>& warnings);
 
 struct PmuFilter {
-  std::string pmu;     // nvidia_pcie_pmu_0_rc_1
-  std::string terms;   // src_bdf=0x0100,src_bdf_en=1
-  std::string scope;   // what the filter selects
-  std::string example; // a perf event using it
+  std::string pmu;      // nvidia_pcie_pmu_0_rc_1
+  std::string terms;    // src_bdf=0x0100,src_bdf_en=1
+  std::string scope;    // what the filter selects
+  std::string example;  // a perf event using it
 };
 
 struct DeviceRcMap {
   Bdf device;
-  std::string kind; // "root port", "endpoint", ...
+  std::string kind;  // "root port", "endpoint", ...
   std::optional<Bdf> root_port;
-  const RootPortMap* map = nullptr; // null: no mapping (error says why)
+  const RootPortMap* map = nullptr;  // null: no mapping (error says why)
   std::vector<PmuFilter> filters;
   std::string error;
 };
@@ -46,4 +46,4 @@ struct DeviceRcMap {
 // How `device` is seen by the NVIDIA PCIe PMUs, given the mappings of map_root_ports().
 DeviceRcMap map_device(const pci::Device& device, const std::vector<RootPortMap>& maps);
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

@@ -22,4 +22,4 @@ namespace pmukit::discovery {
 unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevice>& acpi_devices,
                               Inventory& inventory);
 
-} // namespace pmukit::discovery
+}  // namespace pmukit::discovery

@@ -20,17 +20,17 @@
 namespace pmukit::events {
 
 struct PerfmonEvent {
-  std::string name;     // "UNC_M_CAS_COUNT.RD", as the file spells it
-  std::string unit;     // the file's Unit: "IMC", "" for a core event
-  std::string pmu_type; // kernel PMU type: "uncore_imc" (its boxes are uncore_imc_0, ...), "cpu"
-  std::string terms;    // "event=0x05,umask=0xcf": event, umask, ch_mask, fc_mask, cmask, edge, inv
-  std::uint64_t event_code = 0; // with ExtSel << 8 folded in, as jevents.py does
-  std::uint64_t umask = 0;      // may exceed 8 bits ("0x320")
-  double scale = 1.0;           // ScaleUnit "64Bytes" -> 64 and "Bytes"
+  std::string name;              // "UNC_M_CAS_COUNT.RD", as the file spells it
+  std::string unit;              // the file's Unit: "IMC", "" for a core event
+  std::string pmu_type;          // kernel PMU type: "uncore_imc" (its boxes are uncore_imc_0, ...), "cpu"
+  std::string terms;             // "event=0x05,umask=0xcf": event, umask, ch_mask, fc_mask, cmask, edge, inv
+  std::uint64_t event_code = 0;  // with ExtSel << 8 folded in, as jevents.py does
+  std::uint64_t umask = 0;       // may exceed 8 bits ("0x320")
+  double scale = 1.0;            // ScaleUnit "64Bytes" -> 64 and "Bytes"
   std::string scale_unit;
-  std::string description;        // BriefDescription
-  std::string public_description; // PublicDescription, "" when absent
-  std::string counter;            // Counter as written: "0,1,2,3", "FIXED"
+  std::string description;         // BriefDescription
+  std::string public_description;  // PublicDescription, "" when absent
+  std::string counter;             // Counter as written: "0,1,2,3", "FIXED"
   bool per_pkg = false;
   bool deprecated = false;
   bool experimental = false;
@@ -41,7 +41,7 @@ struct PerfmonEvent {
 };
 
 class PerfmonEvents {
-public:
+ public:
   // Throws Error("<path>: ...") if the file cannot be read or is not valid JSON, and
   // Error("<path>: event '<name>': ...") for an event it cannot convert.
   static PerfmonEvents load(const std::filesystem::path& path);
@@ -52,7 +52,7 @@ public:
   // Case-insensitive, as perf matches event names. nullptr when absent.
   const PerfmonEvent* find(std::string_view name) const;
 
-private:
+ private:
   std::vector<PerfmonEvent> events_;
 };
 
@@ -60,4 +60,4 @@ private:
 // ("CBO" -> "uncore_cbox", "UPI LL" -> "uncore_upi", "iMPH-U" -> "uncore_arb", ...). "" -> "cpu".
 std::string unit_to_pmu_type(std::string_view unit);
 
-} // namespace pmukit::events
+}  // namespace pmukit::events

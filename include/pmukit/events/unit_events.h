@@ -19,7 +19,7 @@ namespace pmukit::events {
 PmuDescription describe_unit(const discovery::PmuUnit& unit, const platform::Database& db);
 
 struct BoundEvent {
-  std::size_t spec = 0;                      // index of the EventSpec it came from
+  std::size_t spec = 0;  // index of the EventSpec it came from
   const discovery::PmuUnit* unit = nullptr;
   EncodedEvent encoded;
 };

@@ -25,7 +25,7 @@ inline constexpr std::string_view kMetricsSchema = "pmukit-metrics/1";
 inline constexpr std::string_view kPmuTypesSchema = "pmukit-pmu-types/1";
 
 class Catalog {
-public:
+ public:
   // Every metrics/*.json compiled into the library. Throws UsageError if one is invalid (the unit
   // tests load it, so that cannot ship).
   static Catalog embedded();
@@ -54,7 +54,7 @@ public:
   // The PMU type with this pattern, or the one a PMU name ("nvidia_pcie_pmu_0_rc_2") belongs to.
   const PmuType* find_pmu_type(std::string_view pattern_or_name) const;
 
-private:
+ private:
   void add_pmu_types(std::string_view path, const nlohmann::json& file);
   void add_metrics(std::string_view path, const nlohmann::json& file);
 
@@ -62,4 +62,4 @@ private:
   std::vector<Metric> metrics_;
 };
 
-} // namespace pmukit::metrics
+}  // namespace pmukit::metrics

@@ -24,12 +24,11 @@ namespace pmukit::metrics {
 struct Evaluation {
   double value = std::numeric_limits<double>::quiet_NaN();
   bool valid = false;
-  std::string
-      problem; // why the value is not valid, "" when it is: "division by zero: 'RD_REQ' is 0"
+  std::string problem;  // why the value is not valid, "" when it is: "division by zero: 'RD_REQ' is 0"
 };
 
 class Expression {
-public:
+ public:
   // Throws UsageError("<owner>: expression '<text>': <reason> at column <n>"); columns count
   // from 1. `owner` names what the expression belongs to ("metric 'scf_frequency'"), or is empty.
   static Expression parse(std::string_view text, std::string_view owner = {});
@@ -48,19 +47,19 @@ public:
   // for showing how an expression was understood.
   std::string canonical() const;
 
-private:
+ private:
   enum class Op : std::uint8_t { Number, Variable, Add, Sub, Mul, Div, Neg, Min, Max };
   struct Node {
     Op op = Op::Number;
-    double number = 0;                // Op::Number
-    int variable = -1;                // Op::Variable: index into variables_
-    int lhs = -1, rhs = -1;           // operands (Neg uses lhs only)
-    std::uint32_t begin = 0, end = 0; // the node's source text, for messages
+    double number = 0;                 // Op::Number
+    int variable = -1;                 // Op::Variable: index into variables_
+    int lhs = -1, rhs = -1;            // operands (Neg uses lhs only)
+    std::uint32_t begin = 0, end = 0;  // the node's source text, for messages
   };
   struct Context;
   class Parser;
 
-  Expression() = default; // only parse() makes one
+  Expression() = default;  // only parse() makes one
 
   double eval(int node, Context& ctx) const;
   std::string print(int node) const;
@@ -73,4 +72,4 @@ private:
   int root_ = -1;
 };
 
-} // namespace pmukit::metrics
+}  // namespace pmukit::metrics

@@ -20,9 +20,8 @@ inline constexpr std::string_view kDurationTime = "DURATION_TIME";
 // An expression variable and the event(s) it stands for, in perf term syntax on the metric's PMU.
 // With several events the variable is their sum (e.g. one CMN event on each of four CCLA nodes).
 struct EventBinding {
-  std::string variable; // "CMEM_RD_DATA"
-  std::vector<std::string>
-      events; // {"cmem_rd_data"}, {"type=0x105,eventid=0x22,bynodeid=1,nodeid=413", ...}
+  std::string variable;             // "CMEM_RD_DATA"
+  std::vector<std::string> events;  // {"cmem_rd_data"}, {"type=0x105,eventid=0x22,bynodeid=1,nodeid=413", ...}
 };
 
 // A named constant of the formula with a default the user may override (CMN_FREQ_GHZ = 1.8).
@@ -35,21 +34,21 @@ struct Parameter {
 
 // What a metrics file says about one metric (see docs/metrics.md for the file format).
 struct MetricSpec {
-  std::string name; // "scf_local_mem_read_bw"
+  std::string name;  // "scf_local_mem_read_bw"
   std::string description;
-  std::string unit; // "GB/s", "%", "ns", "GHz", "cycles", "requests/cycle"
-  std::string pmu;  // kernel PMU name pattern: "nvidia_scf_pmu_%u", or one PMU "nvidia_scf_pmu_0"
+  std::string unit;  // "GB/s", "%", "ns", "GHz", "cycles", "requests/cycle"
+  std::string pmu;   // kernel PMU name pattern: "nvidia_scf_pmu_%u", or one PMU "nvidia_scf_pmu_0"
   std::vector<EventBinding> events;
   std::vector<Parameter> parameters;
-  std::vector<std::string> required_terms; // terms the user must add to every event ("root_port")
-  std::string expression;                  // "CMEM_RD_DATA * 32 / DURATION_TIME"
-  std::string source;                      // the document and section the formula comes from
-  std::string family;                      // the file's family: "grace"
-  std::string file;                        // "metrics/grace.json", "" when made in code
+  std::vector<std::string> required_terms;  // terms the user must add to every event ("root_port")
+  std::string expression;                   // "CMEM_RD_DATA * 32 / DURATION_TIME"
+  std::string source;                       // the document and section the formula comes from
+  std::string family;                       // the file's family: "grace"
+  std::string file;                         // "metrics/grace.json", "" when made in code
 };
 
 class Metric {
-public:
+ public:
   // Parses the expression and checks the spec is self-consistent: every variable the expression
   // reads is DURATION_TIME, a bound event or a parameter; every binding and parameter is used; no
   // name is bound twice. Throws UsageError("<file>: metric '<name>': <reason>").
@@ -70,8 +69,7 @@ public:
   // Adds up the counts of each variable's events: per_event[variable][i] is the count of
   // events()[..].events[i]. Throws Error if a variable is missing or has the wrong number of
   // counts.
-  std::map<std::string, double>
-  sum_event_counts(const std::map<std::string, std::vector<double>>& per_event) const;
+  std::map<std::string, double> sum_event_counts(const std::map<std::string, std::vector<double>>& per_event) const;
 
   // counts: one raw count per event variable (summed over its events; extra keys are ignored);
   // duration_ns: the measurement time; parameters: overrides of parameter defaults. Division by
@@ -80,11 +78,11 @@ public:
   Evaluation evaluate(const std::map<std::string, double>& counts, double duration_ns,
                       const std::map<std::string, double>& parameters = {}) const;
 
-private:
+ private:
   std::string where() const;
 
   MetricSpec spec_;
   Expression expression_;
 };
 
-} // namespace pmukit::metrics
+}  // namespace pmukit::metrics

@@ -18,12 +18,12 @@ bool pmu_name_matches(std::string_view pattern, std::string_view name);
 std::string check_pmu_pattern(std::string_view pattern);
 
 struct PmuType {
-  std::string pattern;             // "nvidia_scf_pmu_%u": the driver's name format
-  std::string description;         // "NVIDIA Grace Scalable Coherency Fabric, one per socket"
-  std::string source;              // where the names below were checked
-  std::vector<std::string> terms;  // format/ terms it accepts: "event", "root_port"
-  std::vector<std::string> events; // events/ aliases: "cmem_rd_data", "cycles"
-  std::string file;                // the file that declared it: "metrics/pmu_types.json"
+  std::string pattern;              // "nvidia_scf_pmu_%u": the driver's name format
+  std::string description;          // "NVIDIA Grace Scalable Coherency Fabric, one per socket"
+  std::string source;               // where the names below were checked
+  std::vector<std::string> terms;   // format/ terms it accepts: "event", "root_port"
+  std::vector<std::string> events;  // events/ aliases: "cmem_rd_data", "cycles"
+  std::string file;                 // the file that declared it: "metrics/pmu_types.json"
 
   bool matches(std::string_view pmu_name) const { return pmu_name_matches(pattern, pmu_name); }
   bool has_term(std::string_view term) const;
@@ -35,4 +35,4 @@ struct PmuType {
   std::string check_event(std::string_view event) const;
 };
 
-} // namespace pmukit::metrics
+}  // namespace pmukit::metrics

@@ -35,9 +35,9 @@ struct Capability {
   CapKind kind = CapKind::Standard;
   std::uint16_t id = 0;
   std::uint16_t offset = 0;
-  std::uint8_t version = 0;            // extended capabilities only
-  std::optional<VendorHeader> vsec;    // extended id 0x0b
-  std::optional<VendorHeader> dvsec;   // extended id 0x23
+  std::uint8_t version = 0;                    // extended capabilities only
+  std::optional<VendorHeader> vsec;            // extended id 0x0b
+  std::optional<VendorHeader> dvsec;           // extended id 0x23
   std::optional<std::uint8_t> pcie_port_type;  // standard id 0x10: device/port type
   std::optional<std::uint8_t> pcie_version;    // standard id 0x10: capability version
 

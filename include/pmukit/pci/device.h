@@ -36,7 +36,7 @@ struct Device {
   int numa_node = -1;
   unsigned config_size = 0;  // readable bytes
   bool is_pcie = false;
-  std::optional<std::uint8_t> port_type;  // PCIe device/port type
+  std::optional<std::uint8_t> port_type;                       // PCIe device/port type
   std::optional<std::uint8_t> secondary_bus, subordinate_bus;  // bridges
   std::vector<Bar> bars;
   std::vector<Capability> caps;

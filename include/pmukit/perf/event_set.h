@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "pmukit/syntax/event_spec.h"
 #include "pmukit/perf/group.h"
+#include "pmukit/syntax/event_spec.h"
 
 namespace pmukit {
 class Machine;
@@ -32,9 +32,9 @@ namespace pmukit::perf {
 // An event bound to one kernel PMU.
 struct BoundEvent {
   Counter counter;
-  std::vector<int> cpumask; // the PMU's cpumask; empty: any CPU
-  int group = -1;           // the {...} group it was written in, -1 when none
-  std::size_t spec = 0;     // index of the EventSpec it came from
+  std::vector<int> cpumask;  // the PMU's cpumask; empty: any CPU
+  int group = -1;            // the {...} group it was written in, -1 when none
+  std::size_t spec = 0;      // index of the EventSpec it came from
 };
 
 // Binds parsed events to this machine's PMUs. "pmu/.../" names expand as find_pmus() matches them
@@ -42,20 +42,18 @@ struct BoundEvent {
 // page-faults, ...) or else an alias found in any PMU; modifiers u, k, h, I, D, e become attr bits
 // as perf sets them. Throws UsageError naming the event ("event 'foo/x/': kernel has no PMU
 // 'foo' ...", encoder errors, unsupported modifiers).
-std::vector<BoundEvent> bind_events(const Machine& machine,
-                                    std::span<const events::EventSpec> specs);
+std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const events::EventSpec> specs);
 
 enum class Grouping { by_pmu, none };
 
 // The groups the events go in: lists of indexes into `events`, in first-use order, with each
 // group's members in the order written (the first is the leader).
-std::vector<std::vector<std::size_t>> plan_groups(std::span<const BoundEvent> events,
-                                                  Grouping grouping);
+std::vector<std::vector<std::size_t>> plan_groups(std::span<const BoundEvent> events, Grouping grouping);
 
 struct CountOptions {
-  std::optional<int> pid; // count this task (cpu -1); unset: system-wide
-  std::vector<int> cpus;  // system-wide: these CPUs (empty: each PMU's cpumask, else all online)
-  bool inherit = false;   // per task: include children created later
+  std::optional<int> pid;  // count this task (cpu -1); unset: system-wide
+  std::vector<int> cpus;   // system-wide: these CPUs (empty: each PMU's cpumask, else all online)
+  bool inherit = false;    // per task: include children created later
   Grouping grouping = Grouping::by_pmu;
 };
 
@@ -64,18 +62,18 @@ struct EventCount {
   std::string name;
   std::string pmu;
   std::string unit;
-  std::uint64_t raw = 0;          // sum of the raw counts
-  std::uint64_t time_enabled = 0; // sums of the group times
+  std::uint64_t raw = 0;           // sum of the raw counts
+  std::uint64_t time_enabled = 0;  // sums of the group times
   std::uint64_t time_running = 0;
-  std::uint64_t scaled = 0;   // raw scaled for multiplexing, as perf does
-  double value = 0;           // scaled times the alias scale, in `unit`
-  bool counted = false;       // false: perf's "<not counted>"
-  double running_percent = 0; // perf's pcnt-running
-  std::size_t instances = 0;  // how many opened events were summed (CPUs)
+  std::uint64_t scaled = 0;    // raw scaled for multiplexing, as perf does
+  double value = 0;            // scaled times the alias scale, in `unit`
+  bool counted = false;        // false: perf's "<not counted>"
+  double running_percent = 0;  // perf's pcnt-running
+  std::size_t instances = 0;   // how many opened events were summed (CPUs)
 };
 
 class EventSet {
-public:
+ public:
   // Opens every group, all stopped. Throws Error (the first failing open, explained) or
   // UsageError (a PMU whose cpumask has none of the chosen CPUs).
   EventSet(const Machine& machine, std::vector<BoundEvent> events, const CountOptions& options);
@@ -90,13 +88,13 @@ public:
   const std::vector<BoundEvent>& events() const { return events_; }
   const std::vector<Group>& groups() const { return groups_; }
 
-private:
+ private:
   std::vector<BoundEvent> events_;
   std::vector<Group> groups_;
-  std::vector<std::vector<std::size_t>> members_; // per group: event index of each counter
+  std::vector<std::vector<std::size_t>> members_;  // per group: event index of each counter
   GroupReading scratch_;
-  std::vector<std::size_t> order_; // groups in CPU order
-  bool visit_cpus_ = true;         // false once moving to a CPU was refused
+  std::vector<std::size_t> order_;  // groups in CPU order
+  bool visit_cpus_ = true;          // false once moving to a CPU was refused
 };
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

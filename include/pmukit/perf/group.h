@@ -22,20 +22,20 @@ namespace pmukit::perf {
 
 // One event, ready for perf_event_attr.
 struct Counter {
-  std::string name; // the display name: as written, or the name= label
-  std::string pmu;  // the kernel PMU name, for messages
+  std::string name;  // the display name: as written, or the name= label
+  std::string pmu;   // the kernel PMU name, for messages
   std::uint32_t type = 0;
   std::uint64_t config = 0;
   std::uint64_t config1 = 0;
   std::uint64_t config2 = 0;
-  bool exclude_user = false; // from the u/k/h/I modifiers
+  bool exclude_user = false;  // from the u/k/h/I modifiers
   bool exclude_kernel = false;
   bool exclude_hv = false;
   bool exclude_idle = false;
-  bool pinned = false;    // D: only meaningful on a group leader
-  bool exclusive = false; // e: only meaningful on a group leader
-  double scale = 1.0;     // the alias's .scale, applied by callers that print values
-  std::string unit;       // the alias's .unit
+  bool pinned = false;     // D: only meaningful on a group leader
+  bool exclusive = false;  // e: only meaningful on a group leader
+  double scale = 1.0;      // the alias's .scale, applied by callers that print values
+  std::string unit;        // the alias's .unit
 
   bool has_excludes() const { return exclude_user || exclude_kernel || exclude_hv || exclude_idle; }
 };
@@ -44,7 +44,7 @@ struct Counter {
 struct Target {
   int pid = -1;
   int cpu = -1;
-  bool inherit = false; // per task: also count children created after the open
+  bool inherit = false;  // per task: also count children created after the open
 
   static Target on_cpu(int cpu) { return Target{-1, cpu, false}; }
   static Target task(int pid, bool inherit = false) { return Target{pid, -1, inherit}; }
@@ -55,11 +55,11 @@ struct Target {
 std::uint64_t scale_count(std::uint64_t value, std::uint64_t enabled, std::uint64_t running);
 
 struct GroupReading {
-  std::vector<std::uint64_t> values; // raw counts, in the order the counters were given
-  std::uint64_t time_enabled = 0;    // ns the group was enabled
-  std::uint64_t time_running = 0;    // ns it was on the PMU (less when multiplexed)
+  std::vector<std::uint64_t> values;  // raw counts, in the order the counters were given
+  std::uint64_t time_enabled = 0;     // ns the group was enabled
+  std::uint64_t time_running = 0;     // ns it was on the PMU (less when multiplexed)
 
-  bool counted() const { return time_running > 0; } // false: perf's "<not counted>"
+  bool counted() const { return time_running > 0; }  // false: perf's "<not counted>"
   bool multiplexed() const { return time_running < time_enabled; }
   // perf's pcnt-running: 100 * running / enabled; 0 before the group was ever enabled.
   double running_percent() const;
@@ -68,7 +68,7 @@ struct GroupReading {
 };
 
 class Group {
-public:
+ public:
   // Opens every counter, the first as the leader, all stopped. Throws Error with
   // explain_open_error()'s line for the counter that failed; nothing stays open then.
   Group(const Machine& machine, std::vector<Counter> counters, Target target);
@@ -92,14 +92,14 @@ public:
   const std::vector<std::uint64_t>& ids() const { return ids_; }
   int leader_fd() const { return fds_.front().get(); }
 
-private:
+ private:
   void group_ioctl(unsigned long request, const char* what);
 
   std::vector<Counter> counters_;
   Target target_;
   std::vector<EventFd> fds_;
   std::vector<std::uint64_t> ids_;
-  std::vector<std::uint64_t> buf_; // the read(2) buffer: 3 + 2 * size() words
+  std::vector<std::uint64_t> buf_;  // the read(2) buffer: 3 + 2 * size() words
 };
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

@@ -24,13 +24,13 @@ namespace pmukit::perf {
 
 // What was being opened, as far as the caller knows it; empty fields are left out of the answer.
 struct OpenAttempt {
-  std::string event;        // the event as the user wrote it
-  std::string pmu;          // the kernel PMU name, "" if unknown
-  std::uint32_t type = 0;   // perf_event_attr.type (used when pmu is "")
-  int pid = -1;             // >= 0: per-task counting of this process
-  int cpu = -1;             // >= 0: system-wide on this CPU; pid and cpu both -1: not known
-  bool excludes = false;    // some exclude_user/kernel/hv/idle bit was set
-  std::string group_leader; // set when joining a group: the leader's PMU
+  std::string event;         // the event as the user wrote it
+  std::string pmu;           // the kernel PMU name, "" if unknown
+  std::uint32_t type = 0;    // perf_event_attr.type (used when pmu is "")
+  int pid = -1;              // >= 0: per-task counting of this process
+  int cpu = -1;              // >= 0: system-wide on this CPU; pid and cpu both -1: not known
+  bool excludes = false;     // some exclude_user/kernel/hv/idle bit was set
+  std::string group_leader;  // set when joining a group: the leader's PMU
 };
 
 // One line: "event 'uncore_imc_0/cas_count_read/': <what is wrong>; <what to change>".
@@ -40,4 +40,4 @@ std::string explain_open_error(int err, const Machine& machine, const OpenAttemp
 // privilege errors assume system-wide counting (what uncore PMUs need).
 std::string explain_open_error(int err, const Machine& machine, std::string_view event);
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

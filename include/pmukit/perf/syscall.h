@@ -13,7 +13,7 @@ namespace pmukit::perf {
 
 // An owned event file descriptor, closed when the object goes away.
 class EventFd {
-public:
+ public:
   EventFd() = default;
   explicit EventFd(int fd) : fd_(fd) {}
   EventFd(EventFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
@@ -25,7 +25,7 @@ public:
   int get() const { return fd_; }
   explicit operator bool() const { return fd_ >= 0; }
 
-private:
+ private:
   int fd_ = -1;
 };
 
@@ -39,4 +39,4 @@ int event_ioctl(int fd, unsigned long request, unsigned long arg);
 // One read(2) of up to `size` bytes, retried on EINTR: the byte count, or -errno.
 long event_read(int fd, void* buf, std::size_t size);
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

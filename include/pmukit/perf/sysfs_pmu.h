@@ -22,15 +22,15 @@ class Machine;
 namespace pmukit::perf {
 
 struct SysfsPmu {
-  events::PmuDescription desc; // name, format/ fields, events/ aliases with .scale and .unit
-  std::uint32_t type = 0;      // perf_event_attr.type, from <pmu>/type
+  events::PmuDescription desc;  // name, format/ fields, events/ aliases with .scale and .unit
+  std::uint32_t type = 0;       // perf_event_attr.type, from <pmu>/type
   // <pmu>/cpumask (or <pmu>/cpus on hybrid core PMUs): the CPUs the PMU counts on. Uncore PMUs
   // have one and count system-wide only. Empty when absent: any CPU, and per-task counting works.
   std::vector<int> cpumask;
-  std::optional<unsigned> mux_interval_ms; // perf_event_mux_interval_ms, when present
-  std::set<std::string> per_pkg;           // aliases whose <alias>.per-pkg is 1
-  std::set<std::string> snapshot;          // aliases whose <alias>.snapshot is 1
-  std::filesystem::path dir;               // the PMU's directory, for messages
+  std::optional<unsigned> mux_interval_ms;  // perf_event_mux_interval_ms, when present
+  std::set<std::string> per_pkg;            // aliases whose <alias>.per-pkg is 1
+  std::set<std::string> snapshot;           // aliases whose <alias>.snapshot is 1
+  std::filesystem::path dir;                // the PMU's directory, for messages
 
   const std::string& name() const { return desc.name; }
 };
@@ -54,4 +54,4 @@ std::vector<int> online_cpus(const Machine& machine);
 // Natural order of PMU names: digit runs compare as numbers.
 bool natural_less(std::string_view a, std::string_view b);
 
-} // namespace pmukit::perf
+}  // namespace pmukit::perf

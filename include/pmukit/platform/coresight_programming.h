@@ -23,18 +23,18 @@ struct ConfigBits {
 
 struct RegisterPiece {
   ConfigBits from;
-  unsigned to = 0;                       // destination bit of `from.lo`
+  unsigned to = 0;                             // destination bit of `from.lo`
   std::optional<std::uint64_t> default_value;  // used when the piece is 0
 };
 
 struct RegisterAssembly {
-  std::vector<RegisterPiece> pieces;     // empty: the register is written 0
+  std::vector<RegisterPiece> pieces;           // empty: the register is written 0
   std::optional<std::uint64_t> default_value;  // used when the assembled value is 0
   std::uint64_t assemble(const std::uint64_t cfg[3]) const;
 };
 
 struct AuxRegister {
-  std::uint32_t offset = 0;              // page 0 offset (Ampere PMAUXR0-3 at 0xD80..)
+  std::uint32_t offset = 0;  // page 0 offset (Ampere PMAUXR0-3 at 0xD80..)
   RegisterAssembly value;
 };
 
@@ -44,7 +44,7 @@ struct CoreSightProgramming {
   RegisterAssembly pmevfiltr;
   RegisterAssembly pmevfilt2r;
   RegisterAssembly pmccfiltr;
-  std::vector<AuxRegister> aux;          // shared by all counters: events must agree on them
+  std::vector<AuxRegister> aux;  // shared by all counters: events must agree on them
   struct Unsupported {
     ConfigBits bits;
     std::string why;

@@ -27,9 +27,9 @@ struct CpuModel {
 
 // CHA-style filter register written from a config word (e.g. SPR CHA TID filter from config1).
 struct IntelFilter {
-  int term_config = 1;         // which config word feeds it
-  std::uint64_t mask = 0;      // bits of that word it takes
-  std::uint32_t msr = 0;       // filter MSR of box 0
+  int term_config = 1;     // which config word feeds it
+  std::uint64_t mask = 0;  // bits of that word it takes
+  std::uint32_t msr = 0;   // filter MSR of box 0
   std::uint32_t box_stride = 0;
 };
 
@@ -41,9 +41,9 @@ struct IntelFixedCounter {
 
 struct IntelBoxType {
   std::uint16_t type = 0;
-  std::string name;              // "imc"; kernel PMU uncore_<name>[_<box_id>]
-  std::string pmu_kind;          // key into pmu_kind()
-  unsigned ctl_step = 0;         // MMIO control stride override (8 for CXL types); 0: default
+  std::string name;                       // "imc"; kernel PMU uncore_<name>[_<box_id>]
+  std::string pmu_kind;                   // key into pmu_kind()
+  unsigned ctl_step = 0;                  // MMIO control stride override (8 for CXL types); 0: default
   std::optional<std::string> unreliable;  // why this type's discovery data is not to be trusted
   std::vector<std::string> ignored_in;    // table sources ("pci", "msr") whose units Linux ignores
   std::string ignore_note;
@@ -73,9 +73,9 @@ struct PmuKind {
   std::string description;
   std::map<std::string, std::string> formats;
   std::map<std::string, events::EventAlias> events;
-  std::map<std::string, std::string> event_help;  // alias -> description
+  std::map<std::string, std::string> event_help;   // alias -> description
   std::map<std::string, std::string> format_help;  // format term -> what it selects
-  std::optional<CoreSightProgramming> coresight;  // CoreSight kinds: config words -> registers
+  std::optional<CoreSightProgramming> coresight;   // CoreSight kinds: config words -> registers
 };
 
 class Database {

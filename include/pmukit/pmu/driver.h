@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
-#include "pmukit/syntax/pmu_description.h"
 #include "pmukit/pmu/register_io.h"
+#include "pmukit/syntax/pmu_description.h"
 
 namespace pmukit::platform {
 class Database;

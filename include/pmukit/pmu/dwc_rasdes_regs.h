@@ -10,20 +10,20 @@ namespace pmukit::pmu::dwc {
 
 constexpr unsigned EVENT_CNT_CTL = 0x08;
 struct EventCntCtl;
-using EventCntClear = Field<EventCntCtl, 1, 0>;    // 0x1: per-event clear
-using EventCntEnable = Field<EventCntCtl, 4, 2>;   // 0x1: per-event off, 0x3: per-event on
+using EventCntClear = Field<EventCntCtl, 1, 0>;   // 0x1: per-event clear
+using EventCntEnable = Field<EventCntCtl, 4, 2>;  // 0x1: per-event off, 0x3: per-event on
 using EventCntStatus = Field<EventCntCtl, 7, 7>;
 using EventCntLane = Field<EventCntCtl, 11, 8>;
-using EventCntSelect = Field<EventCntCtl, 27, 16>; // group [27:24] + event [23:16]
+using EventCntSelect = Field<EventCntCtl, 27, 16>;  // group [27:24] + event [23:16]
 constexpr std::uint64_t kPerEventClear = 0x1;
 constexpr std::uint64_t kPerEventOff = 0x1;
 constexpr std::uint64_t kPerEventOn = 0x3;
-constexpr unsigned EVENT_CNT_DATA = 0x0c;          // 32-bit lane event counter
+constexpr unsigned EVENT_CNT_DATA = 0x0c;  // 32-bit lane event counter
 
 constexpr unsigned TIME_BASED_ANAL_CTL = 0x10;
 struct TimeCtl;
-using TimeCtlEnable = Field<TimeCtl, 0, 0>;        // timer start
-using TimeCtlDuration = Field<TimeCtl, 15, 8>;     // 0: manual control
+using TimeCtlEnable = Field<TimeCtl, 0, 0>;     // timer start
+using TimeCtlDuration = Field<TimeCtl, 15, 8>;  // 0: manual control
 using TimeCtlReportSelect = Field<TimeCtl, 31, 24>;
 constexpr unsigned TIME_BASED_ANAL_DATA_LOW = 0x14;  // 64-bit with HIGH at 0x18, read hi-lo-hi
 

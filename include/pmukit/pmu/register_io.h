@@ -8,8 +8,8 @@
 #pragma once
 
 #include <compare>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,14 +30,12 @@ enum class Space : std::uint8_t { Msr, Mmio, PciConfig };
 // One register: where it lives and how wide an access is.
 struct Reg {
   Space space = Space::Mmio;
-  std::uint64_t addr = 0;    // MSR number, physical address, or config-space offset
-  std::uint32_t where = 0;   // MSR: the CPU whose msr device reaches it; PCI: domain<<16|bus<<8|devfn
-  std::uint8_t width = 32;   // access width in bits: 32 or 64 (MSRs are always 64)
-  bool split64 = false;      // a 64-bit register read hi-lo-hi and written lo then hi
+  std::uint64_t addr = 0;   // MSR number, physical address, or config-space offset
+  std::uint32_t where = 0;  // MSR: the CPU whose msr device reaches it; PCI: domain<<16|bus<<8|devfn
+  std::uint8_t width = 32;  // access width in bits: 32 or 64 (MSRs are always 64)
+  bool split64 = false;     // a 64-bit register read hi-lo-hi and written lo then hi
 
-  auto operator<=>(const Reg& o) const {
-    return std::tie(space, where, addr) <=> std::tie(o.space, o.where, o.addr);
-  }
+  auto operator<=>(const Reg& o) const { return std::tie(space, where, addr) <=> std::tie(o.space, o.where, o.addr); }
   bool operator==(const Reg& o) const { return space == o.space && where == o.where && addr == o.addr; }
   std::string str() const;  // "MMIO 0xc8aa2840", "MSR 0x2002 (CPU 0)", "PCI 0000:7e:0c.0 @0x468"
 };

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
-#include "pmukit/syntax/pmu_description.h"
 #include "pmukit/pmu/counter.h"
 #include "pmukit/pmu/driver.h"
+#include "pmukit/syntax/pmu_description.h"
 
 namespace pmukit {
 class Machine;
@@ -30,15 +30,15 @@ struct UnitEvents {
 };
 
 struct SessionOptions {
-  bool force = false;                    // take units that look busy
-  std::function<void()> barrier;         // see RegisterIo::barrier (pmu-sim); may be empty
+  bool force = false;             // take units that look busy
+  std::function<void()> barrier;  // see RegisterIo::barrier (pmu-sim); may be empty
 };
 
 struct CounterValue {
   std::uint64_t delta = 0;  // since the previous sample, in the kernel's unit (multiplier applied)
   std::uint64_t total = 0;  // since start
   bool wrapped = false;
-  bool lost = false;        // the hardware says more than one wrap happened since the last read
+  bool lost = false;  // the hardware says more than one wrap happened since the last read
 };
 
 class DirectSession {

@@ -8,7 +8,7 @@
 namespace pmukit::pmu::t410 {
 
 // NVLink-C2C, NV-CLink, NV-DLink. Counters are 64-bit, read hi-lo-hi with 32-bit accesses.
-constexpr std::uint32_t C2C_CTRL = 0x864;       // broadcast: 1 enables every instance, 0 disables
+constexpr std::uint32_t C2C_CTRL = 0x864;  // broadcast: 1 enables every instance, 0 disables
 constexpr std::uint32_t C2C_IN_STATUS = 0x868;
 constexpr std::uint32_t C2C_OUT_STATUS = 0x890;
 // Counter register per event number (perf config:0-3): cycles, in_rd_cum_outs, in_rd_req,
@@ -17,8 +17,8 @@ constexpr std::uint32_t kC2cCounters[] = {0x86c, 0x874, 0x87c, 0x884, 0x88c, 0x8
 constexpr unsigned kC2cCycles = 0;
 
 // CMEM latency. All registers are 64-bit (readq/writeq).
-constexpr std::uint32_t CMEM_CG_CTRL = 0x800;   // 1: clock on, 0: off
-constexpr std::uint32_t CMEM_CTRL = 0x808;      // 0: disable, 1: enable, 2: clear
+constexpr std::uint32_t CMEM_CG_CTRL = 0x800;  // 1: clock on, 0: off
+constexpr std::uint32_t CMEM_CTRL = 0x808;     // 0: disable, 1: enable, 2: clear
 constexpr std::uint32_t CMEM_STATUS = 0x810;
 constexpr std::uint32_t CMEM_CYCLE_CNTR = 0x818;
 // Per memory controller: read requests and accumulated outstanding requests (AOR).

@@ -31,7 +31,7 @@ struct PciDeviceSpec {
   unsigned config_size = 4096;  // bytes written to the sysfs config file (64, 256 or 4096)
   bool has_config = true;       // false: a device directory without a config file
   int numa_node = -1;
-  std::vector<BarSpec> bars;    // also programmed into the config image's BAR registers
+  std::vector<BarSpec> bars;  // also programmed into the config image's BAR registers
 };
 
 struct CpuInfo {

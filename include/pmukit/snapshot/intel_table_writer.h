@@ -23,10 +23,10 @@ struct IntelUnitRecord {
 };
 
 struct IntelTableRecord {
-  unsigned stride_qwords = 4;              // unit records are stride * 8 bytes apart
-  std::optional<unsigned> max_units;       // default: units.size()
+  unsigned stride_qwords = 4;         // unit records are stride * 8 bytes apart
+  std::optional<unsigned> max_units;  // default: units.size()
   unsigned type = 0;
-  unsigned access = 0;                     // global access type
+  unsigned access = 0;  // global access type
   std::uint64_t global_ctl = 0;
   unsigned status_offset = 0;
   unsigned num_status = 0;

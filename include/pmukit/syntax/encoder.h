@@ -31,4 +31,4 @@ EncodedEvent encode(const EventSpec& spec, const PmuDescription& pmu);
 // The alias named `name` (exact, else ignoring case, as perf matches sysfs event names).
 const EventAlias* find_alias(const PmuDescription& pmu, std::string_view name);
 
-} // namespace pmukit::events
+}  // namespace pmukit::events

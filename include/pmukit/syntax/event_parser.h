@@ -30,12 +30,11 @@ namespace pmukit::events {
 //   "event 'uncore_imc/event=0x5': missing closing '/' (column 11)"
 // column() is 1-based in the text given to the parser, so a tool can draw a caret under it.
 class EventSyntaxError : public UsageError {
-public:
-  EventSyntaxError(const std::string& message, std::size_t column)
-      : UsageError(message), column_(column) {}
+ public:
+  EventSyntaxError(const std::string& message, std::size_t column) : UsageError(message), column_(column) {}
   std::size_t column() const { return column_; }
 
-private:
+ private:
   std::size_t column_;
 };
 
@@ -49,4 +48,4 @@ std::vector<Term> parse_terms(std::string_view text);
 // perf's event modifier letters (u k h p P G H S D I W e b).
 bool is_modifier_char(char c);
 
-} // namespace pmukit::events
+}  // namespace pmukit::events

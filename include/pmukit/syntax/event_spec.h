@@ -24,12 +24,12 @@ struct Term {
 };
 
 struct EventSpec {
-  std::string pmu;           // "uncore_imc_3", "nvidia_scf_pmu_0", "" for a bare name
-  std::vector<Term> terms;   // in order, without the name= term
-  std::string name;          // the name= label, "" when absent
-  std::string modifiers;     // text after ':' ("" when absent)
-  std::string text;          // the event exactly as written
-  int group = -1;            // index of the {...} group it belongs to, -1 when ungrouped
+  std::string pmu;          // "uncore_imc_3", "nvidia_scf_pmu_0", "" for a bare name
+  std::vector<Term> terms;  // in order, without the name= term
+  std::string name;         // the name= label, "" when absent
+  std::string modifiers;    // text after ':' ("" when absent)
+  std::string text;         // the event exactly as written
+  int group = -1;           // index of the {...} group it belongs to, -1 when ungrouped
 };
 
 }  // namespace pmukit::events

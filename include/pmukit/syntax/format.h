@@ -41,4 +41,4 @@ ConfigWords spread_value(const FormatField& field, std::uint64_t value);
 // The inverse of spread_value: the field's value as found in the config words.
 std::uint64_t gather_value(const FormatField& field, const ConfigWords& words);
 
-} // namespace pmukit::events
+}  // namespace pmukit::events

@@ -33,7 +33,7 @@ struct EventAlias {
 };
 
 struct PmuDescription {
-  std::string name;                      // "uncore_imc_3", "nvidia_scf_pmu_0"
+  std::string name;  // "uncore_imc_3", "nvidia_scf_pmu_0"
   std::map<std::string, FormatField> formats;
   std::map<std::string, EventAlias> aliases;
 };
@@ -43,7 +43,7 @@ struct EncodedEvent {
   std::uint64_t config = 0;
   std::uint64_t config1 = 0;
   std::uint64_t config2 = 0;
-  std::string name;      // the display name: name= label, else the text perf would print
+  std::string name;  // the display name: name= label, else the text perf would print
   double scale = 1.0;
   std::string unit;
 };

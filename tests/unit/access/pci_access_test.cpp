@@ -77,12 +77,11 @@ TEST(PciAccess, DeviceWithoutConfigFileIsAWarningNotACrash) {
 
 TEST(PciAccess, DumpFilesWorkAndWritesToThemFail) {
   test::TempDir dir;
-  write_file(dir / "dump.txt",
-             "0000:6a:03.1 Performance counters: Intel Corporation Device 09a7\n"
-             "00: 86 80 a7 09 06 00 10 00 01 00 01 11 00 00 00 00\n"
-             "10: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n"
-             "20: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n"
-             "30: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n\n");
+  write_file(dir / "dump.txt", "0000:6a:03.1 Performance counters: Intel Corporation Device 09a7\n"
+                               "00: 86 80 a7 09 06 00 10 00 01 00 01 11 00 00 00 00\n"
+                               "10: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n"
+                               "20: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n"
+                               "30: 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00\n\n");
   MachineOptions o{dir.path()};
   o.pci_dump = dir / "dump.txt";
   Machine m(o);

@@ -23,12 +23,11 @@ json arm_machine(json extra) {
   return m;
 }
 
-} // namespace
+}  // namespace
 
 TEST(AcpiDevices, ProcessorsMapUidsToCpusAndContainers) {
   test::TempDir dir;
-  snapshot::build_from_spec(
-      arm_machine({{"acpi_processors", {{"containers", true}, {"uid_base", 0x100}}}}), dir / "m");
+  snapshot::build_from_spec(arm_machine({{"acpi_processors", {{"containers", true}, {"uid_base", 0x100}}}}), dir / "m");
   Machine m(MachineOptions{dir / "m"});
   auto devs = acpi::list_devices(m);
   auto procs = acpi::processors(devs);
@@ -67,7 +66,7 @@ TEST(AcpiDevices, PlatformDeviceResourcesComeFromIomemOnceEach) {
   auto io = acpi::read_iomem(m);
   ASSERT_TRUE(io.readable);
   EXPECT_FALSE(io.addresses_hidden);
-  EXPECT_EQ(io.ranges.size(), 4u); // each resource plus the driver's nested claim
+  EXPECT_EQ(io.ranges.size(), 4u);  // each resource plus the driver's nested claim
   auto named = io.named("NVDA2021:00");
   ASSERT_EQ(named.size(), 2u);
   EXPECT_EQ(named[0].start, 0x40000000u);
@@ -78,10 +77,9 @@ TEST(AcpiDevices, IomemForNonRootHidesAddresses) {
   test::TempDir dir;
   snapshot::SnapshotBuilder b(dir.path());
   // What a non-root reader gets: the same lines with every address printed as 0.
-  b.write_text("/proc/iomem",
-               "00000000-00000000 : System RAM\n00000000-00000000 : NVDA2020:00\n  "
-               "00000000-00000000 : NVDA2020:00\n"
-               "00000000-00000000 : NVDA2020:00\n  00000000-00000000 : NVDA2020:00\n");
+  b.write_text("/proc/iomem", "00000000-00000000 : System RAM\n00000000-00000000 : NVDA2020:00\n  "
+                              "00000000-00000000 : NVDA2020:00\n"
+                              "00000000-00000000 : NVDA2020:00\n  00000000-00000000 : NVDA2020:00\n");
   Machine m(MachineOptions{dir.path()});
   auto io = acpi::read_iomem(m);
   EXPECT_TRUE(io.addresses_hidden);

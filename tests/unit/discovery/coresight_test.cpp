@@ -53,8 +53,7 @@ bool noted(const discovery::PmuUnit& u, const std::string& needle) {
   return false;
 }
 
-json node(int id, const json& type, const std::string& base, const std::string& pmiidr,
-          json extra = json::object()) {
+json node(int id, const json& type, const std::string& base, const std::string& pmiidr, json extra = json::object()) {
   json n{{"id", id},
          {"type", type},
          {"base0", base},
@@ -75,15 +74,14 @@ json arm(json nodes, json extra = json::object()) {
   return m;
 }
 
-} // namespace
+}  // namespace
 
 TEST(CoreSight, Grace2sInventoryIsComplete) {
   Discovered g(std::string("grace-2s"));
-  std::vector<std::string> want = {"nvidia_scf_pmu_0",         "nvidia_pcie_pmu_0",
-                                   "nvidia_nvlink_c2c0_pmu_0", "nvidia_nvlink_c2c1_pmu_0",
-                                   "nvidia_cnvlink_pmu_0",     "nvidia_scf_pmu_1",
-                                   "nvidia_pcie_pmu_1",        "nvidia_nvlink_c2c0_pmu_1",
-                                   "nvidia_nvlink_c2c1_pmu_1", "nvidia_cnvlink_pmu_1"};
+  std::vector<std::string> want = {"nvidia_scf_pmu_0",         "nvidia_pcie_pmu_0",        "nvidia_nvlink_c2c0_pmu_0",
+                                   "nvidia_nvlink_c2c1_pmu_0", "nvidia_cnvlink_pmu_0",     "nvidia_scf_pmu_1",
+                                   "nvidia_pcie_pmu_1",        "nvidia_nvlink_c2c0_pmu_1", "nvidia_nvlink_c2c1_pmu_1",
+                                   "nvidia_cnvlink_pmu_1"};
   EXPECT_EQ(g.names(), want);
   EXPECT_TRUE(g.r.inventory.warnings.empty()) << g.r.inventory.warnings.front();
   const auto* pcie = g.unit("nvidia_pcie_pmu_1");
@@ -94,7 +92,7 @@ TEST(CoreSight, Grace2sInventoryIsComplete) {
   EXPECT_EQ(c.kernel_module, "nvidia_cspmu");
   EXPECT_EQ(pcie->socket, 1);
   EXPECT_EQ(c.numa_node, 1);
-  EXPECT_EQ(c.cpus, (std::vector<int>{4, 5, 6, 7})); // processor container 1
+  EXPECT_EQ(c.cpus, (std::vector<int>{4, 5, 6, 7}));  // processor container 1
   EXPECT_EQ(pcie->num_counters, 9u);
   EXPECT_EQ(pcie->counter_width, 64u);
   EXPECT_TRUE(c.has_cycle_counter);
@@ -112,7 +110,7 @@ TEST(CoreSight, Grace2sInventoryIsComplete) {
   ASSERT_TRUE(g.r.inventory.apmt);
   EXPECT_EQ(g.r.inventory.apmt->nodes, 10u);
   EXPECT_TRUE(g.r.inventory.apmt->checksum_ok);
-  EXPECT_EQ(g.r.coresight_mmaps, 20u); // page 0 and page 1 of each dual-page node
+  EXPECT_EQ(g.r.coresight_mmaps, 20u);  // page 0 and page 1 of each dual-page node
 }
 
 TEST(CoreSight, T410RcComesFromTheKernelPmuOfEachNode) {
@@ -137,25 +135,23 @@ TEST(CoreSight, T410RcComesFromTheKernelPmuOfEachNode) {
 }
 
 TEST(CoreSight, RcUnknownWithoutTheDriverIsSaidNotGuessed) {
-  Discovered t(arm(json::array({node(0, "acpi", "0x20000000", "0x1030136b",
-                                     {{"hid", "NVDA2A00"}, {"inst_secondary", 4}})})));
+  Discovered t(
+      arm(json::array({node(0, "acpi", "0x20000000", "0x1030136b", {{"hid", "NVDA2A00"}, {"inst_secondary", 4}})})));
   const auto* u = t.unit("nvidia_pcie_pmu_0_rc_?");
   ASSERT_NE(u, nullptr) << t.names().front();
   EXPECT_EQ(u->as<CoreSightUnit>()->rc, -1);
-  EXPECT_TRUE(
-      noted(*u, "RC# unknown: Linux takes it from _DSD \"instance_id\" of ACPI device NVDA2A00:4"));
+  EXPECT_TRUE(noted(*u, "RC# unknown: Linux takes it from _DSD \"instance_id\" of ACPI device NVDA2A00:4"));
 }
 
 TEST(CoreSight, ImplIdOverridesPmiidrAndNamesFollowEachBackend) {
   json nodes = json::array({
-      node(0, "mc", "0x20000000", "0x0000043b"),   // Arm: generic driver
-      node(1, "mc", "0x20010000", "0x0000043b"),   // second mc
-      node(2, "smmu", "0x20020000", "0x0000043b"), // per-type index
+      node(0, "mc", "0x20000000", "0x0000043b"),    // Arm: generic driver
+      node(1, "mc", "0x20010000", "0x0000043b"),    // second mc
+      node(2, "smmu", "0x20020000", "0x0000043b"),  // per-type index
       node(3, "acpi", "0x20030000", "0x0000043b", {{"hid", "ARMH1234"}, {"inst_secondary", 7}}),
-      node(4, "mc", "0x20040000", "0x12345a16"), // Ampere
-      node(5, "mc", "0x20050000", "0x00000a16"),
-      node(6, "mc", "0x20060000", "0x7770036b"), // NVIDIA, unknown product
-      node(7, "mc", "0x20070000", "0x0000043b", {{"impl_id", "0x2cf0036b"}}), // impl_id wins: SCF
+      node(4, "mc", "0x20040000", "0x12345a16"),                                             // Ampere
+      node(5, "mc", "0x20050000", "0x00000a16"), node(6, "mc", "0x20060000", "0x7770036b"),  // NVIDIA, unknown product
+      node(7, "mc", "0x20070000", "0x0000043b", {{"impl_id", "0x2cf0036b"}}),                // impl_id wins: SCF
   });
   Discovered t(arm(nodes));
   std::vector<std::string> want = {
@@ -166,14 +162,13 @@ TEST(CoreSight, ImplIdOverridesPmiidrAndNamesFollowEachBackend) {
   EXPECT_EQ(generic.as<CoreSightUnit>()->implementer, "Arm");
   EXPECT_EQ(generic.as<CoreSightUnit>()->product, "generic CoreSight PMU");
   EXPECT_EQ(generic.pmu_kind, "coresight_generic");
-  EXPECT_EQ(generic.num_counters, 8u);   // PMCFGR.N = 7
-  EXPECT_EQ(generic.counter_width, 32u); // PMCFGR.SIZE = 31
+  EXPECT_EQ(generic.num_counters, 8u);    // PMCFGR.N = 7
+  EXPECT_EQ(generic.counter_width, 32u);  // PMCFGR.SIZE = 31
   EXPECT_TRUE(noted(*t.unit("nvidia_uncore_pmu_0"), "product 0x777 is not in the kernel's table"));
   const auto& scf = *t.unit("nvidia_scf_pmu_0")->as<CoreSightUnit>();
   EXPECT_EQ(scf.pmiidr_source, "APMT impl_id");
   EXPECT_EQ(scf.pmiidr_register, 0x43bu);
-  EXPECT_TRUE(
-      noted(*t.unit("nvidia_scf_pmu_0"), "APMT impl_id 0x2cf0036b overrides PMIIDR 0x0000043b"));
+  EXPECT_TRUE(noted(*t.unit("nvidia_scf_pmu_0"), "APMT impl_id 0x2cf0036b overrides PMIIDR 0x0000043b"));
   EXPECT_EQ(t.unit("ampere_mcu_pmu_0")->as<CoreSightUnit>()->kernel_module, "ampere_cspmu");
 }
 
@@ -184,16 +179,15 @@ TEST(CoreSight, PmpidrRebuildsPmiidr) {
 }
 
 TEST(CoreSight, SocketFollowsProcessorAffinityAndNumaNode) {
-  json nodes = json::array(
-      {node(0, "mc", "0x20000000", "0x2cf0036b", {{"proc_affinity", 3}}),
-       node(1, "mc", "0x20010000", "0x2cf0036b", {{"proc_affinity", 0}, {"container", true}}),
-       node(2, "mc", "0x20020000", "0x2cf0036b", {{"proc_affinity", 99}})});
+  json nodes = json::array({node(0, "mc", "0x20000000", "0x2cf0036b", {{"proc_affinity", 3}}),
+                            node(1, "mc", "0x20010000", "0x2cf0036b", {{"proc_affinity", 0}, {"container", true}}),
+                            node(2, "mc", "0x20020000", "0x2cf0036b", {{"proc_affinity", 99}})});
   Discovered t(arm(nodes));
   ASSERT_EQ(t.r.inventory.units.size(), 3u);
   EXPECT_EQ(t.r.inventory.units[0].name,
-            "nvidia_scf_pmu_1"); // ACPI processor UID 3 = CPU 3, node 1
+            "nvidia_scf_pmu_1");  // ACPI processor UID 3 = CPU 3, node 1
   EXPECT_EQ(t.r.inventory.units[0].socket, 1);
-  EXPECT_EQ(t.r.inventory.units[1].name, "nvidia_scf_pmu_0"); // container 0 = CPUs 0,1
+  EXPECT_EQ(t.r.inventory.units[1].name, "nvidia_scf_pmu_0");  // container 0 = CPUs 0,1
   EXPECT_EQ(t.r.inventory.units[1].as<CoreSightUnit>()->cpus, (std::vector<int>{0, 1}));
   EXPECT_EQ(t.r.inventory.units[2].name, "nvidia_scf_pmu_?");
   EXPECT_TRUE(noted(t.r.inventory.units[2], "processor UID 99 matches no ACPI processor"));
@@ -217,8 +211,7 @@ TEST(CoreSight, BadChecksumIsAWarningAndTheTableIsStillUsed) {
 }
 
 TEST(CoreSight, UnmappablePageAndUnknownTypeAreSkippedWithWarnings) {
-  json nodes = json::array({node(0, "mc", "0x20000000", "0x2cf0036b"),
-                            node(1, 5, "0x20010000", "0x2cf0036b"),
+  json nodes = json::array({node(0, "mc", "0x20000000", "0x2cf0036b"), node(1, 5, "0x20010000", "0x2cf0036b"),
                             json{{"id", 2}, {"type", "mc"}, {"base0", "0x7fff0000000"}}});
   Discovered t(arm(nodes));
   EXPECT_EQ(t.r.inventory.units.size(), 1u);
@@ -227,8 +220,6 @@ TEST(CoreSight, UnmappablePageAndUnknownTypeAreSkippedWithWarnings) {
 }
 
 TEST(CoreSight, KernelNameDisagreementIsReported) {
-  Discovered t(arm(json::array(
-      {node(0, "mc", "0x20000000", "0x2cf0036b", {{"kernel_pmu", "nvidia_scf_pmu_7"}})})));
-  EXPECT_TRUE(
-      t.warned("the kernel registered it as nvidia_scf_pmu_7, pmukit names it nvidia_scf_pmu_0"));
+  Discovered t(arm(json::array({node(0, "mc", "0x20000000", "0x2cf0036b", {{"kernel_pmu", "nvidia_scf_pmu_7"}})})));
+  EXPECT_TRUE(t.warned("the kernel registered it as nvidia_scf_pmu_7, pmukit names it nvidia_scf_pmu_0"));
 }

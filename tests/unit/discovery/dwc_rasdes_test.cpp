@@ -23,15 +23,14 @@ namespace {
 
 struct LspciDevice {
   std::string bdf;
-  std::vector<std::pair<unsigned, std::string>> ext_caps; // offset, lspci's text
+  std::vector<std::pair<unsigned, std::string>> ext_caps;  // offset, lspci's text
 };
 
 // Root-port blocks of an lspci -vv text: BDF and extended capabilities ("[248 v1] Vendor ...").
 std::vector<LspciDevice> lspci_root_ports(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::vector<LspciDevice> out;
-  static const std::regex dev(
-      R"(^(?:\d+:)?((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) PCI bridge)");
+  static const std::regex dev(R"(^(?:\d+:)?((?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]) PCI bridge)");
   static const std::regex cap(R"(Capabilities: \[([0-9a-f]{3}) v\d\] (.*)$)");
   std::string line;
   while (std::getline(in, line)) {
@@ -49,8 +48,7 @@ snapshot::ConfigImage image_from(const LspciDevice& d, std::uint16_t vendor, std
   snapshot::ConfigImage c(vendor, device, 0x060400, 1);
   c.add_pcie_cap(0x70, 0x4);
   c.set_bus_numbers(0, 1, 1);
-  static const std::regex vsec(
-      R"(Vendor Specific Information: ID=([0-9a-f]{4}) Rev=(\d+) Len=([0-9a-f]{3}))");
+  static const std::regex vsec(R"(Vendor Specific Information: ID=([0-9a-f]{4}) Rev=(\d+) Len=([0-9a-f]{3}))");
   static const std::regex dvsec(
       R"(Designated Vendor-Specific: Vendor=([0-9a-f]{4}) ID=([0-9a-f]{4}) Rev=(\d+) Len=(\d+))");
   // The Yitian excerpt snipped the capabilities before 0x374 ("[...snip...]"): stand one in.
@@ -65,10 +63,9 @@ snapshot::ConfigImage image_from(const LspciDevice& d, std::uint16_t vendor, std
     else if (std::regex_search(text, m, dvsec))
       c.add_dvsec(o, static_cast<std::uint16_t>(std::stoul(m[1], nullptr, 16)),
                   static_cast<std::uint16_t>(std::stoul(m[2], nullptr, 16)),
-                  static_cast<std::uint8_t>(std::stoul(m[3])),
-                  static_cast<std::uint16_t>(std::stoul(m[4])));
+                  static_cast<std::uint8_t>(std::stoul(m[3])), static_cast<std::uint16_t>(std::stoul(m[4])));
     else
-      c.add_ext_cap(o, 0x01, 1); // the other capabilities' identity does not matter here
+      c.add_ext_cap(o, 0x01, 1);  // the other capabilities' identity does not matter here
   }
   return c;
 }
@@ -84,16 +81,15 @@ struct Case {
 
 // Discovers DesignWare units on the root ports of one corpus text; returns lspci's RAS DES offsets
 // too.
-std::pair<std::vector<const DwcUnit*>, std::vector<unsigned>>
-run_case(const Case& k, discovery::Inventory& inv, test::TempDir& dir) {
+std::pair<std::vector<const DwcUnit*>, std::vector<unsigned>> run_case(const Case& k, discovery::Inventory& inv,
+                                                                       test::TempDir& dir) {
   auto devices = lspci_root_ports(corpus_text(k.file));
   snapshot::SnapshotBuilder b(dir.path());
   std::vector<unsigned> expected;
   int n = 0;
   for (const auto& d : devices) {
     snapshot::PciDeviceSpec s;
-    s.bdf =
-        Bdf{static_cast<std::uint32_t>(n++), 0, 0, 0}; // one domain each: corpus BDFs may repeat
+    s.bdf = Bdf{static_cast<std::uint32_t>(n++), 0, 0, 0};  // one domain each: corpus BDFs may repeat
     s.config = image_from(d, k.vendor, k.device);
     b.add_pci_device(s);
     for (const auto& [off, text] : d.ext_caps)
@@ -107,13 +103,12 @@ run_case(const Case& k, discovery::Inventory& inv, test::TempDir& dir) {
   return {units, expected};
 }
 
-} // namespace
+}  // namespace
 
 TEST(DwcRasDes, CorpusAmpereAndYitianOffsetsMatchLspci) {
   if (!std::filesystem::exists(corpus_text(""))) GTEST_SKIP() << "shared corpus absent";
   for (const Case& k :
-       {Case{"ampere-altra_adlink-devplatform_1def-e101-e111-e115_rootports.lspci-vvnn.excerpt.txt",
-             0x1def, 0xe101},
+       {Case{"ampere-altra_adlink-devplatform_1def-e101-e111-e115_rootports.lspci-vvnn.excerpt.txt", 0x1def, 0xe101},
         Case{"yitian710_m1-rootport_1ded-8000_b0-00.0.lspci-vvv.excerpt.txt", 0x1ded, 0x8000}}) {
     SCOPED_TRACE(k.file);
     test::TempDir dir;
@@ -136,13 +131,12 @@ TEST(DwcRasDes, AmpereCorpusGivesFourRootPortsAtTheirOffsets) {
   if (!std::filesystem::exists(corpus_text(""))) GTEST_SKIP() << "shared corpus absent";
   test::TempDir dir;
   discovery::Inventory inv;
-  auto [units, expected] = run_case(
-      {"ampere-altra_adlink-devplatform_1def-e101-e111-e115_rootports.lspci-vvnn.excerpt.txt",
-       0x1def, 0xe101},
-      inv, dir);
+  auto [units, expected] =
+      run_case({"ampere-altra_adlink-devplatform_1def-e101-e111-e115_rootports.lspci-vvnn.excerpt.txt", 0x1def, 0xe101},
+               inv, dir);
   EXPECT_EQ(expected, (std::vector<unsigned>{0x248, 0x1e0, 0x1e0, 0x1e0}));
   ASSERT_EQ(units.size(), 4u);
-  EXPECT_EQ(inv.units[1].name, "dwc_rootport_10000"); // domain 1, bus 0, devfn 0
+  EXPECT_EQ(inv.units[1].name, "dwc_rootport_10000");  // domain 1, bus 0, devfn 0
 }
 
 TEST(DwcRasDes, Tegra194VendorIsNotAcceptedButSaidSo) {
@@ -156,8 +150,7 @@ TEST(DwcRasDes, Tegra194VendorIsNotAcceptedButSaidSo) {
   std::string line;
   while (std::getline(in, line)) {
     std::smatch m;
-    if (std::regex_search(line, m, cap))
-      d.ext_caps.emplace_back(std::stoul(m[1], nullptr, 16), m[2]);
+    if (std::regex_search(line, m, cap)) d.ext_caps.emplace_back(std::stoul(m[1], nullptr, 16), m[2]);
   }
   ASSERT_EQ(d.ext_caps.size(), 10u);
   snapshot::SnapshotBuilder b(dir.path());
@@ -168,10 +161,9 @@ TEST(DwcRasDes, Tegra194VendorIsNotAcceptedButSaidSo) {
   Machine m(MachineOptions{dir.path()});
   EXPECT_EQ(discovery::discover_dwc_rasdes(m, pci::scan(m), {}, inv), 0u);
   ASSERT_EQ(inv.warnings.size(), 1u);
-  EXPECT_EQ(
-      inv.warnings[0],
-      "0005:00:00.0 VSEC @0x1d0 (ID 0x2 rev 4 len 0x100): looks like DesignWare RAS DES but vendor "
-      "10de is not one Linux dwc_pcie_pmu accepts: not used");
+  EXPECT_EQ(inv.warnings[0],
+            "0005:00:00.0 VSEC @0x1d0 (ID 0x2 rev 4 len 0x100): looks like DesignWare RAS DES but vendor "
+            "10de is not one Linux dwc_pcie_pmu accepts: not used");
 }
 
 TEST(DwcRasDes, IntelVsecId2OfTheHaswellRootPortDoesNotQualify) {
@@ -188,7 +180,7 @@ TEST(DwcRasDes, IntelVsecId2OfTheHaswellRootPortDoesNotQualify) {
     if (d.vendor_id == 0x8086) rp = &d;
   ASSERT_NE(rp, nullptr);
   ASSERT_TRUE(rp->is_root_port());
-  ASSERT_NE(rp->find_vsec(0x8086, 2), nullptr); // the look-alike is there
+  ASSERT_NE(rp->find_vsec(0x8086, 2), nullptr);  // the look-alike is there
   EXPECT_EQ(rp->find_vsec(0x8086, 2)->offset, 0x100);
   discovery::Inventory inv;
   EXPECT_EQ(discovery::discover_dwc_rasdes(m, devices, {}, inv), 0u);
@@ -238,7 +230,7 @@ TEST(DwcRasDes, YitianMachineHasEighteenRootPortsNamedAsTheKernelDoes) {
   EXPECT_EQ(last->vsec_offset, 0x374);
   EXPECT_EQ(r.inventory.units.front().as<DwcUnit>()->lanes, 4u);
   EXPECT_EQ(r.inventory.units.front().pmu_kind, "dwc_pcie");
-  EXPECT_EQ(r.inventory.units.front().filters.size(), 1u); // lane
+  EXPECT_EQ(r.inventory.units.front().filters.size(), 1u);  // lane
   EXPECT_TRUE(r.inventory.warnings.empty()) << r.inventory.warnings.front();
   EXPECT_TRUE(r.inventory.root_ports.empty());
 }

@@ -57,8 +57,9 @@ json spr_with(json units, json extra = json::object(), int model = 143) {
 }
 
 json msr_group(int type, const std::string& ids, const std::string& box, int ctl_offset = 2, int ctr_offset = 8) {
-  return json{{"type", type}, {"ids", ids}, {"access", "msr"}, {"box_ctl", box}, {"id_stride", "0x10"},
-              {"num_regs", 4}, {"ctl_offset", ctl_offset}, {"ctr_offset", ctr_offset}, {"width", 48}};
+  return json{{"type", type},        {"ids", ids},    {"access", "msr"},          {"box_ctl", box},
+              {"id_stride", "0x10"}, {"num_regs", 4}, {"ctl_offset", ctl_offset}, {"ctr_offset", ctr_offset},
+              {"width", 48}};
 }
 
 }  // namespace
@@ -90,12 +91,25 @@ TEST(IntelDiscovery, SeedSprImcBoxesDecodeExactly) {
 }
 
 TEST(IntelDiscovery, AccessTypesAndRegisterSteps) {
-  json units = json::array(
-      {msr_group(0, "0-1", "0x2000", 2, 8),
-       json{{"type", 12}, {"ids", "0"}, {"access", "mmio"}, {"box_ctl", "0xc9000000"}, {"num_regs", 8},
-            {"ctl_offset", "0x10"}, {"ctr_offset", "0x90"}, {"width", 48}},
-       json{{"type", 7}, {"ids", "0"}, {"access", "pci"}, {"pci", "0000:7e:0c.0"}, {"pci_offset", "0x438"},
-            {"pci_id", "8086:324a"}, {"num_regs", 4}, {"ctl_offset", "0x30"}, {"ctr_offset", 8}, {"width", 48}}});
+  json units = json::array({msr_group(0, "0-1", "0x2000", 2, 8),
+                            json{{"type", 12},
+                                 {"ids", "0"},
+                                 {"access", "mmio"},
+                                 {"box_ctl", "0xc9000000"},
+                                 {"num_regs", 8},
+                                 {"ctl_offset", "0x10"},
+                                 {"ctr_offset", "0x90"},
+                                 {"width", 48}},
+                            json{{"type", 7},
+                                 {"ids", "0"},
+                                 {"access", "pci"},
+                                 {"pci", "0000:7e:0c.0"},
+                                 {"pci_offset", "0x438"},
+                                 {"pci_id", "8086:324a"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", "0x30"},
+                                 {"ctr_offset", 8},
+                                 {"width", 48}}});
   Discovered d(spr_with(units));
   ASSERT_EQ(d.r.inventory.units.size(), 4u) << d.warnings();
   const auto& cha = *d.unit("uncore_cha_1")->as<IntelUnit>();
@@ -113,8 +127,14 @@ TEST(IntelDiscovery, AccessTypesAndRegisterSteps) {
 }
 
 TEST(IntelDiscovery, PciAddressDecodesTheDomain) {
-  json units = json::array({json{{"type", 21}, {"ids", "0"}, {"access", "pci"}, {"pci", "0005:80:10.2"},
-                                 {"pci_offset", "0x620"}, {"num_regs", 4}, {"ctl_offset", "0x10"}, {"ctr_offset", "0x30"}}});
+  json units = json::array({json{{"type", 21},
+                                 {"ids", "0"},
+                                 {"access", "pci"},
+                                 {"pci", "0005:80:10.2"},
+                                 {"pci_offset", "0x620"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", "0x10"},
+                                 {"ctr_offset", "0x30"}}});
   Discovered d(spr_with(units, {}, 173));
   ASSERT_EQ(d.r.inventory.units.size(), 1u) << d.warnings();
   const auto& iu = *d.r.inventory.units[0].as<IntelUnit>();
@@ -124,8 +144,9 @@ TEST(IntelDiscovery, PciAddressDecodesTheDomain) {
 
 TEST(IntelDiscovery, NotTiedToOneDeviceId) {
   // Diamond Rapids uses 8086:09a1; any Intel device with a PMON DVSEC is a table.
-  json spec = test::intel_machine(143, json::array({test::pmon_device("0000:00:03.1", 0, "0x2000000000", "0x2000", "09a1")}),
-                                  json::array({json{{"device", "0000:00:03.1"}, {"units", json::array({msr_group(4, "0", "0x2fc0")})}}}));
+  json spec = test::intel_machine(
+      143, json::array({test::pmon_device("0000:00:03.1", 0, "0x2000000000", "0x2000", "09a1")}),
+      json::array({json{{"device", "0000:00:03.1"}, {"units", json::array({msr_group(4, "0", "0x2fc0")})}}}));
   Discovered d(spec);
   ASSERT_EQ(d.r.inventory.intel_tables.size(), 1u);
   EXPECT_TRUE(d.unit("uncore_pcu"));
@@ -184,20 +205,26 @@ TEST(IntelDiscovery, TableRunningPastItsBarKeepsWhatFits) {
 }
 
 TEST(IntelDiscovery, AllOnesTableMeansDeviceGone) {
-  Discovered d(spr_with(json::array(), {{"raw_global", json::array({"0xffffffffffffffff", "0xffffffffffffffff",
-                                                                     "0xffffffffffffffff"})}}));
+  Discovered d(
+      spr_with(json::array(),
+               {{"raw_global", json::array({"0xffffffffffffffff", "0xffffffffffffffff", "0xffffffffffffffff"})}}));
   EXPECT_TRUE(d.r.inventory.units.empty());
   EXPECT_TRUE(d.warned("invalid global discovery record")) << d.warnings();
   EXPECT_TRUE(d.warned("device gone?")) << d.warnings();
 }
 
 TEST(IntelDiscovery, UnitAddressProblemsAreSkippedNotFatal) {
-  json units = json::array(
-      {json{{"type", 7}, {"ids", "0"}, {"access", "pci"}, {"pci", "0000:7e:0c.0"}, {"pci_offset", "0xff0"},
-            {"num_regs", 4}, {"ctl_offset", "0x30"}, {"ctr_offset", 8}},
-       msr_group(4, "0", "0x2fc0")});
+  json units = json::array({json{{"type", 7},
+                                 {"ids", "0"},
+                                 {"access", "pci"},
+                                 {"pci", "0000:7e:0c.0"},
+                                 {"pci_offset", "0xff0"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", "0x30"},
+                                 {"ctr_offset", 8}},
+                            msr_group(4, "0", "0x2fc0")});
   json raw = json::array({json::array({"0x0000000008300804", "0x10000000000000", "0x60006"}),  // MMIO beyond 2^52
-                          json::array({"0x8000000008300804", "0x7f00438", "0x70007"})});      // PCI device absent
+                          json::array({"0x8000000008300804", "0x7f00438", "0x70007"})});       // PCI device absent
   raw[0][0] = "0x4000000008300804";
   Discovered d(spr_with(units, {{"raw_units", raw}}));
   EXPECT_TRUE(d.unit("uncore_pcu")) << d.warnings();
@@ -243,8 +270,8 @@ TEST(IntelDiscovery, DumpFilesMapThroughDevMemInTwoSteps) {
 }
 
 TEST(IntelDiscovery, SocketsFromNumaThroughCpuPackages) {
-  json devs = json::array({test::pmon_device("0000:6a:03.1", 1, "0x206fffe00000"),
-                           test::pmon_device("0000:e7:03.1", 0, "0x306fffe00000")});
+  json devs = json::array(
+      {test::pmon_device("0000:6a:03.1", 1, "0x206fffe00000"), test::pmon_device("0000:e7:03.1", 0, "0x306fffe00000")});
   json tables = json::array({json{{"device", "0000:6a:03.1"}, {"units", json::array({msr_group(4, "0", "0x2fc0")})}},
                              json{{"device", "0000:e7:03.1"}, {"units", json::array({msr_group(4, "0", "0x2fc0")})}}});
   Discovered d(test::intel_machine(143, devs, tables));
@@ -254,7 +281,7 @@ TEST(IntelDiscovery, SocketsFromNumaThroughCpuPackages) {
   EXPECT_EQ(d.r.inventory.intel_tables[1].socket, 0);
   for (const auto& u : d.r.inventory.units)
     EXPECT_EQ(u.as<IntelUnit>()->msr_cpu, u.socket == 1 ? 2 : 0);  // first CPU of the socket
-  EXPECT_EQ(d.unit("uncore_pcu")->name, "uncore_pcu");  // one box id across sockets: no suffix
+  EXPECT_EQ(d.unit("uncore_pcu")->name, "uncore_pcu");             // one box id across sockets: no suffix
 }
 
 TEST(IntelDiscovery, UnknownNumaFallsBackToOrderFound) {
@@ -299,9 +326,9 @@ TEST(IntelDiscovery, KernelPmuNames) {
                             msr_group(10, "5", "0x3900")});
   units[3]["ids"] = "5";
   Discovered d(spr_with(units));
-  EXPECT_TRUE(d.unit("uncore_imc_7"));       // several boxes: uncore_<name>_<box_id>
-  EXPECT_TRUE(d.unit("uncore_pcu"));         // one box: uncore_<name>
-  EXPECT_TRUE(d.unit("uncore_type_10_5"));   // unnamed type: uncore_type_<type>_<box_id>
+  EXPECT_TRUE(d.unit("uncore_imc_7"));      // several boxes: uncore_<name>_<box_id>
+  EXPECT_TRUE(d.unit("uncore_pcu"));        // one box: uncore_<name>
+  EXPECT_TRUE(d.unit("uncore_type_10_5"));  // unnamed type: uncore_type_<type>_<box_id>
   EXPECT_EQ(d.r.inventory.find("uncore_imc").size(), 8u);
   EXPECT_EQ(d.r.inventory.find("uncore_imc_3").size(), 1u);
   EXPECT_TRUE(d.r.inventory.find("uncore_im").empty());
@@ -316,8 +343,14 @@ TEST(IntelDiscovery, UnknownModelStillDecodesWithGenericNames) {
 }
 
 TEST(IntelDiscovery, SprUpiTablesAreFlagged) {
-  json units = json::array({json{{"type", 8}, {"ids", "0-1"}, {"access", "pci"}, {"pci", json::array({"0000:7e:01.1", "0000:7e:02.1"})},
-                                 {"pci_offset", "0x318"}, {"num_regs", 4}, {"ctl_offset", "0x38"}, {"ctr_offset", 8}}});
+  json units = json::array({json{{"type", 8},
+                                 {"ids", "0-1"},
+                                 {"access", "pci"},
+                                 {"pci", json::array({"0000:7e:01.1", "0000:7e:02.1"})},
+                                 {"pci_offset", "0x318"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", "0x38"},
+                                 {"ctr_offset", 8}}});
   Discovered spr(spr_with(units));
   ASSERT_TRUE(spr.unit("uncore_upi_1"));
   ASSERT_EQ(spr.unit("uncore_upi_1")->notes.size(), 1u);

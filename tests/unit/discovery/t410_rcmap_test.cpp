@@ -50,21 +50,16 @@ bool noted(const discovery::PmuUnit& u, const std::string& needle) {
 }
 
 json block(const std::string& hid, int uid, int count, const std::string& base) {
-  return json{{"hid", hid},
-              {"uid", uid},
-              {"path", "\\_SB_.X"},
-              {"instances",
-               {{"count", count},
-                {"base", base},
-                {"stride", "0x10000"},
-                {"size", "0x1000"},
-                {"broadcast", "0x7f000000"}}}};
+  return json{
+      {"hid", hid},
+      {"uid", uid},
+      {"path", "\\_SB_.X"},
+      {"instances",
+       {{"count", count}, {"base", base}, {"stride", "0x10000"}, {"size", "0x1000"}, {"broadcast", "0x7f000000"}}}};
 }
 
 json arm(json extra) {
-  json m{{"name", "t"},
-         {"cpuinfo", {{"vendor", ""}}},
-         {"topology", {{"sockets", 2}, {"cpus_per_die", 1}}}};
+  json m{{"name", "t"}, {"cpuinfo", {{"vendor", ""}}}, {"topology", {{"sockets", 2}, {"cpus_per_die", 1}}}};
   m.update(extra);
   return m;
 }
@@ -75,7 +70,7 @@ const discovery::RootPortMap* map_of(const discovery::Inventory& inv, const std:
   return nullptr;
 }
 
-} // namespace
+}  // namespace
 
 TEST(T410Blocks, BundledMachineListsEveryBlockWithInstancesAndBroadcast) {
   Discovered t(std::string("t410-2s"));
@@ -114,7 +109,7 @@ TEST(T410Blocks, NonRootSeesRangesWithoutAddresses) {
 
 TEST(T410Blocks, MissingIomemAndAbsentDevicesAreSaid) {
   json dev = block("NVDA2022", 1, 12, "0x40000000");
-  dev.erase("instances"); // no MEM resources at all
+  dev.erase("instances");  // no MEM resources at all
   json off = block("NVDA2020", 0, 16, "0x50000000");
   off["status"] = 0;
   Discovered t(arm({{"acpi_devices", json::array({dev, off})}}));
@@ -143,8 +138,7 @@ TEST(RcMap, T410MapsEveryRootPortFromItsDvsecBytes) {
   EXPECT_EQ(m->rc, 1);
   EXPECT_EQ(m->socket, 1);
   EXPECT_EQ(m->dvsec_offset, 0x200);
-  EXPECT_EQ(m->pmus,
-            (std::vector<std::string>{"nvidia_pcie_pmu_1_rc_1", "nvidia_pcie_tgt_pmu_1_rc_1"}));
+  EXPECT_EQ(m->pmus, (std::vector<std::string>{"nvidia_pcie_pmu_1_rc_1", "nvidia_pcie_tgt_pmu_1_rc_1"}));
   // The GPU endpoint 10de:2941 has no DVSEC and is not listed, as the seed script skips it.
   EXPECT_EQ(map_of(t.r.inventory, "0009:01:00.0"), nullptr);
   // Every PMU a root port names exists in the CoreSight inventory.
@@ -165,9 +159,9 @@ TEST(RcMap, EndpointsGetTheBdfFilterAndRootPortsTheRpMask) {
   EXPECT_EQ(ep.root_port->str(), "0005:40:00.0");
   ASSERT_EQ(ep.filters.size(), 2u);
   EXPECT_EQ(ep.filters[0].pmu, "nvidia_pcie_pmu_0_rc_4");
-  EXPECT_EQ(ep.filters[0].terms, "src_bdf=0x4101,src_bdf_en=1"); // (0x41 << 8) | (0 << 3) | 1
+  EXPECT_EQ(ep.filters[0].terms, "src_bdf=0x4101,src_bdf_en=1");  // (0x41 << 8) | (0 << 3) | 1
   EXPECT_EQ(ep.filters[0].example, "nvidia_pcie_pmu_0_rc_4/rd_bytes,src_bdf=0x4101,src_bdf_en=1/");
-  EXPECT_EQ(ep.filters[1].terms, "dst_rp_mask=0x2"); // PCIE-TGT has no BDF filter
+  EXPECT_EQ(ep.filters[1].terms, "dst_rp_mask=0x2");  // PCIE-TGT has no BDF filter
   auto rp = discovery::map_device(find("0002:c0:00.0"), t.r.inventory.root_ports);
   EXPECT_EQ(rp.filters[0].terms, "src_rp_mask=0x8");
   EXPECT_EQ(rp.filters[0].scope, "every device below root port 0002:c0:00.0");
@@ -193,23 +187,21 @@ TEST(RcMap, GraceIsDerivedFromTheDomainAndLabelled) {
     if (d.bdf.str() == "0008:01:00.0") {
       auto r = discovery::map_device(d, g.r.inventory.root_ports);
       ASSERT_EQ(r.filters.size(), 1u);
-      EXPECT_EQ(r.filters[0].terms, "root_port=0x100"); // the guide's example value
+      EXPECT_EQ(r.filters[0].terms, "root_port=0x100");  // the guide's example value
     }
 }
 
 TEST(RcMap, ShortOrInconsistentDvsecsAreWarnings) {
-  json rps = json::array(
-      {json{{"bdf", "0001:00:00.0"},
-            {"id", "10de:22d8"},
-            {"rcmap", {{"at", "0x200"}, {"rp", 0}, {"rc", 0}, {"socket", 0}, {"len", "0x10"}}}},
-       json{{"bdf", "0002:80:00.0"},
-            {"id", "10de:22d8"},
-            {"rcmap", {{"at", "0x200"}, {"rp", 9}, {"rc", 1}, {"socket", 0}, {"segment", 7}}}}});
+  json rps = json::array({json{{"bdf", "0001:00:00.0"},
+                               {"id", "10de:22d8"},
+                               {"rcmap", {{"at", "0x200"}, {"rp", 0}, {"rc", 0}, {"socket", 0}, {"len", "0x10"}}}},
+                          json{{"bdf", "0002:80:00.0"},
+                               {"id", "10de:22d8"},
+                               {"rcmap", {{"at", "0x200"}, {"rp", 9}, {"rc", 1}, {"socket", 0}, {"segment", 7}}}}});
   Discovered t(arm({{"pcie_root_ports", rps}}));
   EXPECT_TRUE(t.warned("0001:00:00.0 DVSEC 10de:0004 @0x200: length 0x10 does not cover byte "
                        "+0x10: RC mapping not read"));
-  EXPECT_TRUE(t.warned(
-      "0002:80:00.0 DVSEC 10de:0004 @0x200: says segment 07 bus 80, but the device is at 0002:80"));
+  EXPECT_TRUE(t.warned("0002:80:00.0 DVSEC 10de:0004 @0x200: says segment 07 bus 80, but the device is at 0002:80"));
   EXPECT_TRUE(t.warned("RP# 9 does not fit the 8-bit root-port filter"));
   ASSERT_EQ(t.r.inventory.root_ports.size(), 1u);
 }
@@ -221,9 +213,7 @@ TEST(RcMap, DevicesWithoutAMappedRootPortSayWhy) {
     auto r = discovery::map_device(d, t.r.inventory.root_ports);
     EXPECT_EQ(r.map, nullptr);
     if (d.bdf.str() == "0000:b1:00.0") {
-      EXPECT_NE(r.error.find("its root port 0000:b0:00.0 has no NVIDIA RC mapping"),
-                std::string::npos)
-          << r.error;
+      EXPECT_NE(r.error.find("its root port 0000:b0:00.0 has no NVIDIA RC mapping"), std::string::npos) << r.error;
     }
     if (d.bdf.str() == "0000:7c:00.0") {
       EXPECT_NE(r.error.find("no root port above it"), std::string::npos) << r.error;

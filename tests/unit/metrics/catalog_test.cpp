@@ -63,7 +63,7 @@ json with_metric(const char* key, json value) {
   return f;
 }
 
-} // namespace
+}  // namespace
 
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
@@ -76,7 +76,7 @@ TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
     EXPECT_EQ(m.spec().file, "metrics/" + m.spec().family + ".json") << m.name();
   }
   EXPECT_EQ(pmukit::platform::find_embedded("README.json"),
-            std::nullopt); // the placeholder is gone
+            std::nullopt);  // the placeholder is gone
 }
 
 TEST(Catalog, FindsMetricsByName) {
@@ -103,13 +103,12 @@ TEST(Catalog, ListsMetricsByPmuTypeOrPmuName) {
   auto scf = names(catalog().for_pmu("nvidia_scf_pmu_%u"));
   EXPECT_EQ(scf.size(), 19u);
   auto s1 = names(catalog().for_pmu("nvidia_scf_pmu_1"));
-  EXPECT_EQ(s1.size(), 16u); // all but the three "_s0" ones
+  EXPECT_EQ(s1.size(), 16u);  // all but the three "_s0" ones
   EXPECT_NE(std::find(s1.begin(), s1.end(), "scf_remote_mem_read_util_s1"), s1.end());
   EXPECT_EQ(std::find(s1.begin(), s1.end(), "scf_remote_mem_read_util_s0"), s1.end());
   EXPECT_EQ(names(catalog().for_pmu("dwc_rootport_3018")),
             (std::vector<std::string>{"dwc_pcie_rx_bw", "dwc_pcie_tx_bw"}));
-  EXPECT_EQ(names(catalog().for_pmu("pcie_bdf_200")),
-            (std::vector<std::string>{"pcie_bdf_rx_bw", "pcie_bdf_tx_bw"}));
+  EXPECT_EQ(names(catalog().for_pmu("pcie_bdf_200")), (std::vector<std::string>{"pcie_bdf_rx_bw", "pcie_bdf_tx_bw"}));
   EXPECT_EQ(catalog().for_pmu("uncore_imc_0").size(), 2u);
   EXPECT_EQ(catalog().for_pmu("arm_cmn_0").size(), 4u);
   EXPECT_TRUE(catalog().for_pmu("no_such_pmu_0").empty());
@@ -146,25 +145,22 @@ TEST(Catalog, RefusesAnUnknownPmuType) {
 }
 
 TEST(Catalog, RefusesEventsTheirPmuDoesNotHave) {
-  EXPECT_EQ(error_of(with_metric(
-                "events", {{"OUTS", "rd_cum_out"}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
+  EXPECT_EQ(error_of(with_metric("events", {{"OUTS", "rd_cum_out"}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
             "metrics/test.json: metric 'lat': event 'rd_cum_out' of 'OUTS': 'rd_cum_out' is not an "
             "event of "
             "nvidia_cmem_latency_pmu_%u");
-  EXPECT_EQ(error_of(with_metric(
-                "events", {{"OUTS", "event=0x2,mask=1"}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
+  EXPECT_EQ(error_of(with_metric("events", {{"OUTS", "event=0x2,mask=1"}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
             "metrics/test.json: metric 'lat': event 'event=0x2,mask=1' of 'OUTS': 'mask' is not a "
             "term of "
             "nvidia_cmem_latency_pmu_%u");
-  EXPECT_EQ(error_of(with_metric(
-                "events", {{"OUTS", json::array()}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
+  EXPECT_EQ(error_of(with_metric("events", {{"OUTS", json::array()}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
             "metrics/test.json: metric 'lat': event variable 'OUTS' must be an event string or a "
             "non-empty array of them");
   // Several events for one variable are summed, and each is checked.
-  EXPECT_EQ(error_of(with_metric("events", {{"OUTS", json::array({"rd_cum_outs", "event=0x2"})},
-                                            {"REQ", "rd_req"},
-                                            {"CYCLES", "cycles"}})),
-            "(loaded)");
+  EXPECT_EQ(
+      error_of(with_metric(
+          "events", {{"OUTS", json::array({"rd_cum_outs", "event=0x2"})}, {"REQ", "rd_req"}, {"CYCLES", "cycles"}})),
+      "(loaded)");
 }
 
 TEST(Catalog, RefusesUnknownAndMissingKeys) {
@@ -191,18 +187,14 @@ TEST(Catalog, RefusesBadValues) {
             "cycles, requests/cycle)");
   EXPECT_EQ(error_of(with_metric("description", "")),
             "metrics/test.json: metric 'lat': 'description' must be a non-empty string");
-  EXPECT_EQ(
-      error_of(with_metric("name", "Lat")),
-      "metrics/test.json: metric 'Lat': the name must be snake_case, as perf's metric names are");
+  EXPECT_EQ(error_of(with_metric("name", "Lat")),
+            "metrics/test.json: metric 'Lat': the name must be snake_case, as perf's metric names are");
   EXPECT_EQ(error_of(with_metric("required_terms", json::array({"root_port"}))),
             "metrics/test.json: metric 'lat': required term 'root_port' is not a term of "
             "nvidia_cmem_latency_pmu_%u");
-  EXPECT_EQ(
-      error_of(with_metric("parameters",
-                           {{"F", {{"default", "1.8"}, {"unit", "GHz"}, {"description", "x"}}}})),
-      "metrics/test.json: metric 'lat': parameter 'F': 'default' must be a number");
-  EXPECT_EQ(error_of(with_metric(
-                "parameters", {{"F", {{"default", 1.8}, {"unit", "GHz"}, {"description", "x"}}}})),
+  EXPECT_EQ(error_of(with_metric("parameters", {{"F", {{"default", "1.8"}, {"unit", "GHz"}, {"description", "x"}}}})),
+            "metrics/test.json: metric 'lat': parameter 'F': 'default' must be a number");
+  EXPECT_EQ(error_of(with_metric("parameters", {{"F", {{"default", 1.8}, {"unit", "GHz"}, {"description", "x"}}}})),
             "metrics/test.json: metric 'lat': 'F' is not used by the expression '(OUTS / REQ) / "
             "(CYCLES / DURATION_TIME)'");
   json f = metrics_file();
@@ -212,8 +204,7 @@ TEST(Catalog, RefusesBadValues) {
 
 TEST(Catalog, RefusesDuplicates) {
   std::string m = metrics_file().dump(), t = types_file().dump();
-  pmukit::platform::EmbeddedFile twice[] = {
-      {"metrics/a.json", m}, {"metrics/b.json", m}, {"metrics/types.json", t}};
+  pmukit::platform::EmbeddedFile twice[] = {{"metrics/a.json", m}, {"metrics/b.json", m}, {"metrics/types.json", t}};
   try {
     Catalog::from_files(twice);
     FAIL();
@@ -227,14 +218,12 @@ TEST(Catalog, RefusesDuplicates) {
             "metrics/types.json");
   types = types_file();
   types["pmu_types"][1]["pattern"] = "nvidia pcie";
-  EXPECT_EQ(
-      error_of(metrics_file(), types),
-      "metrics/types.json: PMU type 'nvidia pcie': character ' ' cannot be part of a PMU name");
+  EXPECT_EQ(error_of(metrics_file(), types),
+            "metrics/types.json: PMU type 'nvidia pcie': character ' ' cannot be part of a PMU name");
 }
 
 TEST(Catalog, RefusesFilesThatAreNotCatalogFiles) {
-  pmukit::platform::EmbeddedFile broken[] = {
-      {"metrics/x.json", "{\"schema\": \"pmukit-metrics/1\", "}};
+  pmukit::platform::EmbeddedFile broken[] = {{"metrics/x.json", "{\"schema\": \"pmukit-metrics/1\", "}};
   try {
     Catalog::from_files(broken);
     FAIL();
@@ -243,10 +232,8 @@ TEST(Catalog, RefusesFilesThatAreNotCatalogFiles) {
   }
   json f = metrics_file();
   f["schema"] = "pmukit-metrics/2";
-  EXPECT_EQ(
-      error_of(f),
-      "metrics/test.json: unknown schema 'pmukit-metrics/2' (expected \"pmukit-metrics/1\" or "
-      "\"pmukit-pmu-types/1\")");
+  EXPECT_EQ(error_of(f), "metrics/test.json: unknown schema 'pmukit-metrics/2' (expected \"pmukit-metrics/1\" or "
+                         "\"pmukit-pmu-types/1\")");
   EXPECT_EQ(error_of(json::array()),
             "metrics/test.json: no \"schema\" (\"pmukit-metrics/1\" or \"pmukit-pmu-types/1\")");
 }
@@ -281,6 +268,5 @@ TEST(Catalog, AddsAUserFileFromDisk) {
 TEST(Catalog, DocsListEveryMetric) {
   std::string doc = pmukit::read_file(pmukit::test::source_dir() / "docs" / "metrics.md");
   for (const auto& m : catalog().metrics())
-    EXPECT_NE(doc.find("`" + m.name() + "`"), std::string::npos)
-        << m.name() << " is missing from docs/metrics.md";
+    EXPECT_NE(doc.find("`" + m.name() + "`"), std::string::npos) << m.name() << " is missing from docs/metrics.md";
 }

@@ -28,7 +28,7 @@ std::string parse_error(std::string_view text, std::string_view owner = {}) {
   return "(parsed without error)";
 }
 
-} // namespace
+}  // namespace
 
 TEST(Expression, MultiplicationBindsTighterThanAddition) {
   EXPECT_EQ(eval("2+3*4"), 14);
@@ -108,8 +108,7 @@ TEST(Expression, DivisionByZeroIsFlaggedNotThrown) {
   EXPECT_EQ(r.problem, "division by zero: 'RD_REQ' is 0");
 
   // The first zero denominator is the one reported; the NaN survives the rest of the formula.
-  r = Expression::parse("(a / (b - c)) * 100 + 1 / d")
-          .evaluate({{"a", 1.0}, {"b", 2.0}, {"c", 2.0}, {"d", 0.0}});
+  r = Expression::parse("(a / (b - c)) * 100 + 1 / d").evaluate({{"a", 1.0}, {"b", 2.0}, {"c", 2.0}, {"d", 0.0}});
   EXPECT_FALSE(r.valid);
   EXPECT_TRUE(std::isnan(r.value));
   EXPECT_EQ(r.problem, "division by zero: 'b - c' is 0");
@@ -148,12 +147,10 @@ TEST(Expression, MissingVariableIsAnErrorNamingIt) {
 }
 
 TEST(Expression, ParseErrorsNameTheExpressionAndTheColumn) {
-  EXPECT_EQ(parse_error("a*/b", "metric 'x'"),
-            "metric 'x': expression 'a*/b': unexpected '/' at column 3");
+  EXPECT_EQ(parse_error("a*/b", "metric 'x'"), "metric 'x': expression 'a*/b': unexpected '/' at column 3");
   EXPECT_EQ(parse_error("a+"), "expression 'a+': unexpected end of expression at column 3");
   EXPECT_EQ(parse_error("(a+b"), "expression '(a+b': missing ')' for this '(' at column 1");
-  EXPECT_EQ(parse_error("x * (a+(b)"),
-            "expression 'x * (a+(b)': missing ')' for this '(' at column 5");
+  EXPECT_EQ(parse_error("x * (a+(b)"), "expression 'x * (a+(b)': missing ')' for this '(' at column 5");
   EXPECT_EQ(parse_error("a b"), "expression 'a b': unexpected 'b' at column 3");
   EXPECT_EQ(parse_error("a)"), "expression 'a)': unexpected ')' at column 2");
   EXPECT_EQ(parse_error("()"), "expression '()': unexpected ')' at column 2");
@@ -173,10 +170,8 @@ TEST(Expression, MalformedNumbersAreOneToken) {
 
 TEST(Expression, FunctionsAreCheckedByNameAndArity) {
   EXPECT_EQ(parse_error("foo(1, 2)"), "expression 'foo(1, 2)': unknown function 'foo' at column 1");
-  EXPECT_EQ(parse_error("1 + min(1)"),
-            "expression '1 + min(1)': min() takes 2 arguments, not 1, at column 5");
-  EXPECT_EQ(parse_error("max(1,2,3)"),
-            "expression 'max(1,2,3)': max() takes 2 arguments, not 3, at column 1");
+  EXPECT_EQ(parse_error("1 + min(1)"), "expression '1 + min(1)': min() takes 2 arguments, not 1, at column 5");
+  EXPECT_EQ(parse_error("max(1,2,3)"), "expression 'max(1,2,3)': max() takes 2 arguments, not 3, at column 1");
   EXPECT_EQ(parse_error("min(1,2"), "expression 'min(1,2': missing ')' for this '(' at column 4");
   // A name that is not followed by '(' is a variable even if it spells a function.
   EXPECT_EQ(eval("min + 1", {{"min", 2}}), 3);

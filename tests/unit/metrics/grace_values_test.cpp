@@ -61,11 +61,7 @@ std::vector<MetricCase> grace_cases() {
        seed + "socket-1 CPU read from socket-0 DRAM, on socket 0"},
 
       // By hand: 1 GiB written to GPU memory in 250 ms; 1 GiB read (2^25 beats) in 125 ms.
-      {"scf_local_gpu_mem_write_bw",
-       {{"GMEM_WR_TOTAL_BYTES", 1073741824}},
-       250e6,
-       4.294967296,
-       "by hand"},
+      {"scf_local_gpu_mem_write_bw", {{"GMEM_WR_TOTAL_BYTES", 1073741824}}, 250e6, 4.294967296, "by hand"},
       {"scf_local_gpu_mem_read_bw", {{"GMEM_RD_DATA", 33554432}}, 125e6, 8.589934592, "by hand"},
       // Utilizations by hand: accesses / (limit * cycles) * 100.
       {"scf_local_gpu_mem_write_util",
@@ -138,10 +134,7 @@ std::vector<MetricCase> grace_cases() {
        31250176.0 / 1966391711.0,
        seed + "socket-0 PCIe read from socket-0 DRAM"},
       {"pcie_rp_bidir_bw",
-       {{"RD_BYTES_LOC", 1168472064},
-        {"RD_BYTES_REM", 49152},
-        {"WR_BYTES_LOC", 31250176},
-        {"WR_BYTES_REM", 0}},
+       {{"RD_BYTES_LOC", 1168472064}, {"RD_BYTES_REM", 49152}, {"WR_BYTES_LOC", 31250176}, {"WR_BYTES_REM", 0}},
        1966391711,
        (1168472064.0 + 49152.0 + 31250176.0) / 1966391711.0,
        seed + "socket-0 PCIe read from socket-0 DRAM"},
@@ -203,16 +196,8 @@ std::vector<MetricCase> grace_cases() {
        4436253696.0 / 771266524.0,
        seed + "GPU read from CPU DRAM, total_bytes_loc 4,436,253,696"},
       {"nvlink_c2c_frequency", {{"CYCLES", 1.8e9}}, 1e9, 1.8, "by hand"},
-      {"nvlink_c2c_read_util",
-       {{"RD_REQ_LOC", 5e7}, {"CYCLES", 1e8}},
-       1e9,
-       5.0,
-       "by hand: 5e7 / (10 * 1e8)"},
-      {"nvlink_c2c_write_util",
-       {{"WR_REQ_LOC", 2e7}, {"CYCLES", 1e8}},
-       1e9,
-       2.0,
-       "by hand: 2e7 / (10 * 1e8)"},
+      {"nvlink_c2c_read_util", {{"RD_REQ_LOC", 5e7}, {"CYCLES", 1e8}}, 1e9, 5.0, "by hand: 5e7 / (10 * 1e8)"},
+      {"nvlink_c2c_write_util", {{"WR_REQ_LOC", 2e7}, {"CYCLES", 1e8}}, 1e9, 2.0, "by hand: 2e7 / (10 * 1e8)"},
       {"nvlink_c2c_read_latency",
        {{"RD_CUM_OUTS_LOC", 2.5e9}, {"RD_REQ_LOC", 1e7}, {"CYCLES", 2e9}},
        1e9,
@@ -221,7 +206,7 @@ std::vector<MetricCase> grace_cases() {
   };
 }
 
-} // namespace pmukit::test
+}  // namespace pmukit::test
 
 using pmukit::test::catalog;
 
@@ -233,7 +218,7 @@ double value(const char* metric, std::map<std::string, double> counts, double ns
   return r.value;
 }
 
-} // namespace
+}  // namespace
 
 // The seed's conversion, read back from the metric: GB/s times nanoseconds is bytes.
 TEST(GraceSeed, LocalReadOf35572420BeatsIs1138317440Bytes) {
@@ -246,25 +231,21 @@ TEST(GraceSeed, LocalReadOf35572420BeatsIs1138317440Bytes) {
 // mistake (MB/s, bits, a missing * 32) would be off by far more.
 TEST(GraceSeed, BandwidthsAgreeWithTheRatesDdReported) {
   const double GiB = 1073741824.0;
-  EXPECT_NEAR(value("scf_local_mem_write_bw", {{"CMEM_WR_TOTAL_BYTES", 1009299148}}, 127496157),
-              GiB / 0.125672e9, 0.15 * 8.5);
-  EXPECT_NEAR(value("scf_local_mem_read_bw", {{"CMEM_RD_DATA", 35572420}}, 88826372),
-              GiB / 0.0872731e9, 0.15 * 12.3);
-  EXPECT_NEAR(
-      value("scf_remote_mem_write_bw", {{"REMOTE_SOCKET_WR_TOTAL_BYTES", 961728219}}, 172847464),
-      GiB / 0.171349e9, 0.15 * 6.3);
-  EXPECT_NEAR(value("scf_remote_mem_read_bw", {{"REMOTE_SOCKET_RD_DATA", 36189087}}, 134526031),
-              GiB / 0.133185e9, 0.15 * 8.1);
-  EXPECT_NEAR(
-      value("pcie_rp_read_bw", {{"RD_BYTES_LOC", 1168472064}, {"RD_BYTES_REM", 49152}}, 1966391711),
-      GiB / 1.96463e9, 0.15 * 0.547);
+  EXPECT_NEAR(value("scf_local_mem_write_bw", {{"CMEM_WR_TOTAL_BYTES", 1009299148}}, 127496157), GiB / 0.125672e9,
+              0.15 * 8.5);
+  EXPECT_NEAR(value("scf_local_mem_read_bw", {{"CMEM_RD_DATA", 35572420}}, 88826372), GiB / 0.0872731e9, 0.15 * 12.3);
+  EXPECT_NEAR(value("scf_remote_mem_write_bw", {{"REMOTE_SOCKET_WR_TOTAL_BYTES", 961728219}}, 172847464),
+              GiB / 0.171349e9, 0.15 * 6.3);
+  EXPECT_NEAR(value("scf_remote_mem_read_bw", {{"REMOTE_SOCKET_RD_DATA", 36189087}}, 134526031), GiB / 0.133185e9,
+              0.15 * 8.1);
+  EXPECT_NEAR(value("pcie_rp_read_bw", {{"RD_BYTES_LOC", 1168472064}, {"RD_BYTES_REM", 49152}}, 1966391711),
+              GiB / 1.96463e9, 0.15 * 0.547);
 }
 
 // "The remote reads are also captured by the destination (socket-0) NVLINK C2C0 PMU": the two PMUs
 // of the seed's remote PCIe read agree to 0.03%.
 TEST(GraceSeed, RemotePcieReadIsSeenByBothPmus) {
-  double on_pcie =
-      value("pcie_rp_read_bw", {{"RD_BYTES_LOC", 0}, {"RD_BYTES_REM", 1073762304}}, 735201612);
+  double on_pcie = value("pcie_rp_read_bw", {{"RD_BYTES_LOC", 0}, {"RD_BYTES_REM", 1073762304}}, 735201612);
   double on_c2c = value("nvlink_c2c_read_bw", {{"RD_BYTES_LOC", 1074057216}}, 735201612);
   EXPECT_NEAR(on_pcie, on_c2c, on_c2c * 0.0005);
 }

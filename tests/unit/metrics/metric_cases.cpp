@@ -26,7 +26,7 @@ double expect_case(const MetricCase& c) {
   return r.value;
 }
 
-} // namespace pmukit::test
+}  // namespace pmukit::test
 
 using pmukit::test::MetricCase;
 
@@ -39,7 +39,7 @@ std::vector<MetricCase> all_cases() {
   return all;
 }
 
-} // namespace
+}  // namespace
 
 TEST(MetricValues, EveryWorkedExampleEvaluatesToItsValue) {
   for (const auto& c : all_cases()) pmukit::test::expect_case(c);
@@ -50,8 +50,7 @@ TEST(MetricValues, EveryCatalogMetricHasAWorkedExample) {
   std::set<std::string> covered;
   for (const auto& c : all_cases()) covered.insert(c.metric);
   for (const auto& m : pmukit::test::catalog().metrics())
-    EXPECT_TRUE(covered.count(m.name()))
-        << m.name() << " (" << m.spec().file << ") has no worked example";
+    EXPECT_TRUE(covered.count(m.name())) << m.name() << " (" << m.spec().file << ") has no worked example";
   for (const auto& name : covered) EXPECT_NE(pmukit::test::catalog().find(name), nullptr) << name;
 }
 

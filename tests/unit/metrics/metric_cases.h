@@ -12,9 +12,9 @@ namespace pmukit::test {
 
 struct MetricCase {
   std::string metric;
-  std::map<std::string, double> counts; // by expression variable
+  std::map<std::string, double> counts;  // by expression variable
   double duration_ns = 0;
-  double expected = 0; // written from the source's numbers, never from the metric's own formula
+  double expected = 0;  // written from the source's numbers, never from the metric's own formula
   std::string origin;
   std::map<std::string, double> parameters = {};
 };
@@ -32,4 +32,4 @@ const metrics::Catalog& catalog();
 // Evaluates the case and checks the value to 1e-12 relative; returns the value.
 double expect_case(const MetricCase& c);
 
-} // namespace pmukit::test
+}  // namespace pmukit::test

@@ -26,10 +26,9 @@ MetricSpec cmn_spec() {
   s.name = "d2d";
   s.unit = "GB/s";
   s.pmu = "arm_cmn_%u";
-  s.events = {{"TX",
-               {"type=0x105,eventid=0x22,bynodeid=1,nodeid=413",
-                "type=0x105,eventid=0x22,bynodeid=1,nodeid=421"}},
-              {"CYCLES", {"dtc_cycles"}}};
+  s.events = {
+      {"TX", {"type=0x105,eventid=0x22,bynodeid=1,nodeid=413", "type=0x105,eventid=0x22,bynodeid=1,nodeid=421"}},
+      {"CYCLES", {"dtc_cycles"}}};
   s.parameters = {{"FREQ", 1.8, "GHz", "mesh clock"}};
   s.expression = "32 * TX * FREQ / CYCLES";
   return s;
@@ -44,13 +43,13 @@ std::string spec_error(MetricSpec s) {
   return "(accepted)";
 }
 
-} // namespace
+}  // namespace
 
 TEST(Metric, EvaluatesWithDurationAsDurationTime) {
   Metric m(latency_spec());
   auto r = m.evaluate({{"RD_CUM_OUTS", 3e9}, {"RD_REQ", 1e7}, {"CYCLES", 2e9}}, 1e9);
   ASSERT_TRUE(r.valid) << r.problem;
-  EXPECT_DOUBLE_EQ(r.value, 150.0); // 300 cycles at 2 GHz
+  EXPECT_DOUBLE_EQ(r.value, 150.0);  // 300 cycles at 2 GHz
   EXPECT_TRUE(m.uses_duration());
   // Counts the metric does not read are ignored: a caller may pass all it counted.
   r = m.evaluate({{"RD_CUM_OUTS", 3e9}, {"RD_REQ", 1e7}, {"CYCLES", 2e9}, {"OTHER", 5}}, 5e8);
@@ -92,8 +91,7 @@ TEST(Metric, ParametersHaveDefaultsAndCanBeOverridden) {
   } catch (const pmukit::UsageError& e) {
     EXPECT_STREQ(e.what(), "metric 'd2d': unknown parameter 'FREQUENCY' (it has FREQ)");
   }
-  EXPECT_THROW(Metric(latency_spec())
-                   .evaluate({{"RD_CUM_OUTS", 1}, {"RD_REQ", 1}, {"CYCLES", 1}}, 1, {{"FREQ", 1}}),
+  EXPECT_THROW(Metric(latency_spec()).evaluate({{"RD_CUM_OUTS", 1}, {"RD_REQ", 1}, {"CYCLES", 1}}, 1, {{"FREQ", 1}}),
                pmukit::UsageError);
 }
 
@@ -103,8 +101,8 @@ TEST(Metric, SumsTheCountsOfAVariablesEvents) {
   EXPECT_EQ(sums, (std::map<std::string, double>{{"CYCLES", 9e9}, {"TX", 4e8}}));
   EXPECT_DOUBLE_EQ(m.evaluate(sums, 0).value, 32 * 4e8 * 1.8 / 9e9);
   EXPECT_THROW(m.sum_event_counts({{"TX", {1.0}}, {"CYCLES", {9e9}}}),
-               pmukit::Error);                                           // two events, one count
-  EXPECT_THROW(m.sum_event_counts({{"TX", {1.0, 2.0}}}), pmukit::Error); // no CYCLES
+               pmukit::Error);                                            // two events, one count
+  EXPECT_THROW(m.sum_event_counts({{"TX", {1.0, 2.0}}}), pmukit::Error);  // no CYCLES
 }
 
 TEST(Metric, AppliesToThePmusItsPatternMatches) {
@@ -120,21 +118,18 @@ TEST(Metric, EveryExpressionVariableMustBeBound) {
   s.expression = "(RD_CUM_OUTS / RD_REQS) / (CYCLES / DURATION_TIME)";
   s.events.pop_back();
   s.events.push_back({"CYCLES", {"cycles"}});
-  EXPECT_EQ(spec_error(s),
-            "metrics/test.json: metric 'lat': expression '(RD_CUM_OUTS / RD_REQS) / (CYCLES / "
-            "DURATION_TIME)': 'RD_REQS' is not DURATION_TIME, an event variable or a parameter");
+  EXPECT_EQ(spec_error(s), "metrics/test.json: metric 'lat': expression '(RD_CUM_OUTS / RD_REQS) / (CYCLES / "
+                           "DURATION_TIME)': 'RD_REQS' is not DURATION_TIME, an event variable or a parameter");
 }
 
 TEST(Metric, EveryBindingMustBeUsed) {
   auto s = latency_spec();
   s.events.push_back({"WR_REQ", {"wr_req"}});
-  EXPECT_EQ(spec_error(s),
-            "metrics/test.json: metric 'lat': 'WR_REQ' is not used by the expression "
-            "'(RD_CUM_OUTS / RD_REQ) / (CYCLES / DURATION_TIME)'");
+  EXPECT_EQ(spec_error(s), "metrics/test.json: metric 'lat': 'WR_REQ' is not used by the expression "
+                           "'(RD_CUM_OUTS / RD_REQ) / (CYCLES / DURATION_TIME)'");
   s = cmn_spec();
   s.expression = "32 * TX * 1.8 / CYCLES";
-  EXPECT_EQ(spec_error(s),
-            "metric 'd2d': 'FREQ' is not used by the expression '32 * TX * 1.8 / CYCLES'");
+  EXPECT_EQ(spec_error(s), "metric 'd2d': 'FREQ' is not used by the expression '32 * TX * 1.8 / CYCLES'");
 }
 
 TEST(Metric, NamesAreBoundOnceAndDurationTimeIsReserved) {
@@ -147,8 +142,7 @@ TEST(Metric, NamesAreBoundOnceAndDurationTimeIsReserved) {
                            "name is reserved for the measurement time");
   s = latency_spec();
   s.events[0].events.clear();
-  EXPECT_EQ(spec_error(s),
-            "metrics/test.json: metric 'lat': event variable 'RD_CUM_OUTS' has no event");
+  EXPECT_EQ(spec_error(s), "metrics/test.json: metric 'lat': event variable 'RD_CUM_OUTS' has no event");
   s = cmn_spec();
   s.parameters[0].default_value = NAN;
   EXPECT_EQ(spec_error(s), "metric 'd2d': parameter 'FREQ' has no finite default");
@@ -164,7 +158,5 @@ TEST(Metric, ExpressionErrorsNameTheFileAndMetric) {
                            "unexpected '/' at column 13");
   s = latency_spec();
   s.pmu = "nvidia_cmem_latency_pmu_%d";
-  EXPECT_EQ(
-      spec_error(s),
-      "metrics/test.json: metric 'lat': pmu 'nvidia_cmem_latency_pmu_%d': '%d' is not %u or %x");
+  EXPECT_EQ(spec_error(s), "metrics/test.json: metric 'lat': pmu 'nvidia_cmem_latency_pmu_%d': '%d' is not %u or %x");
 }

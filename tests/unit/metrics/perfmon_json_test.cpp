@@ -76,7 +76,7 @@ std::string load_error(const char* text) {
   return "(loaded)";
 }
 
-} // namespace
+}  // namespace
 
 TEST(PerfmonJson, ImcCasCountBecomesTheKernelsTerms) {
   auto events = PerfmonEvents::parse(kArrayFile, "imc.json");
@@ -123,7 +123,7 @@ TEST(PerfmonJson, HeaderAndEventsLayoutAndTheFieldsThatNeedCare) {
   EXPECT_TRUE(tor->experimental);
   const auto* wide = events.find("UNC_M2HBM_WIDE.X");
   EXPECT_EQ(wide->pmu_type, "uncore_m2hbm");
-  EXPECT_EQ(wide->terms, "event=0x2d,umask=0x320"); // umask wider than 8 bits is kept whole
+  EXPECT_EQ(wide->terms, "event=0x2d,umask=0x320");  // umask wider than 8 bits is kept whole
   EXPECT_EQ(wide->umask, 0x320u);
   EXPECT_TRUE(wide->deprecated);
   const auto* iio = events.find("UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0");
@@ -138,11 +138,11 @@ TEST(PerfmonJson, HeaderAndEventsLayoutAndTheFieldsThatNeedCare) {
   const auto* arb = events.find("UNC_ARB_TRK_REQUESTS.ALL");
   EXPECT_EQ(arb->pmu_type, "uncore_arb");
   EXPECT_EQ(arb->terms,
-            "event=0x81,umask=0x01,cmask=1,edge=1"); // decimal stays decimal, inv=0 left out
+            "event=0x81,umask=0x01,cmask=1,edge=1");  // decimal stays decimal, inv=0 left out
   const auto* ocr = events.find("OFFCORE_RESPONSE.DEMAND_DATA_RD.ANY");
-  EXPECT_EQ(ocr->pmu_type, "cpu");                                    // no Unit: a core event
-  EXPECT_EQ(ocr->terms, "event=0xb7,umask=0x01,offcore_rsp=0x10001"); // first code of the pair
-  EXPECT_EQ(events.find("UNC_U_EXT_SEL")->terms, "event=0x104");      // ExtSel << 8
+  EXPECT_EQ(ocr->pmu_type, "cpu");                                     // no Unit: a core event
+  EXPECT_EQ(ocr->terms, "event=0xb7,umask=0x01,offcore_rsp=0x10001");  // first code of the pair
+  EXPECT_EQ(events.find("UNC_U_EXT_SEL")->terms, "event=0x104");       // ExtSel << 8
   EXPECT_EQ(events.find("UNC_U_EXT_SEL")->event_code, 0x104u);
 }
 
@@ -173,12 +173,9 @@ TEST(PerfmonJson, ErrorsNameTheFileAndTheEvent) {
             "sample.json: event 'UNC_M_X': PerPkg is 'yes', not 0 or 1");
   EXPECT_EQ(load_error(R"([{"EventName": "UNC_M_X", "EventCode": ["0x05"]}])"),
             "sample.json: event 'UNC_M_X': EventCode must be a string");
-  EXPECT_EQ(
-      load_error(
-          R"([{"EventName": "OCR", "EventCode": "0xb7", "MSRIndex": "0x123", "MSRValue": "1"}])"),
-      "sample.json: event 'OCR': MSRIndex 0x123 is not one perf knows");
-  EXPECT_EQ(load_error(R"([{"EventCode": "0x05"}, {"EventName": "B"}])"),
-            "sample.json: events[0]: no EventName");
+  EXPECT_EQ(load_error(R"([{"EventName": "OCR", "EventCode": "0xb7", "MSRIndex": "0x123", "MSRValue": "1"}])"),
+            "sample.json: event 'OCR': MSRIndex 0x123 is not one perf knows");
+  EXPECT_EQ(load_error(R"([{"EventCode": "0x05"}, {"EventName": "B"}])"), "sample.json: events[0]: no EventName");
   EXPECT_EQ(load_error(R"([{"EventName": "A"}, 7])"), "sample.json: events[1]: not a JSON object");
   EXPECT_EQ(load_error(R"({"Header": {}, "Events": {}})"),
             "sample.json: expected an array of events or {\"Header\": ..., \"Events\": [...]}");
@@ -203,7 +200,6 @@ TEST(PerfmonJson, LoadsFromAPathAndNamesAMissingOne) {
     PerfmonEvents::load(dir / "bad.json");
     FAIL();
   } catch (const pmukit::Error& e) {
-    EXPECT_EQ(std::string(e.what()),
-              (dir / "bad.json").string() + ": event 'UNC_M_Y': EventCode '5x' is not a number");
+    EXPECT_EQ(std::string(e.what()), (dir / "bad.json").string() + ": event 'UNC_M_Y': EventCode '5x' is not a number");
   }
 }

@@ -16,46 +16,18 @@ std::vector<MetricCase> tegra410_cases() {
       {"t410_ucf_slc_write_bw", {{"SLC_BYTES_WR", 1.6e9}}, 4e8, 4.0, hand + "1.6e9 B in 0.4 s"},
       {"t410_ucf_mem_read_bw", {{"MEM_BYTES_RD", 2.5e10}}, 1e9, 25.0, hand + "2.5e10 B in 1 s"},
       {"t410_ucf_mem_write_bw", {{"MEM_BYTES_WR", 1.2e10}}, 1e9, 12.0, hand + "1.2e10 B in 1 s"},
-      {"t410_ucf_slc_read_req_rate",
-       {{"SLC_ACCESS_RD", 3e8}, {"CYCLES", 1e9}},
-       1e9,
-       0.3,
-       hand + "3e8 / 1e9"},
-      {"t410_ucf_slc_write_req_rate",
-       {{"SLC_ACCESS_WR", 1e8}, {"CYCLES", 1e9}},
-       1e9,
-       0.1,
-       hand + "1e8 / 1e9"},
-      {"t410_ucf_mem_read_req_rate",
-       {{"MEM_ACCESS_RD", 4e8}, {"CYCLES", 1e9}},
-       1e9,
-       0.4,
-       hand + "4e8 / 1e9"},
-      {"t410_ucf_mem_write_req_rate",
-       {{"MEM_ACCESS_WR", 2.5e8}, {"CYCLES", 1e9}},
-       1e9,
-       0.25,
-       hand + "2.5e8 / 1e9"},
+      {"t410_ucf_slc_read_req_rate", {{"SLC_ACCESS_RD", 3e8}, {"CYCLES", 1e9}}, 1e9, 0.3, hand + "3e8 / 1e9"},
+      {"t410_ucf_slc_write_req_rate", {{"SLC_ACCESS_WR", 1e8}, {"CYCLES", 1e9}}, 1e9, 0.1, hand + "1e8 / 1e9"},
+      {"t410_ucf_mem_read_req_rate", {{"MEM_ACCESS_RD", 4e8}, {"CYCLES", 1e9}}, 1e9, 0.4, hand + "4e8 / 1e9"},
+      {"t410_ucf_mem_write_req_rate", {{"MEM_ACCESS_WR", 2.5e8}, {"CYCLES", 1e9}}, 1e9, 0.25, hand + "2.5e8 / 1e9"},
 
       // PCIE (per root complex).
       {"t410_pcie_read_bw", {{"RD_BYTES", 1.6e10}}, 1e9, 16.0, hand + "1.6e10 B in 1 s"},
       {"t410_pcie_write_bw", {{"WR_BYTES", 8e9}}, 1e9, 8.0, hand + "8e9 B in 1 s"},
-      {"t410_pcie_read_req_rate",
-       {{"RD_REQ", 2.5e8}, {"CYCLES", 1e9}},
-       1e9,
-       0.25,
-       hand + "2.5e8 / 1e9"},
-      {"t410_pcie_write_req_rate",
-       {{"WR_REQ", 1.25e8}, {"CYCLES", 1e9}},
-       1e9,
-       0.125,
-       hand + "1.25e8 / 1e9"},
+      {"t410_pcie_read_req_rate", {{"RD_REQ", 2.5e8}, {"CYCLES", 1e9}}, 1e9, 0.25, hand + "2.5e8 / 1e9"},
+      {"t410_pcie_write_req_rate", {{"WR_REQ", 1.25e8}, {"CYCLES", 1e9}}, 1e9, 0.125, hand + "1.25e8 / 1e9"},
       {"t410_pcie_frequency", {{"CYCLES", 1.6e9}}, 1e9, 1.6, hand + "1.6e9 cycles in 1 s"},
-      {"t410_pcie_read_latency_cycles",
-       {{"RD_CUM_OUTS", 4e10}, {"RD_REQ", 1e8}},
-       1e9,
-       400.0,
-       hand + "4e10 / 1e8"},
+      {"t410_pcie_read_latency_cycles", {{"RD_CUM_OUTS", 4e10}, {"RD_REQ", 1e8}}, 1e9, 400.0, hand + "4e10 / 1e8"},
       {"t410_pcie_read_latency",
        {{"RD_CUM_OUTS", 4e10}, {"RD_REQ", 1e8}, {"CYCLES", 1.6e9}},
        1e9,
@@ -65,24 +37,12 @@ std::vector<MetricCase> tegra410_cases() {
       // PCIE-TGT.
       {"t410_pcie_tgt_read_bw", {{"RD_BYTES", 2e9}}, 1e9, 2.0, hand + "2e9 B in 1 s"},
       {"t410_pcie_tgt_write_bw", {{"WR_BYTES", 5e8}}, 1e9, 0.5, hand + "5e8 B in 1 s"},
-      {"t410_pcie_tgt_read_req_rate",
-       {{"RD_REQ", 1e7}, {"CYCLES", 1e9}},
-       1e9,
-       0.01,
-       hand + "1e7 / 1e9"},
-      {"t410_pcie_tgt_write_req_rate",
-       {{"WR_REQ", 5e6}, {"CYCLES", 1e9}},
-       1e9,
-       0.005,
-       hand + "5e6 / 1e9"},
+      {"t410_pcie_tgt_read_req_rate", {{"RD_REQ", 1e7}, {"CYCLES", 1e9}}, 1e9, 0.01, hand + "1e7 / 1e9"},
+      {"t410_pcie_tgt_write_req_rate", {{"WR_REQ", 5e6}, {"CYCLES", 1e9}}, 1e9, 0.005, hand + "5e6 / 1e9"},
 
       // CMEM latency; RD_REQ is 32 bytes per request.
       {"t410_cmem_frequency", {{"CYCLES", 1.2e9}}, 1e9, 1.2, hand + "1.2e9 cycles in 1 s"},
-      {"t410_cmem_read_latency_cycles",
-       {{"RD_CUM_OUTS", 1.8e10}, {"RD_REQ", 1e8}},
-       1e9,
-       180.0,
-       hand + "1.8e10 / 1e8"},
+      {"t410_cmem_read_latency_cycles", {{"RD_CUM_OUTS", 1.8e10}, {"RD_REQ", 1e8}}, 1e9, 180.0, hand + "1.8e10 / 1e8"},
       {"t410_cmem_read_latency",
        {{"RD_CUM_OUTS", 1.8e10}, {"RD_REQ", 1e8}, {"CYCLES", 1.2e9}},
        1e9,
@@ -171,7 +131,7 @@ std::vector<MetricCase> tegra410_cases() {
   };
 }
 
-} // namespace pmukit::test
+}  // namespace pmukit::test
 
 using pmukit::test::catalog;
 
@@ -182,16 +142,14 @@ TEST(Tegra410, NanosecondLatencyIsCycleLatencyOverFrequency) {
     const char *freq, *cycles, *ns, *outs, *req;
   };
   const Triple triples[] = {
-      {"t410_pcie_frequency", "t410_pcie_read_latency_cycles", "t410_pcie_read_latency",
-       "RD_CUM_OUTS", "RD_REQ"},
-      {"t410_cmem_frequency", "t410_cmem_read_latency_cycles", "t410_cmem_read_latency",
-       "RD_CUM_OUTS", "RD_REQ"},
-      {"t410_nvlink_c2c_frequency", "t410_nvlink_c2c_out_wr_latency_cycles",
-       "t410_nvlink_c2c_out_wr_latency", "OUT_WR_CUM_OUTS", "OUT_WR_REQ"},
-      {"t410_nvclink_frequency", "t410_nvclink_out_rd_latency_cycles",
-       "t410_nvclink_out_rd_latency", "OUT_RD_CUM_OUTS", "OUT_RD_REQ"},
-      {"t410_nvdlink_frequency", "t410_nvdlink_in_rd_latency_cycles", "t410_nvdlink_in_rd_latency",
-       "IN_RD_CUM_OUTS", "IN_RD_REQ"},
+      {"t410_pcie_frequency", "t410_pcie_read_latency_cycles", "t410_pcie_read_latency", "RD_CUM_OUTS", "RD_REQ"},
+      {"t410_cmem_frequency", "t410_cmem_read_latency_cycles", "t410_cmem_read_latency", "RD_CUM_OUTS", "RD_REQ"},
+      {"t410_nvlink_c2c_frequency", "t410_nvlink_c2c_out_wr_latency_cycles", "t410_nvlink_c2c_out_wr_latency",
+       "OUT_WR_CUM_OUTS", "OUT_WR_REQ"},
+      {"t410_nvclink_frequency", "t410_nvclink_out_rd_latency_cycles", "t410_nvclink_out_rd_latency", "OUT_RD_CUM_OUTS",
+       "OUT_RD_REQ"},
+      {"t410_nvdlink_frequency", "t410_nvdlink_in_rd_latency_cycles", "t410_nvdlink_in_rd_latency", "IN_RD_CUM_OUTS",
+       "IN_RD_REQ"},
   };
   const double ns = 987654321;
   std::map<std::string, double> counts;
@@ -224,6 +182,5 @@ TEST(Tegra410, PciePmusAreNotConfusedWithGraces) {
   for (const auto* m : t410) EXPECT_EQ(m->name().rfind("t410_pcie_", 0), 0u) << m->name();
   for (const auto* m : grace) EXPECT_EQ(m->name().rfind("pcie_rp_", 0), 0u) << m->name();
   EXPECT_EQ(catalog().find_pmu_type("nvidia_pcie_pmu_1_rc_3")->pattern, "nvidia_pcie_pmu_%u_rc_%u");
-  EXPECT_EQ(catalog().find_pmu_type("nvidia_pcie_tgt_pmu_0_rc_0")->pattern,
-            "nvidia_pcie_tgt_pmu_%u_rc_%u");
+  EXPECT_EQ(catalog().find_pmu_type("nvidia_pcie_tgt_pmu_0_rc_0")->pattern, "nvidia_pcie_tgt_pmu_%u_rc_%u");
 }

@@ -84,15 +84,11 @@ std::vector<MetricCase> other_cases() {
 
       // Intel SPR IMC: 64 bytes per CAS.
       {"spr_imc_read_bw", {{"CAS_COUNT_READ", 1e9}}, 1e10, 6.4, "by hand: 1e9 CAS x 64 B in 10 s"},
-      {"spr_imc_write_bw",
-       {{"CAS_COUNT_WRITE", 5e8}},
-       1e10,
-       3.2,
-       "by hand: 5e8 CAS x 64 B in 10 s"},
+      {"spr_imc_write_bw", {{"CAS_COUNT_WRITE", 5e8}}, 1e10, 3.2, "by hand: 5e8 CAS x 64 B in 10 s"},
   };
 }
 
-} // namespace pmukit::test
+}  // namespace pmukit::test
 
 using pmukit::test::catalog;
 
@@ -104,23 +100,23 @@ double bw(const char* metric, const char* var, double count, double ns) {
   return r.value;
 }
 
-} // namespace
+}  // namespace
 
 // The seed's python prints the payload in MB (>>> count * 16/1000/1000); fio reports the same
 // transfer. Bandwidth times time gives the seed's MB back, and the rate is fio's.
 TEST(YitianPcieSeed, PayloadUnitsTimes16MatchTheSeedAndFio) {
   double rx = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 536910432, 15854e6);
-  EXPECT_NEAR(rx * 15854e6 / 1e6, 8590, 1); // "8590", fio: io=8192MiB (8590MB)
-  EXPECT_NEAR(rx * 1000, 542, 0.5);         // fio: BW=517MiB/s (542MB/s)
+  EXPECT_NEAR(rx * 15854e6 / 1e6, 8590, 1);  // "8590", fio: io=8192MiB (8590MB)
+  EXPECT_NEAR(rx * 1000, 542, 0.5);          // fio: BW=517MiB/s (542MB/s)
   double rx200 = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 6777637176, 200120e6);
-  EXPECT_NEAR(rx200 * 200120e6 / 1e6, 108442, 1); // "108442"
+  EXPECT_NEAR(rx200 * 200120e6 / 1e6, 108442, 1);  // "108442"
   EXPECT_NEAR(rx200 * 1000, 542, 0.5);
   double rx20 = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 681297119, 20117e6);
-  EXPECT_NEAR(rx20 * 20117e6 / 1e6, 10900, 1); // "10900 MB"
+  EXPECT_NEAR(rx20 * 20117e6 / 1e6, 10900, 1);  // "10900 MB"
   EXPECT_NEAR(rx20 * 1000, 542, 0.5);
   double tx = bw("pcie_bdf_tx_bw", "PCIE_TX_DATA", 288016854, 20355e6);
-  EXPECT_NEAR(tx * 20355e6 / 1e6, 4608, 1); // "4608 MB", fio: io=4393MiB (4606MB)
-  EXPECT_NEAR(tx * 1000, 226, 0.5);         // fio: BW=216MiB/s (226MB/s)
+  EXPECT_NEAR(tx * 20355e6 / 1e6, 4608, 1);  // "4608 MB", fio: io=4393MiB (4606MB)
+  EXPECT_NEAR(tx * 1000, 226, 0.5);          // fio: BW=216MiB/s (226MB/s)
   // The multiplexed read/write run: the seed prints 3384 MB and 3539 MB, then divides those rounded
   // figures by 20.6 s for "164.27 MB/s" and "171.79 MB", hence the looser rate check.
   double mix_rx = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 211517354, 20.6e9);
@@ -144,8 +140,8 @@ TEST(YitianPcieSeed, UpstreamAndAnolisDriversGiveTheSameBandwidth) {
 TEST(YitianCmnSeed, FourNodeCountsAreSummed) {
   const auto& m = catalog().at("yitian_cmn_cross_die_tx_bw");
   ASSERT_EQ(m.events().size(), 2u);
-  auto sums = m.sum_event_counts({{"LA_TX_CXS", {810164744, 810632046, 812716494, 811744534}},
-                                  {"PMU_CYCLE_COUNTER", {12213460910}}});
+  auto sums = m.sum_event_counts(
+      {{"LA_TX_CXS", {810164744, 810632046, 812716494, 811744534}}, {"PMU_CYCLE_COUNTER", {12213460910}}});
   EXPECT_EQ(sums.at("LA_TX_CXS"), 3245257818.0);
   auto r = m.evaluate(sums, 6785306920);
   ASSERT_TRUE(r.valid) << r.problem;
@@ -171,7 +167,7 @@ TEST(YitianCmnSeed, EventsAreTheSeedsPerfTerms) {
   EXPECT_EQ(m.parameters()[0].name, "CMN_FREQ_GHZ");
   EXPECT_EQ(m.parameters()[0].default_value, 1.8);
   EXPECT_TRUE(m.applies_to("arm_cmn_0"));
-  EXPECT_FALSE(m.uses_duration()); // time comes from the DTC cycle count
+  EXPECT_FALSE(m.uses_duration());  // time comes from the DTC cycle count
 }
 
 // hardware.md gives the kernel's scale for cas_count_*: 6.103515625e-5 MiB per count. The IMC

@@ -39,8 +39,8 @@ std::map<std::string, std::vector<LspciCap>> parse_lspci(const std::string& out)
     } else if (std::regex_match(line, m, cap_re) && !current.empty()) {
       std::string text = m[3];
       if (text.rfind("<chain", 0) == 0 || text.rfind("<access denied>", 0) == 0) continue;
-      devs[current].push_back({static_cast<unsigned>(std::stoul(m[1], nullptr, 16)),
-                               m[2].matched ? std::stoi(m[2]) : -1, text});
+      devs[current].push_back(
+          {static_cast<unsigned>(std::stoul(m[1], nullptr, 16)), m[2].matched ? std::stoi(m[2]) : -1, text});
     }
   }
   return devs;
@@ -80,7 +80,9 @@ void compare(const pci::Device& ours, const std::vector<LspciCap>& theirs, bool 
   }
 }
 
-bool have_lspci() { return test::run_program("lspci", {"--version"}).status == 0; }
+bool have_lspci() {
+  return test::run_program("lspci", {"--version"}).status == 0;
+}
 
 }  // namespace
 

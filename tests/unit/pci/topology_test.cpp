@@ -31,11 +31,11 @@ snapshot::PciDeviceSpec endpoint(const char* bdf) {
 TEST(Topology, EndpointsBehindSwitchesFindTheirRootPort) {
   test::TempDir dir;
   snapshot::SnapshotBuilder b(dir.path());
-  b.add_pci_device(bridge("0008:00:00.0", 4, 0x01, 0x03));   // root port
-  b.add_pci_device(bridge("0008:01:00.0", 5, 0x02, 0x03));   // switch upstream
-  b.add_pci_device(bridge("0008:02:00.0", 6, 0x03, 0x03));   // switch downstream
+  b.add_pci_device(bridge("0008:00:00.0", 4, 0x01, 0x03));  // root port
+  b.add_pci_device(bridge("0008:01:00.0", 5, 0x02, 0x03));  // switch upstream
+  b.add_pci_device(bridge("0008:02:00.0", 6, 0x03, 0x03));  // switch downstream
   b.add_pci_device(endpoint("0008:03:00.0"));
-  b.add_pci_device(endpoint("0018:01:00.0"));                // no root port in its domain
+  b.add_pci_device(endpoint("0018:01:00.0"));  // no root port in its domain
   Machine m(MachineOptions{dir.path()});
   auto devs = pci::scan(m);
   ASSERT_EQ(devs.size(), 5u);
@@ -52,7 +52,8 @@ TEST(Topology, BarsFromSysfsResourceFlags) {
   test::TempDir dir;
   snapshot::SnapshotBuilder b(dir.path());
   auto s = endpoint("0000:6a:03.1");
-  s.bars = {{0, 0x206ffff40000ull, 0x2000, true, false}, {2, 0x206ffff00000ull, 0x20000, true, true},
+  s.bars = {{0, 0x206ffff40000ull, 0x2000, true, false},
+            {2, 0x206ffff00000ull, 0x20000, true, true},
             {4, 0xc0000000, 0x1000, false, false}};
   b.add_pci_device(s);
   Machine m(MachineOptions{dir.path()});
@@ -69,12 +70,11 @@ TEST(Topology, BarsFromSysfsResourceFlags) {
 
 TEST(Topology, BarsFromDumpRegistersHaveNoSize) {
   test::TempDir dir;
-  write_file(dir / "d.txt",
-             "6a:01.0 System peripheral: Intel Corporation Device 0b25\n"
-             "00: 86 80 25 0b 46 01 10 00 00 00 80 08 00 00 00 00\n"
-             "10: 0c 00 f4 ff 6f 20 00 00 0c 00 f0 ff 6f 20 00 00\n"
-             "20: 00 00 00 00 00 00 00 00 00 00 00 00 86 80 00 00\n"
-             "30: 00 00 00 00 40 00 00 00 00 00 00 00 00 00 00 00\n\n");
+  write_file(dir / "d.txt", "6a:01.0 System peripheral: Intel Corporation Device 0b25\n"
+                            "00: 86 80 25 0b 46 01 10 00 00 00 80 08 00 00 00 00\n"
+                            "10: 0c 00 f4 ff 6f 20 00 00 0c 00 f0 ff 6f 20 00 00\n"
+                            "20: 00 00 00 00 00 00 00 00 00 00 00 00 86 80 00 00\n"
+                            "30: 00 00 00 00 40 00 00 00 00 00 00 00 00 00 00 00\n\n");
   MachineOptions o;
   o.pci_dump = dir / "d.txt";
   Machine m(o);

@@ -4,8 +4,8 @@
 
 #include "pmu_tree.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/syntax/event_parser.h"
 #include "pmukit/perf/event_set.h"
+#include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
 #include "support/test_support.h"
 
@@ -15,7 +15,7 @@ using namespace pmukit::perf;
 namespace {
 
 class BindTest : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     for (const char* n : {"uncore_imc_0", "uncore_imc_1", "uncore_imc_2", "uncore_imc_3"})
       test::add_spr_imc(b, n, "24");
@@ -45,7 +45,7 @@ protected:
 
 using Plan = std::vector<std::vector<std::size_t>>;
 
-} // namespace
+}  // namespace
 
 TEST_F(BindTest, TypeNameExpandsToEveryBox) {
   auto bound = bind("uncore_imc/cas_count_read/");
@@ -89,8 +89,7 @@ TEST_F(BindTest, ModifiersFollowPerf) {
   auto m = bind("msr/tsc/u,msr/tsc/k,msr/tsc/uk,cpu-clock:h,msr/tsc/I,msr/tsc/De");
   EXPECT_TRUE(!m[0].counter.exclude_user && m[0].counter.exclude_kernel && m[0].counter.exclude_hv);
   EXPECT_TRUE(m[1].counter.exclude_user && !m[1].counter.exclude_kernel && m[1].counter.exclude_hv);
-  EXPECT_TRUE(!m[2].counter.exclude_user && !m[2].counter.exclude_kernel &&
-              m[2].counter.exclude_hv);
+  EXPECT_TRUE(!m[2].counter.exclude_user && !m[2].counter.exclude_kernel && m[2].counter.exclude_hv);
   EXPECT_TRUE(m[3].counter.exclude_user && m[3].counter.exclude_kernel && !m[3].counter.exclude_hv);
   EXPECT_TRUE(m[4].counter.exclude_idle && !m[4].counter.exclude_user);
   EXPECT_TRUE(m[5].counter.pinned && m[5].counter.exclusive && !m[5].counter.has_excludes());
@@ -108,12 +107,9 @@ TEST_F(BindTest, Errors) {
   EXPECT_EQ(bind_error("msr/tsc/p"),
             "event 'msr/tsc/p': modifier 'p' is not supported when counting (pmukit takes u k h I "
             "D e)");
-  EXPECT_NE(bind_error("cycles").find("neither a software event nor an event of any PMU"),
-            std::string::npos);
-  EXPECT_NE(bind_error("sched:sched_switch").find("tracepoints are not counted"),
-            std::string::npos);
-  EXPECT_NE(bind_error("uncore_imc/cas_count_read,foo=1/")
-                .find("unknown term 'foo' for pmu 'uncore_imc_0'"),
+  EXPECT_NE(bind_error("cycles").find("neither a software event nor an event of any PMU"), std::string::npos);
+  EXPECT_NE(bind_error("sched:sched_switch").find("tracepoints are not counted"), std::string::npos);
+  EXPECT_NE(bind_error("uncore_imc/cas_count_read,foo=1/").find("unknown term 'foo' for pmu 'uncore_imc_0'"),
             std::string::npos);
 }
 
@@ -139,23 +135,20 @@ TEST_F(BindTest, WrittenGroupMixingPmusIsSplitByPmu) {
 }
 
 TEST_F(BindTest, NoGroupingOpensEveryEventAlone) {
-  EXPECT_EQ(plan("{msr/tsc/,cpu-clock},uncore_imc_0/clockticks/", Grouping::none),
-            (Plan{{0}, {1}, {2}}));
+  EXPECT_EQ(plan("{msr/tsc/,cpu-clock},uncore_imc_0/clockticks/", Grouping::none), (Plan{{0}, {1}, {2}}));
 }
 
 TEST_F(BindTest, CpumaskWithoutAChosenCpuIsAUsageErrorBeforeAnyOpen) {
   Machine m(MachineOptions{dir.path()});
-  auto bound =
-      bind_events(m, events::parse_event_list("dwc_rootport_3018/tx_pcie_tlp_data_payload/"));
+  auto bound = bind_events(m, events::parse_event_list("dwc_rootport_3018/tx_pcie_tlp_data_payload/"));
   CountOptions opts;
   opts.cpus = {0, 2};
   try {
     EventSet set(m, bound, opts);
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_STREQ(e.what(),
-                 "event 'dwc_rootport_3018/tx_pcie_tlp_data_payload/': PMU 'dwc_rootport_3018' "
-                 "counts on CPU 1 (its cpumask), and none of them was chosen (0,2)");
+    EXPECT_STREQ(e.what(), "event 'dwc_rootport_3018/tx_pcie_tlp_data_payload/': PMU 'dwc_rootport_3018' "
+                           "counts on CPU 1 (its cpumask), and none of them was chosen (0,2)");
   }
   EXPECT_THROW(EventSet(m, {}, CountOptions{}), UsageError);
 }

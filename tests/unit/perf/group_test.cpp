@@ -16,7 +16,7 @@ TEST(ScaleCount, MatchesPerf) {
   EXPECT_EQ(scale_count(1000, 100, 50), 2000u);
   EXPECT_EQ(scale_count(1000, 300, 200), 1500u);
   EXPECT_EQ(scale_count(10, 3, 2), 15u);
-  EXPECT_EQ(scale_count(1000, 100, 0), 0u); // never ran: perf's <not counted>
+  EXPECT_EQ(scale_count(1000, 100, 0), 0u);  // never ran: perf's <not counted>
   EXPECT_EQ(scale_count(7, 0, 0), 0u);
   GroupReading r{{100, 40}, 1000, 250};
   EXPECT_TRUE(r.counted());
@@ -38,7 +38,7 @@ TEST(Group, SystemWideMsrTscAndCpuClockOnCpu0) {
   EXPECT_EQ(g.counters()[1].type, 1u);
   EXPECT_EQ(std::set<std::uint64_t>(g.ids().begin(), g.ids().end()).size(), 2u);
 
-  GroupReading before = g.read(); // opened disabled: nothing counted yet
+  GroupReading before = g.read();  // opened disabled: nothing counted yet
   EXPECT_EQ(before.values, (std::vector<std::uint64_t>{0, 0}));
   EXPECT_EQ(before.time_enabled, 0u);
 
@@ -129,8 +129,7 @@ TEST(Group, FailingMemberClosesEverythingAndNamesTheMember) {
     FAIL() << "msr/event=0x1/ opened";
   } catch (const Error& e) {
     std::string msg = e.what();
-    EXPECT_EQ(msg.rfind("event 'msr/event=0x1/': PMU 'msr' rejected the configuration", 0), 0u)
-        << msg;
+    EXPECT_EQ(msg.rfind("event 'msr/event=0x1/': PMU 'msr' rejected the configuration", 0), 0u) << msg;
   }
   EXPECT_EQ(test::open_fd_count(), fds);
 }
@@ -140,7 +139,7 @@ TEST(Group, FailingLeaderLeaksNothing) {
   Machine live = Machine::live();
   std::size_t fds = test::open_fd_count();
   std::vector<Counter> counters = test::live_counters("msr/tsc/,cpu-clock");
-  counters[0].type = 0x7ffffff0; // no PMU has this type: ENOENT
+  counters[0].type = 0x7ffffff0;  // no PMU has this type: ENOENT
   counters[0].pmu = "";
   EXPECT_THROW(Group(live, counters, Target::on_cpu(0)), Error);
   EXPECT_EQ(test::open_fd_count(), fds);
@@ -193,5 +192,5 @@ TEST(EventSet, PerTaskCountsOneGroupPerPmu) {
     EXPECT_EQ(c.instances, 1u);
     EXPECT_GT(c.raw, 0u) << c.name;
   }
-  EXPECT_GE(counts[1].raw, 3'000'000 * test::kSpinCoverage); // task-clock: the CPU time spun
+  EXPECT_GE(counts[1].raw, 3'000'000 * test::kSpinCoverage);  // task-clock: the CPU time spun
 }

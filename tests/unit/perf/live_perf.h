@@ -10,9 +10,9 @@
 #include <string>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/syntax/event_parser.h"
 #include "pmukit/perf/event_set.h"
 #include "pmukit/perf/syscall.h"
+#include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
 
@@ -51,9 +51,9 @@ inline std::optional<std::string> msr_system_wide_unavailable() {
 }
 
 // Skips the test when system-wide msr counting is impossible here.
-#define PMUKIT_REQUIRE_PERF_AND_MSR()                                                              \
-  do {                                                                                             \
-    if (auto why = ::pmukit::test::msr_system_wide_unavailable()) GTEST_SKIP() << *why;            \
+#define PMUKIT_REQUIRE_PERF_AND_MSR()                                                                                  \
+  do {                                                                                                                 \
+    if (auto why = ::pmukit::test::msr_system_wide_unavailable()) GTEST_SKIP() << *why;                                \
   } while (0)
 
 // The counters for an event list, bound on the live machine.
@@ -87,4 +87,4 @@ inline std::size_t open_fd_count() {
   return n;
 }
 
-} // namespace pmukit::test
+}  // namespace pmukit::test

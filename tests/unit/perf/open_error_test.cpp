@@ -45,13 +45,12 @@ std::string in_child(const std::function<std::string()>& fn, bool unprivileged) 
       if (n <= 0) break;
       done += static_cast<std::size_t>(n);
     }
-    ::_exit(0); // no atexit handlers, no gtest teardown in the child
+    ::_exit(0);  // no atexit handlers, no gtest teardown in the child
   }
   ::close(p[1]);
   std::string out;
   char buf[4096];
-  for (ssize_t n; (n = ::read(p[0], buf, sizeof buf)) > 0;)
-    out.append(buf, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = ::read(p[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
   ::close(p[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -65,8 +64,7 @@ std::string open_error_of(const char* events, Target target) {
 }
 
 int live_paranoid() {
-  return static_cast<int>(
-      try_read_int(Machine::live().param("kernel.path") / "perf_event_paranoid").value_or(99));
+  return static_cast<int>(try_read_int(Machine::live().param("kernel.path") / "perf_event_paranoid").value_or(99));
 }
 
 std::string live_devices() {
@@ -77,39 +75,36 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-} // namespace
+}  // namespace
 
 TEST(OpenErrorLive, KernelAnswersEinvalAndEnoentAsDocumented) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
   perf_event_attr attr{};
   attr.size = sizeof attr;
-  attr.type = 9;   // msr
-  attr.config = 1; // APERF: not on this CPU
+  attr.type = 9;    // msr
+  attr.config = 1;  // APERF: not on this CPU
   EXPECT_EQ(sys_perf_event_open(attr, 0, -1, -1), -EINVAL);
   attr.config = 0;
-  attr.exclude_kernel = 1; // the msr PMU cannot filter by privilege level
+  attr.exclude_kernel = 1;  // the msr PMU cannot filter by privilege level
   EXPECT_EQ(sys_perf_event_open(attr, 0, -1, -1), -EINVAL);
   attr.exclude_kernel = 0;
-  attr.type = 0x7ffffff0; // no PMU
+  attr.type = 0x7ffffff0;  // no PMU
   EXPECT_EQ(sys_perf_event_open(attr, 0, -1, -1), -ENOENT);
 }
 
 TEST(OpenErrorLive, BadConfigSaysToCheckTheFormat) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
-  std::string msg =
-      in_child([] { return open_error_of("msr/event=0x1/", Target::on_cpu(0)); }, false);
-  EXPECT_EQ(msg,
-            "exception: event 'msr/event=0x1/': PMU 'msr' rejected the configuration (a term out "
-            "of range or not supported by this PMU); check the terms against " +
-                live_devices() + "/msr/format");
+  std::string msg = in_child([] { return open_error_of("msr/event=0x1/", Target::on_cpu(0)); }, false);
+  EXPECT_EQ(msg, "exception: event 'msr/event=0x1/': PMU 'msr' rejected the configuration (a term out "
+                 "of range or not supported by this PMU); check the terms against " +
+                     live_devices() + "/msr/format");
 }
 
 TEST(OpenErrorLive, ExcludeModifiersOnMsrSayToDropThem) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
   std::string msg = in_child([] { return open_error_of("msr/tsc/k", Target::on_cpu(0)); }, false);
-  EXPECT_EQ(msg,
-            "exception: event 'msr/tsc/k': PMU 'msr' cannot count by privilege level: drop the "
-            "u/k/h/I modifiers (uncore and msr PMUs count everything)");
+  EXPECT_EQ(msg, "exception: event 'msr/tsc/k': PMU 'msr' cannot count by privilege level: drop the "
+                 "u/k/h/I modifiers (uncore and msr PMUs count everything)");
 }
 
 TEST(OpenErrorLive, UnknownTypeSaysNoSuchPmu) {
@@ -145,11 +140,9 @@ TEST(OpenErrorLive, PerTaskAdviceIsTrueUnprivileged) {
   if (live_paranoid() != 2) GTEST_SKIP() << "the check below is for perf_event_paranoid=2";
   // Counting the kernel too is refused, with the level that would allow it...
   std::string kernel = in_child([] { return open_error_of("task-clock", Target::task(0)); }, true);
-  EXPECT_TRUE(contains(kernel, "per-task counting that includes the kernel needs 1 or less"))
-      << kernel;
+  EXPECT_TRUE(contains(kernel, "per-task counting that includes the kernel needs 1 or less")) << kernel;
   // ...and user-only counting, which level 2 allows, really opens.
-  EXPECT_EQ(in_child([] { return open_error_of("task-clock:u", Target::task(0)); }, true),
-            "opened");
+  EXPECT_EQ(in_child([] { return open_error_of("task-clock:u", Target::task(0)); }, true), "opened");
 }
 
 TEST(OpenErrorLive, RootDeniedPointsAtPolicyNotParanoid) {
@@ -187,7 +180,7 @@ TEST(OpenErrorLive, TooManyOpenFilesGivesTheLimit) {
 }
 
 class OpenErrorTree : public ::testing::Test {
-protected:
+ protected:
   void SetUp() override {
     test::add_spr_imc(b, "uncore_imc_0", "24");
     test::add_msr_and_software(b);
@@ -227,10 +220,9 @@ TEST_F(OpenErrorTree, UncoreOnAnotherCpuNamesItsCpumask) {
 TEST_F(OpenErrorTree, GroupAcrossPmus) {
   OpenAttempt a = imc(-1, 0);
   a.group_leader = "msr";
-  EXPECT_EQ(explain(EINVAL, a),
-            "event 'uncore_imc_0/cas_count_read/': PMU 'uncore_imc_0' cannot join a group led by "
-            "PMU 'msr': a group counts on one PMU (plus software events); put them in separate "
-            "groups");
+  EXPECT_EQ(explain(EINVAL, a), "event 'uncore_imc_0/cas_count_read/': PMU 'uncore_imc_0' cannot join a group led by "
+                                "PMU 'msr': a group counts on one PMU (plus software events); put them in separate "
+                                "groups");
   OpenAttempt sw;
   sw.event = "cpu-clock";
   sw.pmu = "software";
@@ -255,8 +247,7 @@ TEST_F(OpenErrorTree, ParanoidValueComesFromTheMachine) {
   // mkdtemp made the root 0700; the unprivileged child must be able to read the tree.
   namespace fs = std::filesystem;
   fs::permissions(dir.path(),
-                  fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
-                      fs::perms::others_exec,
+                  fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec,
                   fs::perm_options::add);
   std::string root = dir.path().string();
   std::string msg = in_child(
@@ -295,7 +286,6 @@ TEST_F(OpenErrorTree, OtherErrnos) {
   EXPECT_EQ(explain(ENODEV, imc(-1, 7)),
             "event 'uncore_imc_0/cas_count_read/': PMU 'uncore_imc_0' cannot count on CPU 7 "
             "(offline, or not one of its CPUs)");
-  EXPECT_EQ(explain(EFAULT, imc(-1, 0)),
-            "event 'uncore_imc_0/cas_count_read/': perf_event_open failed: Bad address");
+  EXPECT_EQ(explain(EFAULT, imc(-1, 0)), "event 'uncore_imc_0/cas_count_read/': perf_event_open failed: Bad address");
   EXPECT_TRUE(contains(explain(EMFILE, imc(-1, 0)), "raise it (ulimit -n)"));
 }

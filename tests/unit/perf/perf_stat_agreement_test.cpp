@@ -36,7 +36,7 @@ using namespace pmukit::perf;
 
 namespace {
 
-constexpr long kWorkNs = 100'000'000; // CPU time the child spins once released
+constexpr long kWorkNs = 100'000'000;  // CPU time the child spins once released
 
 // perf stat -x, output: "value,unit,event,runtime,pcnt-running,...": event -> value.
 std::map<std::string, std::string> read_perf_csv(const std::filesystem::path& file) {
@@ -62,13 +62,11 @@ std::string slurp(const std::filesystem::path& file) {
   double diff = static_cast<double>(ours) - static_cast<double>(perfs);
   double rel = perfs ? diff / static_cast<double>(perfs) : 1.0;
   if (perfs && std::abs(rel) <= tolerance)
-    return ::testing::AssertionSuccess()
-           << "ours " << ours << ", perf " << perfs << ", " << rel * 100 << "%";
-  return ::testing::AssertionFailure()
-         << "ours " << ours << ", perf stat " << perfs << ": " << rel * 100 << "% apart";
+    return ::testing::AssertionSuccess() << "ours " << ours << ", perf " << perfs << ", " << rel * 100 << "%";
+  return ::testing::AssertionFailure() << "ours " << ours << ", perf stat " << perfs << ": " << rel * 100 << "% apart";
 }
 
-} // namespace
+}  // namespace
 
 TEST(PerfStatAgreement, PerTaskMsrTscAndTaskClock) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
@@ -118,7 +116,7 @@ TEST(PerfStatAgreement, PerTaskMsrTscAndTaskClock) {
                                 std::to_string(child)};
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, ctl[0], ctl[0]); // same fd: clears close-on-exec
+  posix_spawn_file_actions_adddup2(&fa, ctl[0], ctl[0]);  // same fd: clears close-on-exec
   posix_spawn_file_actions_adddup2(&fa, ack[1], ack[1]);
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
@@ -146,11 +144,10 @@ TEST(PerfStatAgreement, PerTaskMsrTscAndTaskClock) {
   ::close(go[1]);
   int status = 0;
   ::waitpid(child, &status, 0);
-  ::waitpid(perf_pid, &status, 0); // perf stat -p ends once the child is gone
+  ::waitpid(perf_pid, &status, 0);  // perf stat -p ends once the child is gone
   ::close(ctl[1]);
   ::close(ack[0]);
-  ASSERT_TRUE(acked) << "perf stat did not acknowledge 'enable' (got '" << reply
-                     << "'): " << slurp(log);
+  ASSERT_TRUE(acked) << "perf stat did not acknowledge 'enable' (got '" << reply << "'): " << slurp(log);
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << slurp(log);
 
   GroupReading r = ours.read();

@@ -11,13 +11,11 @@ namespace pmukit::test {
 // Writes /sys/bus/event_source/devices/<pmu>/<relative path> for every entry of `files`.
 inline void add_pmu(snapshot::SnapshotBuilder& b, const std::string& pmu,
                     const std::map<std::string, std::string>& files) {
-  for (const auto& [rel, text] : files)
-    b.write_text("/sys/bus/event_source/devices/" + pmu + "/" + rel, text);
+  for (const auto& [rel, text] : files) b.write_text("/sys/bus/event_source/devices/" + pmu + "/" + rel, text);
 }
 
 // A Sapphire Rapids-like IMC box: umask split over config:8-15,32-55, cas_count_read in MiB.
-inline void add_spr_imc(snapshot::SnapshotBuilder& b, const std::string& pmu,
-                        const std::string& type) {
+inline void add_spr_imc(snapshot::SnapshotBuilder& b, const std::string& pmu, const std::string& type) {
   add_pmu(b, pmu,
           {{"type", type + "\n"},
            {"cpumask", "0\n"},
@@ -75,4 +73,4 @@ inline void add_msr_and_software(snapshot::SnapshotBuilder& b) {
   add_pmu(b, "software", {{"type", "1\n"}, {"perf_event_mux_interval_ms", "4\n"}});
 }
 
-} // namespace pmukit::test
+}  // namespace pmukit::test

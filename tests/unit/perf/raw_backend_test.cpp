@@ -52,7 +52,8 @@ TEST(RawPerfBackend, AutoSaysWhyAKernelOnlyPmuGoesThroughPerf) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
   auto r = test::run_tool("pmu-raw", {"-e", "msr/tsc/", "--duration", "0.1"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("(msr: perf (a kernel PMU; pmukit discovered no unit of that name))"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(msr: perf (a kernel PMU; pmukit discovered no unit of that name))"), std::string::npos)
+      << r.out;
   auto i = test::run_tool("pmu-raw", {"-e", "msr/tsc/", "-I", "50", "--interval-count", "2", "-x,"});
   ASSERT_EQ(i.status, 0) << i.err;
   EXPECT_NE(i.err.find("pmu-raw: msr: perf (a kernel PMU"), std::string::npos) << i.err;
@@ -88,8 +89,8 @@ TEST(RawPerfBackend, AutoFallsBackToPerfForABusyUnit) {
   }
   write_file(root / "sys/bus/event_source/devices/nvidia_scf_pmu_0/type",
              read_file(Machine::live().param("events.path") / "msr" / "type"));
-  auto r = test::run_tool("pmu-raw", {"--snapshot", root.string(), "-e", "nvidia_scf_pmu_0/config=0/",
-                                      "--duration", "0.1", "-j"});
+  auto r = test::run_tool("pmu-raw",
+                          {"--snapshot", root.string(), "-e", "nvidia_scf_pmu_0/config=0/", "--duration", "0.1", "-j"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("nvidia_scf_pmu_0: perf, because nvidia_scf_pmu_0: in use: PMCNTENSET0 is 0x1"),
             std::string::npos)
@@ -101,8 +102,8 @@ TEST(RawPerfBackend, AutoFallsBackToPerfForABusyUnit) {
   EXPECT_GT(std::stod(lines[0]["counter-value"].get<std::string>()), 1e7);
   // Without the kernel PMU, the same busy unit is an error that names both reasons and --force.
   std::filesystem::remove(root / "sys/bus/event_source/devices/nvidia_scf_pmu_0");
-  auto gone = test::run_tool("pmu-raw", {"--snapshot", root.string(), "-e", "nvidia_scf_pmu_0/config=0/",
-                                         "--duration", "0.1"});
+  auto gone =
+      test::run_tool("pmu-raw", {"--snapshot", root.string(), "-e", "nvidia_scf_pmu_0/config=0/", "--duration", "0.1"});
   EXPECT_EQ(gone.status, 1);
   EXPECT_NE(gone.err.find("cannot be counted directly (nvidia_scf_pmu_0: in use: PMCNTENSET0 is 0x1"),
             std::string::npos)

@@ -4,10 +4,10 @@
 
 #include "pmu_tree.h"
 #include "pmukit/access/machine.h"
+#include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/syntax/encoder.h"
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/syntax/format.h"
-#include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/util/error.h"
 #include "support/test_support.h"
 
@@ -37,14 +37,14 @@ std::string error_of(const Machine& m, std::string_view pmu) {
 }
 
 class SysfsPmuTest : public ::testing::Test {
-protected:
+ protected:
   test::TempDir dir;
   snapshot::SnapshotBuilder b{dir.path()};
   Machine machine() { return Machine(MachineOptions{dir.path()}); }
   std::string devices() { return (dir.path() / "sys/bus/event_source/devices").string(); }
 };
 
-} // namespace
+}  // namespace
 
 TEST_F(SysfsPmuTest, UncoreImcLikeSapphireRapids) {
   test::add_spr_imc(b, "uncore_imc_0", "24");
@@ -80,8 +80,7 @@ TEST_F(SysfsPmuTest, NvidiaPcieFiltersInConfig1AndConfig2) {
   ASSERT_TRUE(pmu);
   EXPECT_EQ(pmu->type, 31u);
   EXPECT_FALSE(pmu->mux_interval_ms);
-  auto e =
-      encode_on(*pmu, "nvidia_pcie_pmu_0_rc_1/rd_bytes,src_bdf=0x0108,src_bdf_en,dst_loc_cmem/");
+  auto e = encode_on(*pmu, "nvidia_pcie_pmu_0_rc_1/rd_bytes,src_bdf=0x0108,src_bdf_en,dst_loc_cmem/");
   EXPECT_EQ(e.config, 0u);
   EXPECT_EQ(e.config1, 0x01010800u);
   EXPECT_EQ(e.config2, 0x1u);
@@ -120,7 +119,7 @@ TEST_F(SysfsPmuTest, SoftwarePmuHasNoFormatsAndAnyCpu) {
   EXPECT_TRUE(sw->desc.formats.empty());
   EXPECT_TRUE(sw->desc.aliases.empty());
   EXPECT_EQ(encode_on(*sw, "software/config=1/").config, 1u);
-  EXPECT_THROW(encode_on(*sw, "software/cpu-clock/"), UsageError); // as perf: unknown term
+  EXPECT_THROW(encode_on(*sw, "software/cpu-clock/"), UsageError);  // as perf: unknown term
 }
 
 TEST_F(SysfsPmuTest, HybridCpusFileStandsInForCpumask) {
@@ -146,21 +145,18 @@ TEST_F(SysfsPmuTest, PerPkgAndSnapshotFlagsAreKept) {
   EXPECT_EQ(pmu->cpumask, (std::vector<int>{0, 56}));
   EXPECT_EQ(pmu->per_pkg, std::set<std::string>{"ioclk"});
   EXPECT_EQ(pmu->snapshot, std::set<std::string>{"bw_in_port0"});
-  EXPECT_EQ(pmu->desc.aliases.size(), 2u); // orphan.unit belongs to no alias
+  EXPECT_EQ(pmu->desc.aliases.size(), 2u);  // orphan.unit belongs to no alias
 }
 
 TEST_F(SysfsPmuTest, ListIsInNaturalOrder) {
-  for (const char* n : {"uncore_imc_10", "uncore_imc_2", "uncore_imc_0", "uncore_imc_1"})
-    test::add_spr_imc(b, n, "24");
+  for (const char* n : {"uncore_imc_10", "uncore_imc_2", "uncore_imc_0", "uncore_imc_1"}) test::add_spr_imc(b, n, "24");
   test::add_msr_and_software(b);
-  EXPECT_EQ(names(list_pmus(machine())),
-            (std::vector<std::string>{"msr", "software", "uncore_imc_0", "uncore_imc_1",
-                                      "uncore_imc_2", "uncore_imc_10"}));
+  EXPECT_EQ(names(list_pmus(machine())), (std::vector<std::string>{"msr", "software", "uncore_imc_0", "uncore_imc_1",
+                                                                   "uncore_imc_2", "uncore_imc_10"}));
 }
 
 TEST_F(SysfsPmuTest, FindMatchesPmuInstancesLikePerf) {
-  for (const char* n : {"uncore_imc_10", "uncore_imc_2", "uncore_imc_0", "uncore_imc_1"})
-    test::add_spr_imc(b, n, "24");
+  for (const char* n : {"uncore_imc_10", "uncore_imc_2", "uncore_imc_0", "uncore_imc_1"}) test::add_spr_imc(b, n, "24");
   test::add_pmu(b, "uncore_imc_free_running_0", {{"type", "41\n"}, {"cpumask", "0\n"}});
   test::add_nvidia_pcie(b);
   test::add_dwc_rootport(b);
@@ -169,12 +165,10 @@ TEST_F(SysfsPmuTest, FindMatchesPmuInstancesLikePerf) {
   EXPECT_EQ(names(find_pmus(m, "uncore_imc")), boxes);
   EXPECT_EQ(names(find_pmus(m, "imc")), boxes);
   EXPECT_EQ(names(find_pmus(m, "uncore_imc_1")), std::vector<std::string>{"uncore_imc_1"});
-  EXPECT_EQ(names(find_pmus(m, "uncore_imc_free_running")),
-            std::vector<std::string>{"uncore_imc_free_running_0"});
+  EXPECT_EQ(names(find_pmus(m, "uncore_imc_free_running")), std::vector<std::string>{"uncore_imc_free_running_0"});
   EXPECT_EQ(names(find_pmus(m, "dwc_rootport")), std::vector<std::string>{"dwc_rootport_3018"});
   EXPECT_EQ(names(find_pmus(m, "uncore_imc_*")).size(), 5u);
-  EXPECT_EQ(names(find_pmus(m, "imc_[01]")),
-            (std::vector<std::string>{"uncore_imc_0", "uncore_imc_1"}));
+  EXPECT_EQ(names(find_pmus(m, "imc_[01]")), (std::vector<std::string>{"uncore_imc_0", "uncore_imc_1"}));
   // perf 6.1 wants only digits after the name, so the "_0_rc_1" instances are not found by prefix.
   EXPECT_TRUE(find_pmus(m, "nvidia_pcie_pmu").empty());
   EXPECT_TRUE(find_pmus(m, "uncore_cha").empty());
@@ -183,22 +177,18 @@ TEST_F(SysfsPmuTest, FindMatchesPmuInstancesLikePerf) {
 TEST_F(SysfsPmuTest, MalformedFilesAreErrorsNamingTheFile) {
   std::string root = devices();
   test::add_pmu(b, "bad_type", {{"type", "twenty\n"}});
-  EXPECT_EQ(error_of(machine(), "bad_type"),
-            root + "/bad_type/type: 'twenty' is not a PMU type number");
+  EXPECT_EQ(error_of(machine(), "bad_type"), root + "/bad_type/type: 'twenty' is not a PMU type number");
 
   test::add_pmu(b, "no_type", {{"format/event", "config:0-7\n"}});
-  EXPECT_EQ(error_of(machine(), "no_type"),
-            root + "/no_type/type: missing or unreadable (every PMU has a type)");
+  EXPECT_EQ(error_of(machine(), "no_type"), root + "/no_type/type: missing or unreadable (every PMU has a type)");
 
   test::add_pmu(b, "bad_format", {{"type", "30\n"}, {"format/umask", "config:15-8\n"}});
   EXPECT_EQ(error_of(machine(), "bad_format"),
             root + "/bad_format/format/umask: format 'umask': 'config:15-8': range 15-8 is "
                    "reversed");
 
-  test::add_pmu(b, "bad_scale",
-                {{"type", "30\n"}, {"events/rd", "event=0x1\n"}, {"events/rd.scale", "fast\n"}});
-  EXPECT_EQ(error_of(machine(), "bad_scale"),
-            root + "/bad_scale/events/rd.scale: 'fast' is not a scale factor");
+  test::add_pmu(b, "bad_scale", {{"type", "30\n"}, {"events/rd", "event=0x1\n"}, {"events/rd.scale", "fast\n"}});
+  EXPECT_EQ(error_of(machine(), "bad_scale"), root + "/bad_scale/events/rd.scale: 'fast' is not a scale factor");
 
   test::add_pmu(b, "bad_alias", {{"type", "30\n"}, {"events/rd", "event=0x1,,umask=2\n"}});
   EXPECT_EQ(error_of(machine(), "bad_alias"),

@@ -23,10 +23,9 @@ std::string load_error(const std::vector<std::pair<std::string, std::string>>& f
   return "";
 }
 
-const std::string kGenericKind =
-    R"({"pmus": [{"kind": "k", "formats": {"event": "config:0-32"}, "events": {}}]})";
+const std::string kGenericKind = R"({"pmus": [{"kind": "k", "formats": {"event": "config:0-32"}, "events": {}}]})";
 
-} // namespace
+}  // namespace
 
 TEST(SocData, CoreSightMatchFollowsTheKernelTables) {
   const auto& cs = *Database::builtin().soc().coresight;
@@ -38,9 +37,8 @@ TEST(SocData, CoreSightMatchFollowsTheKernelTables) {
   } cases[] = {
       {0x2cf0036b, "Grace SCF", "nvidia_scf_pmu_{socket}", true},
       {0x1030036b, "Grace PCIe", "nvidia_pcie_pmu_{socket}", true},
-      {0x1030136b, "Tegra410 PCIE", "nvidia_pcie_pmu_{socket}_rc_{rc}", true}, // revision 1
-      {0x1030236b, "NVIDIA uncore (product not in the kernel's table)", "nvidia_uncore_pmu_{index}",
-       false},
+      {0x1030136b, "Tegra410 PCIE", "nvidia_pcie_pmu_{socket}_rc_{rc}", true},  // revision 1
+      {0x1030236b, "NVIDIA uncore (product not in the kernel's table)", "nvidia_uncore_pmu_{index}", false},
       {0x1070036b, "Tegra410 PCIE-TGT", "nvidia_pcie_tgt_pmu_{socket}_rc_{rc}", true},
       {0x12345a16, "Ampere MCU (memory controller)", "ampere_mcu_pmu_{index}", false},
       {0x0000043b, "generic CoreSight PMU", "arm_cspmu_{type}_{index}", false},
@@ -58,12 +56,11 @@ TEST(SocData, CoreSightMatchFollowsTheKernelTables) {
 
 TEST(SocData, EveryNamedEventUsesOnlyItsKindsFormats) {
   const auto& db = Database::builtin();
-  std::set<std::string> kinds = {
-      "nvidia_grace_scf",     "nvidia_grace_pcie",   "nvidia_grace_nvlink_c2c",
-      "nvidia_grace_cnvlink", "nvidia_t410_ucf",     "nvidia_t410_pcie",
-      "nvidia_t410_pcie_tgt", "nvidia_generic",      "nvidia_t410_nvlink_c2c",
-      "nvidia_t410_nvclink",  "nvidia_t410_nvdlink", "nvidia_t410_cmem_latency",
-      "ampere_mcu",           "coresight_generic",   "dwc_pcie"};
+  std::set<std::string> kinds = {"nvidia_grace_scf",     "nvidia_grace_pcie",   "nvidia_grace_nvlink_c2c",
+                                 "nvidia_grace_cnvlink", "nvidia_t410_ucf",     "nvidia_t410_pcie",
+                                 "nvidia_t410_pcie_tgt", "nvidia_generic",      "nvidia_t410_nvlink_c2c",
+                                 "nvidia_t410_nvclink",  "nvidia_t410_nvdlink", "nvidia_t410_cmem_latency",
+                                 "ampere_mcu",           "coresight_generic",   "dwc_pcie"};
   for (const auto& name : kinds) {
     const auto* k = db.pmu_kind(name);
     ASSERT_NE(k, nullptr) << name;
@@ -89,27 +86,22 @@ TEST(SocData, EveryNamedEventUsesOnlyItsKindsFormats) {
 }
 
 TEST(SocData, LoaderRejectsBadDataNamingTheFile) {
-  EXPECT_EQ(
-      load_error(
-          {{"p.json", kGenericKind},
-           {"b.json",
-            R"({"t410_blocks": [{"hid": "X", "interface": "i", "family": "t410-c2c", "instances": 1,
+  EXPECT_EQ(load_error({{"p.json", kGenericKind},
+                        {"b.json",
+                         R"({"t410_blocks": [{"hid": "X", "interface": "i", "family": "t410-c2c", "instances": 1,
                                       "name": "n", "pmu": "nope", "counters": 1, "width": 64, "registers": {}}]})"}}),
-      "platforms: t410 block X names unknown pmu kind 'nope'");
-  EXPECT_EQ(load_error({{"r.json",
-                         R"({"pcie_rc_maps": [{"name": "x", "method": "magic", "pmus": []}]})"}}),
+            "platforms: t410 block X names unknown pmu kind 'nope'");
+  EXPECT_EQ(load_error({{"r.json", R"({"pcie_rc_maps": [{"name": "x", "method": "magic", "pmus": []}]})"}}),
             "platforms/r.json rc map x: method 'magic' is neither dvsec nor domain");
   EXPECT_EQ(load_error({{"f.json", R"({"pmus": [{"kind": "k", "formats": {"event": "config:0-7"},
                                       "format_help": {"nope": "x"}, "events": {}}]})"}}),
             "platforms/f.json pmu k: format_help names unknown format 'nope'");
-  EXPECT_NE(
-      load_error({{"d.json", R"({"designware_rasdes": {"vsec_id": 2}})"}}).find("platforms/d.json"),
-      std::string::npos);
+  EXPECT_NE(load_error({{"d.json", R"({"designware_rasdes": {"vsec_id": 2}})"}}).find("platforms/d.json"),
+            std::string::npos);
 }
 
 TEST(SocData, PatternsExpandKnownPlaceholdersOnly) {
-  EXPECT_EQ(
-      platform::expand_pattern("nvidia_pcie_pmu_{socket}_rc_{rc}", {{"socket", "1"}, {"rc", "4"}}),
-      "nvidia_pcie_pmu_1_rc_4");
+  EXPECT_EQ(platform::expand_pattern("nvidia_pcie_pmu_{socket}_rc_{rc}", {{"socket", "1"}, {"rc", "4"}}),
+            "nvidia_pcie_pmu_1_rc_4");
   EXPECT_EQ(platform::expand_pattern("a_{x}_{", {{"y", "1"}}), "a_{x}_{");
 }

@@ -153,7 +153,8 @@ TEST(CoreSightDriver, MoreEventsThanCountersIsAnError) {
     rig.session({ev(1), ev(2), ev(3), ev(4)});  // 3 event counters + the cycle counter
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("4 events but the block has 3 counters and a cycle counter"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("4 events but the block has 3 counters and a cycle counter"),
+              std::string::npos)
         << e.what();
   }
 }

@@ -34,7 +34,7 @@ TEST(Counter, OverflowFlagWithoutVisibleWrapMeansLost) {
   auto u = t.update(200, true);  // the flag says it passed 2^32: 200 - 100 is wrong by 2^32 at least
   EXPECT_TRUE(u.lost);
   EXPECT_TRUE(t.ever_lost());
-  auto v = t.update(50, true);   // a visible wrap explains the flag
+  auto v = t.update(50, true);  // a visible wrap explains the flag
   EXPECT_FALSE(v.lost);
   EXPECT_EQ(v.delta, (1ull << 32) - 200 + 50);
 }

@@ -21,10 +21,24 @@ namespace {
 
 json machine_spec(json extra_units = json::array()) {
   json units = json::array({test::seed_spr_imc_group(),
-                            json{{"type", 0}, {"ids", "0-1"}, {"access", "msr"}, {"box_ctl", "0x2000"}, {"id_stride", "0x10"},
-                                 {"num_regs", 4}, {"ctl_offset", 2}, {"ctr_offset", 8}, {"width", 48}},
-                            json{{"type", 7}, {"ids", "0"}, {"access", "pci"}, {"pci", "0000:7e:0c.0"}, {"pci_offset", "0x438"},
-                                 {"num_regs", 4}, {"ctl_offset", "0x30"}, {"ctr_offset", 8}, {"width", 48}}});
+                            json{{"type", 0},
+                                 {"ids", "0-1"},
+                                 {"access", "msr"},
+                                 {"box_ctl", "0x2000"},
+                                 {"id_stride", "0x10"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", 2},
+                                 {"ctr_offset", 8},
+                                 {"width", 48}},
+                            json{{"type", 7},
+                                 {"ids", "0"},
+                                 {"access", "pci"},
+                                 {"pci", "0000:7e:0c.0"},
+                                 {"pci_offset", "0x438"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", "0x30"},
+                                 {"ctr_offset", 8},
+                                 {"width", 48}}});
   for (auto& u : extra_units) units.push_back(u);
   return test::intel_machine(143, json::array({test::pmon_device("0000:6a:03.1", 0, "0x2fffe00000")}),
                              json::array({json{{"device", "0000:6a:03.1"}, {"units", units}}}));
@@ -56,7 +70,8 @@ struct Rig {
     return o;
   }
   std::unique_ptr<pmu::DirectSession> session(std::vector<pmu::UnitEvents> work, bool force = false) {
-    return std::make_unique<pmu::DirectSession>(*machine, std::move(work), platform::Database::builtin(), options(force));
+    return std::make_unique<pmu::DirectSession>(*machine, std::move(work), platform::Database::builtin(),
+                                                options(force));
   }
 };
 
@@ -79,10 +94,10 @@ TEST(IntelDriver, EveryAccessTypeCountsAtTheModelledRateAndRestores) {
     s->start();
     rig.sim->step(2'000'000'000);  // two seconds of simulated time
     auto v = s->sample();
-    EXPECT_EQ(v[0][0].delta, 200'000'000u);     // cas_count_read: 1e8/s
-    EXPECT_EQ(v[0][1].delta, 100'000'000u);     // cas_count_write: 5e7/s
-    EXPECT_EQ(v[1][0].delta, 4'000'000'000u);   // CHA clockticks over MSRs
-    EXPECT_EQ(v[2][0].delta, 6'000'000u);       // M2M over PCI config space
+    EXPECT_EQ(v[0][0].delta, 200'000'000u);    // cas_count_read: 1e8/s
+    EXPECT_EQ(v[0][1].delta, 100'000'000u);    // cas_count_write: 5e7/s
+    EXPECT_EQ(v[1][0].delta, 4'000'000'000u);  // CHA clockticks over MSRs
+    EXPECT_EQ(v[2][0].delta, 6'000'000u);      // M2M over PCI config space
     s->stop();
     rig.sim->step(1'000'000'000);  // frozen: nothing more counts
     EXPECT_EQ(s->sample()[0][0].delta, 0u);
@@ -136,7 +151,7 @@ TEST(IntelDriver, RefusesWhatTheBoxCannotCountWithoutWriting) {
     EXPECT_NE(std::string(e.what()).find("uncore_imc_0: 5 events but the box has 4 counters"), std::string::npos);
   }
   EXPECT_THROW(rig.session({{imc, {ev(0x2000000cf05ull)}}}), UsageError);  // umask ext on 32-bit control
-  EXPECT_THROW(rig.session({{imc, {ev(0x05, 0x1)}}}), UsageError);          // no filter register
+  EXPECT_THROW(rig.session({{imc, {ev(0x05, 0x1)}}}), UsageError);         // no filter register
   EXPECT_THROW(rig.session({{rig.unit("uncore_cha_0"), {ev(0x01, 1), ev(0x02, 2)}}}), UsageError);
   EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
 }

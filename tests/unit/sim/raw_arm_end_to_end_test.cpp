@@ -39,20 +39,23 @@ struct Bundled {
 
 TEST(RawArmEndToEnd, GraceSeedCommandLinesRunAsWritten) {
   Bundled m("grace-2s");
-  test::SimProcess sim(m.root, {"--rate", "nvidia_grace_scf:0x1a5=300000000", "--rate", "nvidia_grace_pcie:0x0=500000000"});
+  test::SimProcess sim(m.root,
+                       {"--rate", "nvidia_grace_scf:0x1a5=300000000", "--rate", "nvidia_grace_pcie:0x0=500000000"});
   // Grace guide: "perf stat -a -e ... nvidia_pcie_pmu_0/rd_bytes_loc,root_port=0x100/ ..." with -I 1000.
   auto r = test::run_tool("pmu-raw", m.args({"-a", "-e", "nvidia_scf_pmu_0/cmem_rd_data/", "-e",
                                              "nvidia_pcie_pmu_0/rd_bytes_loc,root_port=0x100/", "-I", "1000",
                                              "--interval-count", "2", "-x", ","}));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("1.000000000,300000000,,nvidia_scf_pmu_0/cmem_rd_data/,"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("2.000000000,500000000,,nvidia_pcie_pmu_0/rd_bytes_loc,root_port=0x100/,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2.000000000,500000000,,nvidia_pcie_pmu_0/rd_bytes_loc,root_port=0x100/,"), std::string::npos)
+      << r.out;
   // Grace guide: duration_time and groups, over a command.
-  auto g = test::run_tool("pmu-raw", m.args({"-a", "-e",
-      "duration_time,{nvidia_scf_pmu_0/cmem_wr_total_bytes/,nvidia_scf_pmu_0/cmem_rd_data/},"
-      "{nvidia_scf_pmu_1/remote_socket_wr_total_bytes/,nvidia_scf_pmu_1/remote_socket_rd_data/}",
-      "-e", "nvidia_scf_pmu_0/event=cycles/", "-x", ",", "--", std::string(PMUKIT_TOOLS_DIR) + "/pmu-sim", "advance",
-      m.root.string(), "168"}));
+  auto g = test::run_tool(
+      "pmu-raw", m.args({"-a", "-e",
+                         "duration_time,{nvidia_scf_pmu_0/cmem_wr_total_bytes/,nvidia_scf_pmu_0/cmem_rd_data/},"
+                         "{nvidia_scf_pmu_1/remote_socket_wr_total_bytes/,nvidia_scf_pmu_1/remote_socket_rd_data/}",
+                         "-e", "nvidia_scf_pmu_0/event=cycles/", "-x", ",", "--",
+                         std::string(PMUKIT_TOOLS_DIR) + "/pmu-sim", "advance", m.root.string(), "168"}));
   ASSERT_EQ(g.status, 0) << g.err;
   EXPECT_NE(g.out.find("168000000,ns,duration_time"), std::string::npos) << g.out;
   EXPECT_NE(g.out.find("50400000,,nvidia_scf_pmu_0/cmem_rd_data/"), std::string::npos) << g.out;
@@ -64,18 +67,23 @@ TEST(RawArmEndToEnd, Tegra410PmusIncludingBlocksOutsideCoreSight) {
   Bundled m("t410-2s");
   test::SimProcess sim(m.root, {"--rate", "nvidia_t410_cmem_latency:0x1=1000", "--rate",
                                 "nvidia_t410_cmem_latency:0x2=250000", "--rate", "nvidia_t410_nvlink_c2c:0x2=7"});
-  auto r = test::run_tool("pmu-raw", m.args({"-a", "-e",
-      "{nvidia_cmem_latency_pmu_0/rd_req/,nvidia_cmem_latency_pmu_0/rd_cum_outs/,nvidia_cmem_latency_pmu_0/cycles/}",
-      "-e", "nvidia_nvlink_c2c_pmu_0/in_rd_req/", "-e", "nvidia_pcie_pmu_0_rc_4/event=0x4,src_bdf=0x0180,src_bdf_en=0x1/",
-      "-e", "nvidia_ucf_pmu_1/event=0x0,src_loc_noncpu=0x1,dst_rem=0x1/", "-e", "nvidia_pcie_tgt_pmu_0_rc_0/event=0x0,dst_rp_mask=0x3/",
-      "--duration", "2", "-x", ","}));
+  auto r = test::run_tool(
+      "pmu-raw", m.args({"-a", "-e",
+                         "{nvidia_cmem_latency_pmu_0/rd_req/,nvidia_cmem_latency_pmu_0/rd_cum_outs/"
+                         ",nvidia_cmem_latency_pmu_0/cycles/}",
+                         "-e", "nvidia_nvlink_c2c_pmu_0/in_rd_req/", "-e",
+                         "nvidia_pcie_pmu_0_rc_4/event=0x4,src_bdf=0x0180,src_bdf_en=0x1/", "-e",
+                         "nvidia_ucf_pmu_1/event=0x0,src_loc_noncpu=0x1,dst_rem=0x1/", "-e",
+                         "nvidia_pcie_tgt_pmu_0_rc_0/event=0x0,dst_rp_mask=0x3/", "--duration", "2", "-x", ","}));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("84000,,nvidia_cmem_latency_pmu_0/rd_req/"), std::string::npos) << r.out;  // 14 x 3 MCs
   EXPECT_NE(r.out.find("21000000,,nvidia_cmem_latency_pmu_0/rd_cum_outs/"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("196,,nvidia_nvlink_c2c_pmu_0/in_rd_req/"), std::string::npos) << r.out;  // 14 instances
   EXPECT_NE(r.out.find("2000000,,nvidia_pcie_tgt_pmu_0_rc_0/event=0x0,dst_rp_mask=0x3/"), std::string::npos) << r.out;
-  auto addr = test::run_tool("pmu-raw", m.args({"-e", "nvidia_pcie_tgt_pmu_0_rc_1/event=0x1,dst_addr_base=0x10000,"
-                                                      "dst_addr_mask=0xFFF00,dst_addr_en=0x1/", "--duration", "1"}));
+  auto addr = test::run_tool("pmu-raw", m.args({"-e",
+                                                "nvidia_pcie_tgt_pmu_0_rc_1/event=0x1,dst_addr_base=0x10000,"
+                                                "dst_addr_mask=0xFFF00,dst_addr_en=0x1/",
+                                                "--duration", "1"}));
   EXPECT_NE(addr.status, 0);
   EXPECT_NE(addr.err.find("dst_addr_en needs the PCIE-TGT address-filter registers"), std::string::npos) << addr.err;
   EXPECT_EQ(m.image_change(), "");
@@ -84,13 +92,14 @@ TEST(RawArmEndToEnd, Tegra410PmusIncludingBlocksOutsideCoreSight) {
 TEST(RawArmEndToEnd, YitianRootPortPayloadAndSigint) {
   Bundled m("yitian");
   test::SimProcess sim(m.root);
-  auto r = test::run_tool("pmu-raw", m.args({"-e", "dwc_rootport_10/rx_pcie_tlp_data_payload/", "-e",
-                                             "dwc_rootport_3018/eventid=0x600,type=1,lane=0/", "--duration", "15.854",
-                                             "-x", ","}));
+  auto r = test::run_tool(
+      "pmu-raw", m.args({"-e", "dwc_rootport_10/rx_pcie_tlp_data_payload/", "-e",
+                         "dwc_rootport_3018/eventid=0x600,type=1,lane=0/", "--duration", "15.854", "-x", ","}));
   ASSERT_EQ(r.status, 0) << r.err;
   // 3.39e7 16-byte units per second for 15.854 s (seed 003's fio run): the kernel's count is bytes.
   EXPECT_NE(r.out.find(std::to_string(static_cast<std::uint64_t>(33'900'000 * 15.854) * 16) + ",,dwc_rootport_10/"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   test::ToolProcess raw("pmu-raw", m.args({"-e", "dwc_rootport_10/tx_pcie_tlp_data_payload/", "-I", "100"}));
   ASSERT_FALSE(raw.read_line().empty());
   raw.signal(SIGINT);

@@ -52,9 +52,9 @@ std::vector<std::string> lines(const std::string& s) {
 TEST(RawEndToEnd, IntervalCountsAreExactInVirtualTime) {
   SprRig rig;
   test::SimProcess sim(rig.root);
-  auto r = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc/cas_count_read/", "-e",
-                                             "uncore_imc_3/event=0x05,umask=0xcf,name=rd3/", "-e", "duration_time",
-                                             "-I", "1000", "--interval-count", "3", "-x", ","}));
+  auto r = test::run_tool(
+      "pmu-raw", rig.raw({"-e", "uncore_imc/cas_count_read/", "-e", "uncore_imc_3/event=0x05,umask=0xcf,name=rd3/",
+                          "-e", "duration_time", "-I", "1000", "--interval-count", "3", "-x", ","}));
   ASSERT_EQ(r.status, 0) << r.err;
   auto out = lines(r.out);
   ASSERT_EQ(out.size(), 9u) << r.out;
@@ -69,7 +69,8 @@ TEST(RawEndToEnd, IntervalCountsAreExactInVirtualTime) {
 TEST(RawEndToEnd, PerBoxAndPerSocketJson) {
   SprRig rig;
   test::SimProcess sim(rig.root, {"--rate", "intel_spr_imc:0xcf05=1000"});
-  auto r = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc/cas_count_read/", "--duration", "2", "--per-box", "-j"}));
+  auto r =
+      test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc/cas_count_read/", "--duration", "2", "--per-box", "-j"}));
   ASSERT_EQ(r.status, 0) << r.err;
   auto out = lines(r.out);
   ASSERT_EQ(out.size(), 8u) << r.out;  // uncore_imc_0..7, each counting both sockets
@@ -80,7 +81,8 @@ TEST(RawEndToEnd, PerBoxAndPerSocketJson) {
   // perf prints counter-value with %f: six decimals
   EXPECT_EQ(j["counter-value"], "0.244141");  // 2 sockets x 2 s x 1000 CAS x 64 B = 0.244140625 MiB
   EXPECT_EQ(j["backend"], "direct");
-  auto s = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc/cas_count_read/", "--duration", "1", "--per-socket", "-j"}));
+  auto s =
+      test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc/cas_count_read/", "--duration", "1", "--per-socket", "-j"}));
   ASSERT_EQ(s.status, 0) << s.err;
   auto sockets = lines(s.out);
   ASSERT_EQ(sockets.size(), 2u);
@@ -91,9 +93,9 @@ TEST(RawEndToEnd, PerBoxAndPerSocketJson) {
 TEST(RawEndToEnd, CountsOverACommandThatAdvancesVirtualTime) {
   SprRig rig;
   test::SimProcess sim(rig.root);
-  auto r = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc_0/cas_count_read/", "-x", ";", "--",
-                                             std::string(PMUKIT_TOOLS_DIR) + "/pmu-sim", "advance", rig.root.string(),
-                                             "1500"}));
+  auto r = test::run_tool("pmu-raw",
+                          rig.raw({"-e", "uncore_imc_0/cas_count_read/", "-x", ";", "--",
+                                   std::string(PMUKIT_TOOLS_DIR) + "/pmu-sim", "advance", rig.root.string(), "1500"}));
   ASSERT_EQ(r.status, 0) << r.err;
   // 2 boxes (socket 0 and 1) x 1e8/s x 1.5 s = 3e8 CAS = 18310.546875 MiB
   EXPECT_NE(r.out.find("18310.55;MiB;uncore_imc_0/cas_count_read/"), std::string::npos) << r.out;
@@ -115,7 +117,8 @@ TEST(RawEndToEnd, SigintRestoresEveryRegister) {
 TEST(RawEndToEnd, SigtermToo) {
   SprRig rig;
   test::SimProcess sim(rig.root);
-  test::ToolProcess raw("pmu-raw", rig.raw({"-e", "uncore_upi_1/event=0x1/", "-e", "uncore_iio_2/event=0x83/", "-I", "50"}));
+  test::ToolProcess raw("pmu-raw",
+                        rig.raw({"-e", "uncore_upi_1/event=0x1/", "-e", "uncore_iio_2/event=0x83/", "-I", "50"}));
   ASSERT_FALSE(raw.read_line().empty());
   raw.signal(SIGTERM);
   EXPECT_EQ(raw.wait(), 0) << raw.err();
@@ -125,13 +128,18 @@ TEST(RawEndToEnd, SigtermToo) {
 TEST(RawEndToEnd, RefusalsWriteNothing) {
   SprRig rig;
   test::SimProcess sim(rig.root);
-  auto too_many = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc_0/event=1/,uncore_imc_0/event=2/,uncore_imc_0/event=3/,"
-                                                     "uncore_imc_0/event=4/,uncore_imc_0/event=5/", "--duration", "1"}));
+  auto too_many =
+      test::run_tool("pmu-raw", rig.raw({"-e",
+                                         "uncore_imc_0/event=1/,uncore_imc_0/event=2/,uncore_imc_0/event=3/,"
+                                         "uncore_imc_0/event=4/,uncore_imc_0/event=5/",
+                                         "--duration", "1"}));
   EXPECT_EQ(too_many.status, 2);
-  EXPECT_NE(too_many.err.find("5 events but the box has 4 counters and 1 fixed counter"), std::string::npos) << too_many.err;
+  EXPECT_NE(too_many.err.find("5 events but the box has 4 counters and 1 fixed counter"), std::string::npos)
+      << too_many.err;
   auto unknown = test::run_tool("pmu-raw", rig.raw({"-e", "nvidia_scf_pmu_0/cmem_rd_data/", "--duration", "1"}));
   EXPECT_EQ(unknown.status, 2);
-  EXPECT_NE(unknown.err.find("no PMU 'nvidia_scf_pmu_0': neither pmukit nor the kernel's perf knows it"), std::string::npos)
+  EXPECT_NE(unknown.err.find("no PMU 'nvidia_scf_pmu_0': neither pmukit nor the kernel's perf knows it"),
+            std::string::npos)
       << unknown.err;
   auto term = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc_0/nonsense=1/", "--duration", "1"}));
   EXPECT_EQ(term.status, 2);
@@ -158,11 +166,13 @@ TEST(RawEndToEnd, BusyUnitsNeedForce) {
   EXPECT_NE(busy.err.find("uncore_cha_1: in use: counter control MSR 0x2012 (CPU 0) is 0x400001"), std::string::npos)
       << busy.err;
   EXPECT_NE(busy.err.find("--force"), std::string::npos) << busy.err;
-  auto direct = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_cha_1/clockticks/", "--duration", "1", "--backend", "direct"}));
+  auto direct =
+      test::run_tool("pmu-raw", rig.raw({"-e", "uncore_cha_1/clockticks/", "--duration", "1", "--backend", "direct"}));
   EXPECT_EQ(direct.status, 1);
   EXPECT_NE(direct.err.find("uncore_cha_1: in use (counter control MSR 0x2012 (CPU 0) is 0x400001)"), std::string::npos)
       << direct.err;
-  auto forced = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_cha_1/clockticks/", "--duration", "1", "--force", "-x,"}));
+  auto forced =
+      test::run_tool("pmu-raw", rig.raw({"-e", "uncore_cha_1/clockticks/", "--duration", "1", "--force", "-x,"}));
   EXPECT_EQ(forced.status, 0) << forced.err;
   EXPECT_NE(forced.out.find("4000000000,,uncore_cha_1/clockticks/"), std::string::npos) << forced.out;
   EXPECT_EQ(rig.image_change(), "");

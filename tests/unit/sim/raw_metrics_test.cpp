@@ -35,11 +35,12 @@ TEST(RawMetrics, IntelImcBandwidthFromCasCounts) {
 
 TEST(RawMetrics, GraceScfAndPcieMetricsPerSocket) {
   Bundled m("grace-2s");
-  test::SimProcess sim(m.root, {"--rate", "nvidia_grace_scf:0x1a5=400000000", "--rate", "nvidia_grace_scf:0x1a6=100000000",
-                                "--rate", "nvidia_grace_scf:0x1a7=25000000000", "--rate", "nvidia_grace_pcie:0x0=2000000000"});
-  auto r = test::run_tool("pmu-raw", m.args({"-M", "scf_local_mem_read_bw,scf_local_mem_read_util,scf_local_mem_read_latency",
-                                             "-M", "pcie_rp_read_bw/root_port=0x100/", "-I", "1000", "--interval-count", "1",
-                                             "-x", ","}));
+  test::SimProcess sim(m.root,
+                       {"--rate", "nvidia_grace_scf:0x1a5=400000000", "--rate", "nvidia_grace_scf:0x1a6=100000000",
+                        "--rate", "nvidia_grace_scf:0x1a7=25000000000", "--rate", "nvidia_grace_pcie:0x0=2000000000"});
+  auto r = test::run_tool(
+      "pmu-raw", m.args({"-M", "scf_local_mem_read_bw,scf_local_mem_read_util,scf_local_mem_read_latency", "-M",
+                         "pcie_rp_read_bw/root_port=0x100/", "-I", "1000", "--interval-count", "1", "-x", ","}));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("scf_local_mem_read_bw (nvidia_scf_pmu_1),,,12.800,GB/s"), std::string::npos) << r.out;  // x32 B
   // 1e8 accesses/s over 8 x 1e9 cycles/s = 1.25 %; 250 outstanding per access at 1 GHz = 250 ns.
@@ -54,10 +55,12 @@ TEST(RawMetrics, Tegra410CmemLatencyAndDesignWareBandwidth) {
   {
     test::SimProcess sim(t.root, {"--rate", "nvidia_t410_cmem_latency:0x1=1000", "--rate",
                                   "nvidia_t410_cmem_latency:0x2=300000", "--rate", "cycles=2000000000"});
-    auto r = test::run_tool("pmu-raw", t.args({"-M", "t410_cmem_read_latency,t410_cmem_frequency", "--duration", "1", "-x", ","}));
+    auto r = test::run_tool("pmu-raw",
+                            t.args({"-M", "t410_cmem_read_latency,t410_cmem_frequency", "--duration", "1", "-x", ","}));
     ASSERT_EQ(r.status, 0) << r.err;
     // 300 cycles of outstanding per request at 2 GHz = 150 ns.
-    EXPECT_NE(r.out.find("t410_cmem_read_latency (nvidia_cmem_latency_pmu_0),,,150.000,ns"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("t410_cmem_read_latency (nvidia_cmem_latency_pmu_0),,,150.000,ns"), std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("t410_cmem_frequency (nvidia_cmem_latency_pmu_1),,,2.000,GHz"), std::string::npos) << r.out;
   }
   Bundled y("yitian");

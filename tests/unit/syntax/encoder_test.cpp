@@ -76,7 +76,7 @@ std::string usage_error(std::string_view text, const PmuDescription& pmu) {
   return "";
 }
 
-} // namespace
+}  // namespace
 
 TEST(Encoder, SplitUmaskSpreadsLowBitsFirst) {
   auto e = enc("uncore_imc_0/event=0,umask=0x320/", imc());
@@ -123,16 +123,14 @@ TEST(Encoder, NameLabelWins) {
 }
 
 TEST(Encoder, BareFormatTermMeansOne) {
-  auto e =
-      enc("nvidia_pcie_pmu_0_rc_1/rd_bytes,src_bdf=0x0108,src_bdf_en,dst_loc_cmem/", nvidia_pcie());
+  auto e = enc("nvidia_pcie_pmu_0_rc_1/rd_bytes,src_bdf=0x0108,src_bdf_en,dst_loc_cmem/", nvidia_pcie());
   EXPECT_EQ(e.config, 0u);
   EXPECT_EQ(e.config1, 0x1010800u);
   EXPECT_EQ(e.config2, 0x1u);
 }
 
 TEST(Encoder, WideEventFieldCarriesTheCycleBit) {
-  EXPECT_EQ(enc("nvidia_pcie_pmu_0_rc_1/cycles,src_rp_mask=0xff/", nvidia_pcie()).config,
-            0x100000000ull);
+  EXPECT_EQ(enc("nvidia_pcie_pmu_0_rc_1/cycles,src_rp_mask=0xff/", nvidia_pcie()).config, 0x100000000ull);
   EXPECT_EQ(enc("nvidia_pcie_pmu_0_rc_1/cycles,src_rp_mask=0xff/", nvidia_pcie()).config1, 0xffu);
 }
 
@@ -160,16 +158,14 @@ TEST(Encoder, ValueThatDoesNotFitIsAnError) {
   EXPECT_NE(usage_error("uncore_imc_0/umask=0x100000000/", imc())
                 .find("too big for format 'umask' (config:8-15,32-55, maximum 0xffffffff)"),
             std::string::npos);
-  EXPECT_NE(usage_error("dwc_rootport_3018/type=16/", dwc()).find("value 16 too big"),
-            std::string::npos);
+  EXPECT_NE(usage_error("dwc_rootport_3018/type=16/", dwc()).find("value 16 too big"), std::string::npos);
 }
 
 TEST(Encoder, UnknownTermUsesPerfsWording) {
   EXPECT_EQ(usage_error("uncore_imc_0/foo=1/", imc()),
             "event 'uncore_imc_0/foo=1/': unknown term 'foo' for pmu 'uncore_imc_0' (valid terms: "
             "edge,event,umask,config,config1,config2,name)");
-  EXPECT_NE(usage_error("uncore_imc_0/cas_count_rd/", imc())
-                .find("unknown term 'cas_count_rd' for pmu 'uncore_imc_0'"),
+  EXPECT_NE(usage_error("uncore_imc_0/cas_count_rd/", imc()).find("unknown term 'cas_count_rd' for pmu 'uncore_imc_0'"),
             std::string::npos);
 }
 
@@ -193,8 +189,7 @@ TEST(Encoder, ValueErrors) {
   EXPECT_EQ(usage_error("uncore_imc_0/event=cas_count_reed/", imc()),
             "event 'uncore_imc_0/event=cas_count_reed/': value 'cas_count_reed' of term 'event' "
             "is neither a number nor an event of pmu 'uncore_imc_0'");
-  EXPECT_NE(usage_error("uncore_imc_0/config=0x10000000000000000/", imc()).find("not a number"),
-            std::string::npos);
+  EXPECT_NE(usage_error("uncore_imc_0/config=0x10000000000000000/", imc()).find("not a number"), std::string::npos);
 }
 
 TEST(Encoder, TwoAliasesWithUnitsConflict) {
@@ -222,9 +217,7 @@ TEST(Encoder, BrokenAliasIsADescriptionErrorNotAUsageError) {
   } catch (const UsageError&) {
     FAIL() << "a broken description is not the user's fault";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("pmu 'uncore_imc_0': event 'junk': terms"),
-              std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("pmu 'uncore_imc_0': event 'junk': terms"), std::string::npos) << e.what();
   }
 }
 
@@ -233,6 +226,6 @@ TEST(Encoder, FindAliasPrefersTheExactName) {
   add_alias(pmu, "Clockticks", "event=0x2");
   EXPECT_EQ(find_alias(pmu, "Clockticks")->terms, "event=0x2");
   EXPECT_EQ(find_alias(pmu, "clockticks")->terms, "event=0x01,umask=0x00");
-  EXPECT_EQ(find_alias(pmu, "CLOCKTICKS")->name, "Clockticks"); // first in map order
+  EXPECT_EQ(find_alias(pmu, "CLOCKTICKS")->name, "Clockticks");  // first in map order
   EXPECT_EQ(find_alias(pmu, "nope"), nullptr);
 }

@@ -30,7 +30,7 @@ std::pair<std::string, std::size_t> syntax_error(std::string_view text) {
   return {"", 0};
 }
 
-} // namespace
+}  // namespace
 
 TEST(EventParser, PmuEventWithTerms) {
   auto list = parse_event_list("uncore_imc_0/event=0x04,umask=0x03/");
@@ -91,8 +91,8 @@ TEST(EventParser, CommaListKeepsOrderAndSkipsSpaces) {
 }
 
 TEST(EventParser, GroupsGetIndexesAndShareGroupModifiers) {
-  auto list = parse_event_list(
-      "{uncore_imc_0/cas_count_read/,uncore_imc_0/event=0x1/k}:u,msr/tsc/,{software/config=0/}");
+  auto list =
+      parse_event_list("{uncore_imc_0/cas_count_read/,uncore_imc_0/event=0x1/k}:u,msr/tsc/,{software/config=0/}");
   ASSERT_EQ(list.size(), 4u);
   EXPECT_EQ(list[0].group, 0);
   EXPECT_EQ(list[1].group, 0);
