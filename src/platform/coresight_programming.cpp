@@ -6,6 +6,7 @@
 
 #include "pmukit/util/bits.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/json_fields.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit::platform {
@@ -50,23 +51,16 @@ ConfigBits parse_bits(const std::string& text, const std::string& where) {
   return ConfigBits{config, static_cast<unsigned>(*lo), static_cast<unsigned>(*hi)};
 }
 
-std::uint64_t number(const nlohmann::json& j, const std::string& where) {
-  if (j.is_number_unsigned() || j.is_number_integer()) return j.get<std::uint64_t>();
-  if (j.is_string())
-    if (auto v = parse_u64(j.get<std::string>())) return *v;
-  throw Error(fmt::format("{}: '{}' is not a number", where, j.dump()));
-}
-
 RegisterAssembly parse_assembly(const nlohmann::json& j, const std::string& where) {
   RegisterAssembly a;
   for (const auto& p : j.at("pieces")) {
     RegisterPiece piece;
     piece.from = parse_bits(p.at("from").get<std::string>(), where);
-    piece.to = static_cast<unsigned>(p.contains("to") ? number(p["to"], where) : 0);
-    if (p.contains("default")) piece.default_value = number(p["default"], where);
+    piece.to = static_cast<unsigned>(p.contains("to") ? json_number(p["to"], where) : 0);
+    if (p.contains("default")) piece.default_value = json_number(p["default"], where);
     a.pieces.push_back(piece);
   }
-  if (j.contains("default")) a.default_value = number(j["default"], where);
+  if (j.contains("default")) a.default_value = json_number(j["default"], where);
   return a;
 }
 
@@ -85,7 +79,7 @@ CoreSightProgramming CoreSightProgramming::from_json(const nlohmann::json& j, co
   if (j.contains("pmevfilt2r")) c.pmevfilt2r = parse_assembly(j["pmevfilt2r"], where + " pmevfilt2r");
   c.pmccfiltr = j.contains("pmccfiltr") ? parse_assembly(j["pmccfiltr"], where + " pmccfiltr") : c.pmevfiltr;
   for (const auto& a : j.value("aux", nlohmann::json::array()))
-    c.aux.push_back({static_cast<std::uint32_t>(number(a.at("offset"), where + " aux")),
+    c.aux.push_back({static_cast<std::uint32_t>(json_number(a.at("offset"), where + " aux")),
                      parse_assembly(a.at("value"), where + " aux")});
   for (const auto& u : j.value("unsupported", nlohmann::json::array()))
     c.unsupported.push_back(

@@ -6,6 +6,7 @@
 
 #include "pmukit/platform/embedded.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/json_fields.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit::platform {
@@ -14,55 +15,38 @@ namespace {
 
 using json = nlohmann::json;
 
-// Numbers in the data files are JSON integers or "0x..." strings.
-std::uint64_t number(const json& j, const std::string& where) {
-  if (j.is_number_unsigned() || j.is_number_integer()) return j.get<std::uint64_t>();
-  if (j.is_string())
-    if (auto v = parse_u64(j.get<std::string>())) return *v;
-  throw Error(fmt::format("{}: '{}' is not a number", where, j.dump()));
-}
-
-std::string text(const json& j, const char* key, const std::string& where, bool required = true) {
-  if (!j.contains(key)) {
-    if (required) throw Error(fmt::format("{}: missing \"{}\"", where, key));
-    return {};
-  }
-  if (!j[key].is_string()) throw Error(fmt::format("{}: \"{}\" must be a string", where, key));
-  return j[key].get<std::string>();
-}
-
 CpuModel parse_cpu(const json& j, const std::string& where) {
   CpuModel c;
-  c.vendor = text(j, "vendor", where);
-  c.family = static_cast<unsigned>(number(j.at("family"), where + " family"));
-  for (const auto& m : j.at("models")) c.models.push_back(static_cast<unsigned>(number(m, where + " models")));
-  c.name = text(j, "name", where);
-  c.description = text(j, "description", where);
-  c.intel_uncore = text(j, "intel_uncore", where, false);
+  c.vendor = json_string(j, "vendor", where);
+  c.family = static_cast<unsigned>(json_number(j.at("family"), where + " family"));
+  for (const auto& m : j.at("models")) c.models.push_back(static_cast<unsigned>(json_number(m, where + " models")));
+  c.name = json_string(j, "name", where);
+  c.description = json_string(j, "description", where);
+  c.intel_uncore = json_string(j, "intel_uncore", where, false);
   return c;
 }
 
 IntelBoxType parse_box(const json& j, const std::string& where) {
   IntelBoxType b;
-  b.type = static_cast<std::uint16_t>(number(j.at("type"), where + " type"));
-  b.name = text(j, "name", where);
-  b.pmu_kind = text(j, "pmu", where);
-  if (j.contains("ctl_step")) b.ctl_step = static_cast<unsigned>(number(j["ctl_step"], where + " ctl_step"));
-  if (j.contains("unreliable")) b.unreliable = text(j, "unreliable", where);
+  b.type = static_cast<std::uint16_t>(json_number(j.at("type"), where + " type"));
+  b.name = json_string(j, "name", where);
+  b.pmu_kind = json_string(j, "pmu", where);
+  if (j.contains("ctl_step")) b.ctl_step = static_cast<unsigned>(json_number(j["ctl_step"], where + " ctl_step"));
+  if (j.contains("unreliable")) b.unreliable = json_string(j, "unreliable", where);
   if (j.contains("ignored_in"))
     for (const auto& s : j["ignored_in"]) b.ignored_in.push_back(s.get<std::string>());
-  b.ignore_note = text(j, "ignore_note", where, false);
+  b.ignore_note = json_string(j, "ignore_note", where, false);
   if (j.contains("filter")) {
     const auto& f = j["filter"];
-    b.filter = IntelFilter{static_cast<int>(number(f.at("term_config"), where + " filter")),
-                           number(f.at("mask"), where + " filter mask"),
-                           static_cast<std::uint32_t>(number(f.at("msr"), where + " filter msr")),
-                           static_cast<std::uint32_t>(number(f.at("box_stride"), where + " filter box_stride"))};
+    b.filter = IntelFilter{static_cast<int>(json_number(f.at("term_config"), where + " filter")),
+                           json_number(f.at("mask"), where + " filter mask"),
+                           static_cast<std::uint32_t>(json_number(f.at("msr"), where + " filter msr")),
+                           static_cast<std::uint32_t>(json_number(f.at("box_stride"), where + " filter box_stride"))};
   }
   if (j.contains("fixed")) {
     const auto& f = j["fixed"];
-    b.fixed = IntelFixedCounter{number(f.at("ctl"), where + " fixed ctl"), number(f.at("ctr"), where + " fixed ctr"),
-                                text(f, "note", where, false)};
+    b.fixed = IntelFixedCounter{json_number(f.at("ctl"), where + " fixed ctl"),
+                                json_number(f.at("ctr"), where + " fixed ctr"), json_string(f, "note", where, false)};
   }
   return b;
 }
@@ -82,17 +66,17 @@ void Database::load(const std::string& path, const std::string& body) {
     if (doc.contains("box_types")) {
       IntelUncore u;
       std::string where = "platforms/" + path;
-      u.name = text(doc, "name", where);
-      u.description = text(doc, "description", where);
-      u.unnamed_pmu = text(doc, "unnamed_pmu", where);
+      u.name = json_string(doc, "name", where);
+      u.description = json_string(doc, "description", where);
+      u.unnamed_pmu = json_string(doc, "unnamed_pmu", where);
       for (const auto& b : doc["box_types"]) {
         auto box = parse_box(b, fmt::format("{} box type {}", where, b.value("name", "?")));
         if (!u.box_types.emplace(box.type, box).second)
           throw Error(fmt::format("{}: box type {} listed twice", where, box.type));
       }
       if (doc.contains("cha_count")) {
-        u.cha_count_type = static_cast<std::uint16_t>(number(doc["cha_count"].at("type"), where));
-        u.cha_count_msr = static_cast<std::uint32_t>(number(doc["cha_count"].at("msr"), where));
+        u.cha_count_type = static_cast<std::uint16_t>(json_number(doc["cha_count"].at("type"), where));
+        u.cha_count_msr = static_cast<std::uint32_t>(json_number(doc["cha_count"].at("msr"), where));
       }
       u.clear_global_freeze = doc.contains("global_init") && doc["global_init"].value("clear_freeze_all", false);
       intel_[u.name] = std::move(u);
@@ -101,9 +85,9 @@ void Database::load(const std::string& path, const std::string& body) {
       for (const auto& p : doc["pmus"]) {
         PmuKind k;
         std::string where = "platforms/" + path;
-        k.kind = text(p, "kind", where);
+        k.kind = json_string(p, "kind", where);
         where += " pmu " + k.kind;
-        k.description = text(p, "description", where, false);
+        k.description = json_string(p, "description", where, false);
         for (const auto& [name, fmt_text] : p.at("formats").items()) k.formats[name] = fmt_text.get<std::string>();
         const json format_help = p.value("format_help", json::object());
         for (const auto& [name, help] : format_help.items()) {
@@ -114,7 +98,7 @@ void Database::load(const std::string& path, const std::string& body) {
         for (const auto& [name, ev] : p.at("events").items()) {
           events::EventAlias a;
           a.name = name;
-          a.terms = text(ev, "terms", where + " event " + name);
+          a.terms = json_string(ev, "terms", where + " event " + name);
           a.scale = ev.value("scale", 1.0);
           a.unit = ev.value("unit", "");
           k.event_help[name] = ev.value("description", "");

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pmukit/util/error.h"
+#include "pmukit/util/json_fields.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit::platform {
@@ -13,44 +14,28 @@ namespace {
 
 using json = nlohmann::json;
 
-std::uint64_t number(const json& j, const std::string& where) {
-  if (j.is_number_unsigned() || j.is_number_integer()) return j.get<std::uint64_t>();
-  if (j.is_string())
-    if (auto v = parse_u64(j.get<std::string>())) return *v;
-  throw Error(fmt::format("{}: '{}' is not a number", where, j.dump()));
-}
-
-std::string str(const json& j, const char* key, const std::string& where, bool required = true) {
-  if (!j.contains(key)) {
-    if (required) throw Error(fmt::format("{}: missing \"{}\"", where, key));
-    return {};
-  }
-  if (!j[key].is_string()) throw Error(fmt::format("{}: \"{}\" must be a string", where, key));
-  return j[key].get<std::string>();
-}
-
 CoreSightProduct product(const json& j, const std::string& where) {
   CoreSightProduct p;
-  if (j.contains("pmiidr")) p.pmiidr = static_cast<std::uint32_t>(number(j["pmiidr"], where + " pmiidr"));
-  p.product = str(j, "product", where);
-  p.type_name = str(j, "type", where);
-  p.name_pattern = str(j, "name", where);
-  p.pmu_kind = str(j, "pmu", where);
-  p.note = str(j, "note", where, false);
+  if (j.contains("pmiidr")) p.pmiidr = static_cast<std::uint32_t>(json_number(j["pmiidr"], where + " pmiidr"));
+  p.product = json_string(j, "product", where);
+  p.type_name = json_string(j, "type", where);
+  p.name_pattern = json_string(j, "name", where);
+  p.pmu_kind = json_string(j, "pmu", where);
+  p.note = json_string(j, "note", where, false);
   return p;
 }
 
 void load_coresight(const json& c, const std::string& where, SocData& out) {
   if (out.coresight) throw Error(where + ": the CoreSight table is defined twice");
   CoreSightTable t;
-  t.implementer_mask = static_cast<std::uint32_t>(number(c.at("implementer_mask"), where + " implementer_mask"));
+  t.implementer_mask = static_cast<std::uint32_t>(json_number(c.at("implementer_mask"), where + " implementer_mask"));
   for (const auto& i : c.at("implementers")) {
     CoreSightImplementer impl;
     std::string w = fmt::format("{} implementer {}", where, i.value("name", "?"));
-    impl.implementer = static_cast<std::uint16_t>(number(i.at("implementer"), w));
-    impl.name = str(i, "name", w);
-    impl.kernel_module = str(i, "kernel_module", w);
-    impl.product_mask = static_cast<std::uint32_t>(number(i.at("product_mask"), w + " product_mask"));
+    impl.implementer = static_cast<std::uint16_t>(json_number(i.at("implementer"), w));
+    impl.name = json_string(i, "name", w);
+    impl.kernel_module = json_string(i, "kernel_module", w);
+    impl.product_mask = static_cast<std::uint32_t>(json_number(i.at("product_mask"), w + " product_mask"));
     for (const auto& p : i.at("products"))
       impl.products.push_back(product(p, w + " product " + p.value("product", "?")));
     impl.other = product(i.at("other"), w + " other");
@@ -58,71 +43,72 @@ void load_coresight(const json& c, const std::string& where, SocData& out) {
   }
   const json& g = c.at("generic");
   t.generic = product(g, where + " generic");
-  t.generic_acpi_pattern = str(g, "acpi_name", where + " generic");
-  t.generic_module = str(g, "kernel_module", where + " generic");
+  t.generic_acpi_pattern = json_string(g, "acpi_name", where + " generic");
+  t.generic_module = json_string(g, "kernel_module", where + " generic");
   const json jep106 = c.value("jep106", json::object());
   for (const auto& [code, name] : jep106.items())
-    t.jep106[static_cast<std::uint16_t>(number(json(code), where + " jep106"))] = name.get<std::string>();
+    t.jep106[static_cast<std::uint16_t>(json_number(json(code), where + " jep106"))] = name.get<std::string>();
   out.coresight = std::move(t);
 }
 
 void load_rc_map(const json& m, const std::string& where, SocData& out) {
   RcMapScheme s;
-  s.name = str(m, "name", where);
+  s.name = json_string(m, "name", where);
   std::string w = where + " rc map " + s.name;
-  s.method = str(m, "method", w);
+  s.method = json_string(m, "method", w);
   if (s.method == "dvsec") {
-    s.dvsec_vendor = static_cast<std::uint16_t>(number(m.at("dvsec_vendor"), w));
-    s.dvsec_id = static_cast<std::uint16_t>(number(m.at("dvsec_id"), w));
+    s.dvsec_vendor = static_cast<std::uint16_t>(json_number(m.at("dvsec_vendor"), w));
+    s.dvsec_id = static_cast<std::uint16_t>(json_number(m.at("dvsec_id"), w));
     for (const char* k : {"bus", "segment", "rp", "rc", "socket"})
-      s.bytes[k] = static_cast<unsigned>(number(m.at("bytes").at(k), w + " bytes " + k));
+      s.bytes[k] = static_cast<unsigned>(json_number(m.at("bytes").at(k), w + " bytes " + k));
   } else if (s.method == "domain") {
-    s.vendor = static_cast<std::uint16_t>(number(m.at("vendor"), w));
+    s.vendor = static_cast<std::uint16_t>(json_number(m.at("vendor"), w));
     for (const auto& d : m.at("root_port_devices"))
-      s.root_port_devices.push_back(static_cast<std::uint16_t>(number(d, w)));
-    s.socket_shift = static_cast<unsigned>(number(m.at("socket_shift"), w));
-    s.rp_mask = static_cast<std::uint32_t>(number(m.at("rp_mask"), w));
-    s.max_rp = static_cast<unsigned>(number(m.at("max_rp"), w));
+      s.root_port_devices.push_back(static_cast<std::uint16_t>(json_number(d, w)));
+    s.socket_shift = static_cast<unsigned>(json_number(m.at("socket_shift"), w));
+    s.rp_mask = static_cast<std::uint32_t>(json_number(m.at("rp_mask"), w));
+    s.max_rp = static_cast<unsigned>(json_number(m.at("max_rp"), w));
   } else {
     throw Error(fmt::format("{}: method '{}' is neither dvsec nor domain", w, s.method));
   }
   for (const auto& p : m.at("pmus"))
-    s.pmus.push_back(
-        {str(p, "name", w), str(p, "rp_term", w), str(p, "bdf_terms", w, false), str(p, "example_event", w, false)});
+    s.pmus.push_back({json_string(p, "name", w), json_string(p, "rp_term", w), json_string(p, "bdf_terms", w, false),
+                      json_string(p, "example_event", w, false)});
   out.rc_maps.push_back(std::move(s));
 }
 
 void load_t410_block(const json& b, const std::string& where, SocData& out) {
   T410Block t;
-  t.hid = str(b, "hid", where);
+  t.hid = json_string(b, "hid", where);
   std::string w = where + " block " + t.hid;
-  t.interface = str(b, "interface", w);
-  t.family = str(b, "family", w);
+  t.interface = json_string(b, "interface", w);
+  t.family = json_string(b, "family", w);
   if (t.family != "t410-c2c" && t.family != "t410-cmem-latency")
     throw Error(fmt::format("{}: family '{}' is neither t410-c2c nor t410-cmem-latency", w, t.family));
-  t.instances = static_cast<unsigned>(number(b.at("instances"), w));
-  t.name_pattern = str(b, "name", w);
-  t.pmu_kind = str(b, "pmu", w);
-  t.peer = str(b, "peer", w, false);
-  t.counters = static_cast<unsigned>(number(b.at("counters"), w));
-  t.width = static_cast<unsigned>(number(b.at("width"), w));
+  t.instances = static_cast<unsigned>(json_number(b.at("instances"), w));
+  t.name_pattern = json_string(b, "name", w);
+  t.pmu_kind = json_string(b, "pmu", w);
+  t.peer = json_string(b, "peer", w, false);
+  t.counters = static_cast<unsigned>(json_number(b.at("counters"), w));
+  t.width = static_cast<unsigned>(json_number(b.at("width"), w));
   for (const auto& [name, off] : b.at("registers").items())
-    t.registers.emplace_back(name, static_cast<std::uint32_t>(number(off, w + " register " + name)));
+    t.registers.emplace_back(name, static_cast<std::uint32_t>(json_number(off, w + " register " + name)));
   out.t410_blocks.push_back(std::move(t));
 }
 
 void load_dwc(const json& d, const std::string& where, SocData& out) {
   if (out.dwc) throw Error(where + ": the DesignWare RAS DES entry is defined twice");
   DwcRasDes r;
-  r.vsec_id = static_cast<std::uint16_t>(number(d.at("vsec_id"), where));
-  r.vsec_rev = static_cast<std::uint8_t>(number(d.at("vsec_rev"), where));
-  r.name_pattern = str(d, "name", where);
-  r.pmu_kind = str(d, "pmu", where);
+  r.vsec_id = static_cast<std::uint16_t>(json_number(d.at("vsec_id"), where));
+  r.vsec_rev = static_cast<std::uint8_t>(json_number(d.at("vsec_rev"), where));
+  r.name_pattern = json_string(d, "name", where);
+  r.pmu_kind = json_string(d, "pmu", where);
   for (const auto& v : d.at("vendors"))
-    r.vendors[static_cast<std::uint16_t>(number(v.at("vendor"), where))] = str(v, "name", where);
+    r.vendors[static_cast<std::uint16_t>(json_number(v.at("vendor"), where))] = json_string(v, "name", where);
   for (const auto& reg : d.at("registers"))
-    r.registers.push_back({str(reg, "name", where), static_cast<std::uint16_t>(number(reg.at("offset"), where)),
-                           str(reg, "help", where, false)});
+    r.registers.push_back({json_string(reg, "name", where),
+                           static_cast<std::uint16_t>(json_number(reg.at("offset"), where)),
+                           json_string(reg, "help", where, false)});
   for (const auto& g : d.at("event_groups")) r.event_groups.push_back(g.get<std::string>());
   out.dwc = std::move(r);
 }

@@ -16,22 +16,22 @@
 
 namespace pmukit::sim {
 
-std::atomic<bool> g_interrupted{false};
-
-namespace {
-
-constexpr std::uint64_t kAnswerTimeoutNs = 10'000'000'000ull;
-
-std::uint64_t mono_ns() {
+std::uint64_t monotonic_ns() {
   timespec ts{};
   ::clock_gettime(CLOCK_MONOTONIC, &ts);
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-void nap(std::uint64_t ns) {
+void nap_ns(std::uint64_t ns) {
   timespec ts{static_cast<time_t>(ns / 1'000'000'000ull), static_cast<long>(ns % 1'000'000'000ull)};
-  ::nanosleep(&ts, nullptr);  // EINTR is fine: callers re-check their condition
+  ::nanosleep(&ts, nullptr);
 }
+
+std::atomic<bool> g_interrupted{false};
+
+namespace {
+
+constexpr std::uint64_t kAnswerTimeoutNs = 10'000'000'000ull;
 
 template <class T>
 std::atomic_ref<T> at(T& field) {
@@ -55,11 +55,11 @@ ClockPage* map_page(const std::filesystem::path& path, bool create) {
 
 class RealClock : public Clock {
  public:
-  std::uint64_t now_ns() override { return mono_ns(); }
+  std::uint64_t now_ns() override { return monotonic_ns(); }
   bool sleep_until(std::uint64_t t) override {
-    for (std::uint64_t now = mono_ns(); now < t; now = mono_ns()) {
+    for (std::uint64_t now = monotonic_ns(); now < t; now = monotonic_ns()) {
       if (g_interrupted.load()) return false;
-      nap(std::min<std::uint64_t>(t - now, 50'000'000ull));  // wake every 50 ms to see a signal
+      nap_ns(std::min<std::uint64_t>(t - now, 50'000'000ull));  // wake every 50 ms to see a signal
     }
     return !g_interrupted.load();
   }
@@ -78,7 +78,7 @@ class SimClock : public Clock {
   }
   ~SimClock() override { ::munmap(page_, 4096); }
 
-  std::uint64_t now_ns() override { return mode_ == SimMode::Virtual ? at(page_->now_ns).load() : mono_ns(); }
+  std::uint64_t now_ns() override { return mode_ == SimMode::Virtual ? at(page_->now_ns).load() : monotonic_ns(); }
   bool sleep_until(std::uint64_t t) override {
     if (mode_ == SimMode::RealTime) return real_.sleep_until(t);
     return request(t);
@@ -94,25 +94,25 @@ class SimClock : public Clock {
   bool request(std::uint64_t t) {
     std::uint64_t zero = 0;
     const std::uint64_t me = static_cast<std::uint64_t>(::getpid());
-    std::uint64_t start = mono_ns();
+    std::uint64_t start = monotonic_ns();
     while (!at(page_->client).compare_exchange_weak(zero, me)) {
       zero = 0;
       if (g_interrupted.load() && t != 0) return false;
       check_timeout(start);
-      nap(20'000);
+      nap_ns(20'000);
     }
     at(page_->request_ns).store(t);
     std::uint64_t seq = at(page_->seq).fetch_add(1) + 1;
     bool done = true;
     while (at(page_->ack).load() < seq) {
       check_timeout(start);
-      nap(20'000);
+      nap_ns(20'000);
     }
     at(page_->client).store(0);
     return done && !g_interrupted.load();
   }
   void check_timeout(std::uint64_t start) {
-    if (mono_ns() - start > kAnswerTimeoutNs) {
+    if (monotonic_ns() - start > kAnswerTimeoutNs) {
       at(page_->client).store(0);
       throw Error(fmt::format("{}: pmu-sim (pid {}) did not answer within 10 s", path_.string(), page_->server_pid));
     }

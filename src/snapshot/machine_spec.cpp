@@ -7,6 +7,7 @@
 #include "pmukit/platform/embedded.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
+#include "pmukit/util/json_fields.h"
 #include "pmukit/util/text.h"
 #include "spec_context.h"
 
@@ -15,10 +16,7 @@ namespace pmukit::snapshot {
 namespace spec {
 
 std::uint64_t num(const json& j, const std::string& where) {
-  if (j.is_number_unsigned() || j.is_number_integer()) return j.get<std::uint64_t>();
-  if (j.is_string())
-    if (auto v = parse_u64(j.get<std::string>())) return *v;
-  throw Error(fmt::format("{}: '{}' is not a number", where, j.dump()));
+  return json_number(j, where);
 }
 
 std::uint64_t num_or(const json& obj, const char* key, std::uint64_t fallback, const std::string& where) {

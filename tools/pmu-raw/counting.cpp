@@ -47,11 +47,6 @@ bool is_duration_time(const events::EventSpec& s) {
   return s.pmu.empty() && s.terms.size() == 1 && s.terms[0].key == "duration_time";
 }
 
-void nap_ms(long ms) {
-  timespec ts{0, ms * 1'000'000L};
-  ::nanosleep(&ts, nullptr);
-}
-
 pid_t spawn(const std::vector<std::string>& command) {
   std::vector<char*> argv;
   for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
@@ -203,12 +198,12 @@ int run_counting(RawOptions& o) {
       if (interval_ns && clock->now_ns() >= deadline)
         emit_interval(clock->now_ns());
       else
-        nap_ms(1);
+        sim::nap_ns(1'000'000);
       continue;
     }
     if (deadline == UINT64_MAX) {  // no -I, duration or command: count until interrupted
       if (sim::g_interrupted.load()) break;
-      nap_ms(20);
+      sim::nap_ns(20'000'000);
       continue;
     }
     bool reached = clock->sleep_until(deadline);

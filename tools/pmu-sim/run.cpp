@@ -22,17 +22,6 @@ void on_signal(int) {
   sim::g_interrupted.store(true);
 }
 
-std::uint64_t mono_ns() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
-}
-
-void nap(std::uint64_t ns) {
-  timespec ts{static_cast<time_t>(ns / 1'000'000'000ull), static_cast<long>(ns % 1'000'000'000ull)};
-  ::nanosleep(&ts, nullptr);
-}
-
 }  // namespace
 
 int run_simulator(Machine& machine, const RunOptions& opts) {
@@ -55,7 +44,7 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
     std::uint64_t now = 0;
     while (!sim::g_interrupted.load()) {
       if (!server.pending(seq, request)) {
-        nap(50'000);
+        sim::nap_ns(50'000);
         continue;
       }
       std::uint64_t dt = request > now ? request - now : 0;
@@ -69,12 +58,12 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
   // effect) is answered within ~50 us instead of at the next period, so programming hundreds of
   // boxes does not wait hundreds of periods.
   const std::uint64_t period = opts.step_ms * 1'000'000ull;
-  std::uint64_t last = mono_ns(), next = last + period;
+  std::uint64_t last = sim::monotonic_ns(), next = last + period;
   while (!sim::g_interrupted.load()) {
     bool waiting = server.pending(seq, request);
-    std::uint64_t now = mono_ns();
+    std::uint64_t now = sim::monotonic_ns();
     if (!waiting && now < next) {
-      nap(std::min<std::uint64_t>(50'000, next - now));
+      sim::nap_ns(std::min<std::uint64_t>(50'000, next - now));
       continue;
     }
     simulator.step(now - last);

@@ -22,6 +22,11 @@ namespace pmukit::sim {
 // Set by a signal handler: sleeps and waits return early when it becomes true.
 extern std::atomic<bool> g_interrupted;
 
+// CLOCK_MONOTONIC in nanoseconds, and one nanosleep (EINTR ends it early: callers re-check their
+// condition). The pieces both sides of the protocol poll with.
+std::uint64_t monotonic_ns();
+void nap_ns(std::uint64_t ns);
+
 class Clock {
  public:
   virtual ~Clock() = default;

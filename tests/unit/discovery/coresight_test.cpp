@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "discovered.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/coresight.h"
 #include "pmukit/discovery/discover.h"
@@ -15,43 +16,10 @@ using namespace pmukit;
 using discovery::CoreSightUnit;
 using json = nlohmann::json;
 
+using test::Discovered;
+using test::noted;
+
 namespace {
-
-struct Discovered {
-  test::TempDir dir;
-  discovery::DiscoveryResult r;
-  explicit Discovered(const json& spec) {
-    snapshot::build_from_spec(spec, dir / "m");
-    Machine m(MachineOptions{dir / "m"});
-    r = discovery::discover(m);
-  }
-  explicit Discovered(const std::string& bundled) {
-    snapshot::build_bundled(bundled, dir / "m");
-    Machine m(MachineOptions{dir / "m"});
-    r = discovery::discover(m);
-  }
-  const discovery::PmuUnit* unit(const std::string& name) const {
-    for (const auto& u : r.inventory.units)
-      if (u.name == name) return &u;
-    return nullptr;
-  }
-  std::vector<std::string> names() const {
-    std::vector<std::string> n;
-    for (const auto& u : r.inventory.units) n.push_back(u.name);
-    return n;
-  }
-  bool warned(const std::string& needle) const {
-    for (const auto& w : r.inventory.warnings)
-      if (w.find(needle) != std::string::npos) return true;
-    return false;
-  }
-};
-
-bool noted(const discovery::PmuUnit& u, const std::string& needle) {
-  for (const auto& n : u.notes)
-    if (n.find(needle) != std::string::npos) return true;
-  return false;
-}
 
 json node(int id, const json& type, const std::string& base, const std::string& pmiidr, json extra = json::object()) {
   json n{{"id", id},

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "discovered.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/discovery/discover.h"
@@ -16,34 +17,10 @@ using namespace pmukit;
 using discovery::IntelUnit;
 using json = nlohmann::json;
 
-namespace {
+using test::Discovered;
+using test::noted;
 
-struct Discovered {
-  test::TempDir dir;
-  std::unique_ptr<Machine> machine;
-  discovery::DiscoveryResult r;
-  explicit Discovered(const json& spec, MachineOptions opts = {}) {
-    snapshot::build_from_spec(spec, dir.path() / "m");
-    opts.root = dir.path() / "m";
-    machine = std::make_unique<Machine>(opts);
-    r = discovery::discover(*machine);
-  }
-  const discovery::PmuUnit* unit(const std::string& name) const {
-    for (const auto& u : r.inventory.units)
-      if (u.name == name) return &u;
-    return nullptr;
-  }
-  bool warned(const std::string& needle) const {
-    for (const auto& w : r.inventory.warnings)
-      if (w.find(needle) != std::string::npos) return true;
-    return false;
-  }
-  std::string warnings() const {
-    std::string s;
-    for (const auto& w : r.inventory.warnings) s += w + "\n";
-    return s;
-  }
-};
+namespace {
 
 json one_table(json units, json extra = json::object()) {
   json t{{"device", "0000:6a:03.1"}, {"bar", 0}, {"stride", 4}, {"units", std::move(units)}};

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "discovered.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/discovery/discover.h"
@@ -15,39 +16,10 @@ using namespace pmukit;
 using discovery::T410Unit;
 using json = nlohmann::json;
 
+using test::Discovered;
+using test::noted;
+
 namespace {
-
-struct Discovered {
-  test::TempDir dir;
-  std::unique_ptr<Machine> machine;
-  discovery::DiscoveryResult r;
-  explicit Discovered(const json& spec) {
-    snapshot::build_from_spec(spec, dir / "m");
-    machine = std::make_unique<Machine>(MachineOptions{dir / "m"});
-    r = discovery::discover(*machine);
-  }
-  explicit Discovered(const std::string& bundled) {
-    snapshot::build_bundled(bundled, dir / "m");
-    machine = std::make_unique<Machine>(MachineOptions{dir / "m"});
-    r = discovery::discover(*machine);
-  }
-  const discovery::PmuUnit* unit(const std::string& name) const {
-    for (const auto& u : r.inventory.units)
-      if (u.name == name) return &u;
-    return nullptr;
-  }
-  bool warned(const std::string& needle) const {
-    for (const auto& w : r.inventory.warnings)
-      if (w.find(needle) != std::string::npos) return true;
-    return false;
-  }
-};
-
-bool noted(const discovery::PmuUnit& u, const std::string& needle) {
-  for (const auto& n : u.notes)
-    if (n.find(needle) != std::string::npos) return true;
-  return false;
-}
 
 json block(const std::string& hid, int uid, int count, const std::string& base) {
   return json{

@@ -94,20 +94,26 @@ std::uint64_t migrations_during(F body) {
   return n;
 }
 
+// msr/tsc and cpu-clock on the two CPUs, enabled: two groups per CPU.
+std::unique_ptr<EventSet> counting_on(std::pair<int, int> cpus) {
+  Machine live = Machine::live();
+  CountOptions opts;
+  opts.cpus = {cpus.first, cpus.second};
+  auto set = std::make_unique<EventSet>(live, bind_events(live, events::parse_event_list("msr/tsc/,cpu-clock")), opts);
+  set->enable();
+  return set;
+}
+
 TEST(EventSet, ReadsEachCpusGroupsOnThatCpuAndComesBack) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
   auto cpus = two_allowed_cpus();
   if (!cpus) GTEST_SKIP() << "needs two CPUs this thread may run on";
-  Machine live = Machine::live();
-  CountOptions opts;
-  opts.cpus = {cpus->first, cpus->second};
-  EventSet set(live, bind_events(live, events::parse_event_list("msr/tsc/,cpu-clock")), opts);
-  set.enable();
+  auto set = counting_on(*cpus);
   cpu_set_t before = affinity();
   // Wherever the thread starts, one of the two CPUs is another one: reading its groups takes the
   // thread there.
   std::vector<EventCount> counts;
-  std::uint64_t moved = migrations_during([&] { counts = set.read(); });
+  std::uint64_t moved = migrations_during([&] { counts = set->read(); });
   cpu_set_t after = affinity();
   EXPECT_TRUE(CPU_EQUAL(&before, &after));
   EXPECT_GE(moved, 1u);
@@ -121,14 +127,10 @@ TEST(EventSet, ReadsFromWhereItIsWhenPinnedElsewhere) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
   auto cpus = two_allowed_cpus();
   if (!cpus) GTEST_SKIP() << "needs two CPUs this thread may run on";
-  Machine live = Machine::live();
-  CountOptions opts;
-  opts.cpus = {cpus->first, cpus->second};
-  EventSet set(live, bind_events(live, events::parse_event_list("msr/tsc/,cpu-clock")), opts);
-  set.enable();
+  auto set = counting_on(*cpus);
   Pin pin(only(cpus->first));  // `taskset -c FIRST pmu-raw ...`: the second CPU is read remotely
   for (int round = 0; round < 2; ++round) {
-    auto counts = set.read();
+    auto counts = set->read();
     for (const auto& c : counts) {
       EXPECT_EQ(c.instances, 2u) << c.name;
       EXPECT_GT(c.raw, 0u) << c.name;

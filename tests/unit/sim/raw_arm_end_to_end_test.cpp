@@ -8,6 +8,7 @@
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "support/bundled_rig.h"
 #include "support/register_image.h"
 #include "support/sim_process.h"
 #include "support/test_support.h"
@@ -16,24 +17,7 @@ using namespace pmukit;
 
 namespace {
 
-struct Bundled {
-  test::TempDir dir;
-  std::filesystem::path root;
-  std::unique_ptr<Machine> machine;
-  discovery::DiscoveryResult found;
-  test::RegisterImage before;
-  explicit Bundled(const char* name) : root(dir.path() / name) {
-    snapshot::build_bundled(name, root);
-    machine = std::make_unique<Machine>(MachineOptions{root});
-    found = discovery::discover(*machine);
-    before = test::register_image(*machine, found.inventory);
-  }
-  std::string image_change() { return test::image_difference(before, test::register_image(*machine, found.inventory)); }
-  std::vector<std::string> args(std::vector<std::string> a) {
-    a.insert(a.begin(), {"--snapshot", root.string()});
-    return a;
-  }
-};
+using Bundled = test::BundledRig;
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "pmukit/discovery/discover.h"
 #include "pmukit/pmu/register_io.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "support/bundled_rig.h"
 #include "support/register_image.h"
 #include "support/sim_process.h"
 #include "support/test_support.h"
@@ -21,23 +22,10 @@ using namespace pmukit;
 
 namespace {
 
-struct SprRig {
-  test::TempDir dir;
-  std::filesystem::path root;
-  std::unique_ptr<Machine> machine;
-  discovery::DiscoveryResult found;
-  test::RegisterImage before;
-  SprRig() : root(dir.path() / "spr") {
-    snapshot::build_bundled("spr-2s", root);
-    machine = std::make_unique<Machine>(MachineOptions{root});
-    found = discovery::discover(*machine);
-    before = test::register_image(*machine, found.inventory);
-  }
-  std::string image_change() { return test::image_difference(before, test::register_image(*machine, found.inventory)); }
-  std::vector<std::string> raw(std::vector<std::string> args) {
-    args.insert(args.begin(), {"--snapshot", root.string()});
-    return args;
-  }
+// The bundled 2-socket Sapphire Rapids machine.
+struct SprRig : test::BundledRig {
+  SprRig() : BundledRig("spr-2s") {}
+  std::vector<std::string> raw(std::vector<std::string> a) const { return args(std::move(a)); }
 };
 
 std::vector<std::string> lines(const std::string& s) {

@@ -3,21 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "pmukit/snapshot/machine_spec.h"
+#include "support/bundled_rig.h"
 #include "support/sim_process.h"
 #include "support/test_support.h"
 
 using namespace pmukit;
 
 namespace {
-struct Bundled {
-  test::TempDir dir;
-  std::filesystem::path root;
-  explicit Bundled(const char* name) : root(dir.path() / name) { snapshot::build_bundled(name, root); }
-  std::vector<std::string> args(std::vector<std::string> a) {
-    a.insert(a.begin(), {"--snapshot", root.string()});
-    return a;
-  }
-};
+using Bundled = test::BundledRig;
 }  // namespace
 
 TEST(RawMetrics, IntelImcBandwidthFromCasCounts) {
