@@ -48,11 +48,13 @@ PERF_EVENTS = ["msr/tsc/", "software/config=0/", "software/config=1/", "software
 def measured(argv, **kw):
     """Runs argv to completion; returns (user+sys CPU seconds, wall seconds)."""
     start = time.monotonic()
-    proc = subprocess.Popen(argv, **kw)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        sys.exit(f"interval_cpu: {' '.join(argv)} exited {proc.returncode}")
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(argv, stderr=err, **kw)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            sys.exit(f"interval_cpu: {' '.join(argv)} exited {proc.returncode}: {err.read().decode()}")
     return usage.ru_utime + usage.ru_stime, time.monotonic() - start
 
 
@@ -71,7 +73,7 @@ def csv_lines(path):
 def direct(work, events, what):
     snap = os.path.join(work, what.replace(" ", "-"))
     subprocess.run([f"{tools}/pmu-sim", "create", "gnr-2s", snap], check=True, stdout=subprocess.DEVNULL)
-    sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"])
+    sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"], stdout=subprocess.DEVNULL)
     try:
         args = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "--per-box", "-x,"]
         for e in events:
