@@ -1,6 +1,8 @@
 // pmukit -- direct counting sessions.
 #include "pmukit/pmu/session.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "pmukit/access/machine_lock.h"
@@ -88,6 +90,18 @@ void DirectSession::restore() {
       restore_errors_.push_back(fmt::format("{}: restore failed: {}", drivers_[i]->unit().name, e.what()));
     }
   }
+}
+
+std::uint64_t DirectSession::max_read_period_ns() const {
+  std::uint64_t period = kLongestReadPeriodNs;
+  for (const auto& unit : trackers_)
+    for (const auto& t : unit) {
+      if (t.width() >= 48) continue;
+      // Half the wrap time at the fastest plausible rate; never below 1 ms (a 22-bit counter).
+      std::uint64_t wrap_ns = (std::uint64_t{1} << t.width()) / kMaxCountsPerNs;
+      period = std::min(period, std::max<std::uint64_t>(wrap_ns / 2, 1'000'000));
+    }
+  return period;
 }
 
 std::size_t DirectSession::register_writes() const {

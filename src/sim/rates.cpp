@@ -70,11 +70,19 @@ double Rates::rate(const std::string& kind, std::uint64_t code) const {
 }
 
 std::uint64_t Accumulator::advance(double rate, std::uint64_t dt_ns) {
-  // Whole seconds and the nanosecond rest apart, in long double: rate * 1 s is then exact for
-  // every integral rate, so counts over whole seconds match rate x seconds to the unit.
+  constexpr std::uint64_t kNsPerS = 1'000'000'000ull;
+  const std::uint64_t secs = dt_ns / kNsPerS, rest = dt_ns % kNsPerS;
+  // An integral rate (every rate the tests use) in integers: the carry is kept in count x ns, so
+  // a run split into any number of steps counts exactly floor(rate x time), to the unit.
+  if (rate >= 0 && rate < 1.8e10 && rate == std::floor(rate)) {
+    const auto r = static_cast<std::uint64_t>(rate);  // r * (1e9 - 1) + carry fits in 64 bits
+    const std::uint64_t sub = r * rest + rem_ns_;
+    rem_ns_ = sub % kNsPerS;
+    return r * secs + sub / kNsPerS;
+  }
+  // Other rates in long double: whole seconds and the nanosecond rest apart.
   long double r = rate;
-  long double exact = carry_ + r * static_cast<long double>(dt_ns / 1'000'000'000ull) +
-                      r * static_cast<long double>(dt_ns % 1'000'000'000ull) / 1e9L;
+  long double exact = carry_ + r * static_cast<long double>(secs) + r * static_cast<long double>(rest) / 1e9L;
   long double whole = std::floor(exact);
   carry_ = exact - whole;
   return static_cast<std::uint64_t>(whole);

@@ -41,6 +41,9 @@ class Backend {
   virtual void stop() = 0;
   // Counts since the previous read (the first read: since start).
   virtual std::vector<Row> read(std::uint64_t window_ns) = 0;
+  // How long the run loop may go between two read()s without a counter wrapping unseen (the
+  // kernel keeps perf's counts 64-bit, so only direct counters narrower than that need a bound).
+  virtual std::uint64_t max_read_period_ns() const { return UINT64_MAX; }
   // Why each PMU is counted the way it is ("uncore_imc_0..7: direct: MMIO through /dev/mem").
   virtual std::vector<std::string> notes() const = 0;
   // Problems when putting registers back, for the exit status.

@@ -153,16 +153,38 @@ int run_counting(RawOptions& o) {
 
   backend->start();
   const std::uint64_t t0 = clock->now_ns();
-  std::uint64_t last = t0;
+  std::uint64_t last = t0;       // the previous report (interval) -- or the start
+  std::uint64_t last_read = t0;  // the previous backend read: reports, and polls between them
   pid_t child = o.command.empty() ? 0 : spawn(o.command);
   int child_status = 0;
   bool child_done = child == 0;
   const std::uint64_t interval_ns = o.interval_ms.value_or(0) * 1'000'000ull;
   const std::uint64_t end = o.duration_s ? t0 + static_cast<std::uint64_t>(*o.duration_s * 1e9) : UINT64_MAX;
   std::uint64_t intervals = 0;
-
+  // Narrow direct counters (32-bit DesignWare lane counters have no overflow flag) are read at
+  // least this often whatever the output asks for, so that none wraps twice unseen; the counts
+  // since the last report pile up in `pending`.
+  const std::uint64_t poll_ns = backend->max_read_period_ns();
+  auto next_poll = [&] { return poll_ns > UINT64_MAX - last_read ? UINT64_MAX : last_read + poll_ns; };
+  std::vector<Row> pending;
+  auto poll = [&](std::uint64_t now) {
+    auto rows = backend->read(now - last_read);
+    last_read = now;
+    if (pending.empty()) {
+      pending = std::move(rows);
+      return;
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      pending[i].count += rows[i].count;
+      pending[i].enabled_ns += rows[i].enabled_ns;
+      pending[i].running_ns += rows[i].running_ns;
+      pending[i].lost = pending[i].lost || rows[i].lost;
+    }
+  };
   auto emit_interval = [&](std::uint64_t now) {
-    auto rows = backend->read(now - last);
+    poll(now);
+    auto rows = std::move(pending);
+    pending.clear();
     add_duration_rows(specs, now - last, rows);
     finish_rows(rows);
     reporter.interval(static_cast<double>(now - t0) / 1e9, rows,
@@ -170,54 +192,54 @@ int run_counting(RawOptions& o) {
     last = now;
     ++intervals;
   };
-  std::vector<Row> totals;
-  auto accumulate = [&](std::uint64_t now) {
-    auto rows = backend->read(now - last);
-    last = now;
-    if (totals.empty())
-      totals = rows;
-    else
-      for (std::size_t i = 0; i < rows.size(); ++i) totals[i].count += rows[i].count;
-  };
 
   for (;;) {
     if (sim::g_interrupted.load() && child_done) break;
     if (o.interval_count && intervals >= *o.interval_count) break;
     std::uint64_t deadline = interval_ns ? std::min(end, t0 + (intervals + 1) * interval_ns) : end;
-    if (!child_done) {
-      // The command decides how long we count; time is only watched (in virtual mode the
-      // command itself may be what advances it).
-      int st = 0;
-      pid_t r = ::waitpid(child, &st, WNOHANG);
-      if (r == child) {
-        child_done = true;
-        child_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        g_child.store(0);
+    if (!child_done || deadline == UINT64_MAX) {
+      // A command decides how long we count, or nothing does (count until interrupted): time is
+      // only watched (in virtual mode the command itself may be what advances it).
+      if (!child_done) {
+        int st = 0;
+        pid_t r = ::waitpid(child, &st, WNOHANG);
+        if (r == child) {
+          child_done = true;
+          child_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+          g_child.store(0);
+          break;
+        }
+      } else if (sim::g_interrupted.load()) {
         break;
       }
-      if (interval_ns && clock->now_ns() >= deadline)
-        emit_interval(clock->now_ns());
+      std::uint64_t now = clock->now_ns();
+      if (interval_ns && now >= deadline)
+        emit_interval(now);
+      else if (now >= next_poll())
+        poll(now);
       else
-        sim::nap_ns(1'000'000);
+        sim::nap_ns(child_done ? 20'000'000 : 1'000'000);
       continue;
     }
-    if (deadline == UINT64_MAX) {  // no -I, duration or command: count until interrupted
-      if (sim::g_interrupted.load()) break;
-      sim::nap_ns(20'000'000);
-      continue;
-    }
-    bool reached = clock->sleep_until(deadline);
+    const std::uint64_t wake = std::min(deadline, next_poll());
+    bool reached = clock->sleep_until(wake);
     std::uint64_t now = clock->now_ns();
+    if (reached && wake < deadline) {
+      poll(now);
+      continue;
+    }
     // Stamped with the time of the read, as perf stat -I does: the counts cover exactly [last, now].
     if (interval_ns && (reached || now > last)) emit_interval(now);
     if (!reached || deadline >= end) break;
   }
   const std::uint64_t stop_time = clock->now_ns();
   backend->stop();
+  std::vector<Row> totals;
   if (interval_ns) {
     if (stop_time > last && !o.interval_count) emit_interval(stop_time);  // the last, partial interval
   } else {
-    accumulate(stop_time);
+    poll(stop_time);
+    totals = std::move(pending);
     add_duration_rows(specs, stop_time - t0, totals);
   }
   auto restore_errors = backend->finish();

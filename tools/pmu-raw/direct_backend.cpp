@@ -58,6 +58,8 @@ class DirectBackend : public Backend {
     return rows;
   }
 
+  std::uint64_t max_read_period_ns() const override { return session_->max_read_period_ns(); }
+
   std::vector<std::string> notes() const override {
     // Units, not names: one kernel PMU name covers a box on every socket.
     std::map<std::string, std::set<const discovery::PmuUnit*>> by_family;

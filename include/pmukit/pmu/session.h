@@ -60,6 +60,15 @@ class DirectSession {
   // Problems met while restoring (each names the register); empty when all went back.
   const std::vector<std::string>& restore_errors() const { return restore_errors_; }
   std::size_t register_writes() const;
+  // The longest time between two sample()s for which every counter provably wraps at most once:
+  // a w-bit counter is read at least every 2^w / kMaxCountsPerNs / 2 ns (48-bit and wider: the
+  // kernel's own 60 s uncore poll). A counter read less often than this may wrap twice unseen --
+  // the DesignWare lane counters are 32 bits with no overflow flag at all.
+  std::uint64_t max_read_period_ns() const;
+  // The fastest an uncore counter is assumed to advance: one count per cycle at 4 GHz. Occupancy
+  // events that add more per cycle live in 48-bit counters, where the margin is hours.
+  static constexpr std::uint64_t kMaxCountsPerNs = 4;
+  static constexpr std::uint64_t kLongestReadPeriodNs = 60'000'000'000ull;
 
  private:
   std::unique_ptr<MachineLock> lock_;

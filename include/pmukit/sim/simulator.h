@@ -43,10 +43,11 @@ class Rates {
 class Accumulator {
  public:
   std::uint64_t advance(double rate, std::uint64_t dt_ns);
-  void reset() { carry_ = 0; }
+  void reset() { carry_ = 0, rem_ns_ = 0; }
 
  private:
-  long double carry_ = 0;
+  long double carry_ = 0;     // fractional count (non-integral rates)
+  std::uint64_t rem_ns_ = 0;  // count x ns short of a whole count (integral rates)
 };
 
 class UnitModel {

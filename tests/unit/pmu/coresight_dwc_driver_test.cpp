@@ -174,6 +174,14 @@ TEST(DwcDriver, TimeBasedPayloadCountsBytesAndLaneEventsCount) {
   EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.inv)), "");
 }
 
+// How often a run must read: half a 32-bit counter's wrap time at 4 counts/ns; 64-bit counters
+// alone are read at least once a minute, as the kernel polls its uncore counters.
+TEST(DwcDriver, ThirtyTwoBitLaneCounterBoundsTheReadPeriod) {
+  Rig rig({dwc_unit()}, {});
+  EXPECT_EQ(rig.session({ev(0x21)})->max_read_period_ns(), 60'000'000'000u);
+  EXPECT_EQ(rig.session({ev(0x21), ev(0x600 | 1u << 16)})->max_read_period_ns(), (1ull << 32) / 4 / 2);
+}
+
 TEST(DwcDriver, OneCounterOfEachKind) {
   Rig rig({dwc_unit()}, {});
   EXPECT_THROW(rig.session({ev(0x20), ev(0x21)}), UsageError);
