@@ -1,6 +1,9 @@
 // pmu-raw -- backend choice per event, and the composite that runs direct and perf together.
 #include "backend_choice.h"
 
+#include <algorithm>
+#include <map>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -34,6 +37,11 @@ class Composite : public Backend {
     }
     return rows;
   }
+  std::uint64_t max_read_period_ns() const override {
+    std::uint64_t period = UINT64_MAX;
+    for (const auto& p : parts_) period = std::min(period, p->max_read_period_ns());
+    return period;
+  }
   std::vector<std::string> notes() const override {
     auto all = notes_;
     for (const auto& p : parts_)
@@ -66,6 +74,29 @@ std::string direct_problem(Machine& machine, const std::vector<const discovery::
   return "";
 }
 
+// Why the direct drivers refuse these events (all naming one PMU), or "" when they take them: the
+// checks DirectSession makes before writing anything -- encodings, filters, counters per unit --
+// made early so that auto mode can still send the PMU to the kernel's perf instead.
+std::string direct_refusal(const std::vector<events::EventSpec>& specs, const discovery::Inventory& inventory) {
+  try {
+    const auto& db = platform::Database::builtin();
+    auto bound = events::bind_events(specs, inventory, db);
+    std::map<const discovery::PmuUnit*, std::vector<events::EncodedEvent>> per_unit;
+    for (auto& b : bound) per_unit[b.unit].push_back(std::move(b.encoded));
+    for (const auto& [unit, encoded] : per_unit) pmu::make_driver(*unit, db)->check(encoded);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+struct Choice {
+  std::vector<const discovery::PmuUnit*> units;
+  bool kernel = false;
+  bool use_direct = false;
+  std::string why_not_direct;
+};
+
 }  // namespace
 
 std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events::EventSpec>& specs,
@@ -75,14 +106,14 @@ std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events
   std::vector<std::size_t> direct_index, perf_index;
   auto composite = std::make_unique<Composite>();
   std::map<std::string, std::string> decided;  // PMU as written -> decision already noted
+  std::vector<Choice> choices(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const auto& s = specs[i];
     if (skip && skip(s)) continue;
-    auto units = s.pmu.empty() ? std::vector<const discovery::PmuUnit*>{} : found.inventory.find(s.pmu);
-    bool kernel = !(s.pmu.empty() ? std::vector<perf::SysfsPmu>{} : perf::find_pmus(machine, s.pmu)).empty() ||
-                  s.pmu.empty();  // bare names are perf software events or aliases
-    std::string why_not_direct;
-    bool use_direct = false;
+    auto& [units, kernel, use_direct, why_not_direct] = choices[i];
+    units = s.pmu.empty() ? std::vector<const discovery::PmuUnit*>{} : found.inventory.find(s.pmu);
+    kernel = !(s.pmu.empty() ? std::vector<perf::SysfsPmu>{} : perf::find_pmus(machine, s.pmu)).empty() ||
+             s.pmu.empty();  // bare names are perf software events or aliases
     if (req.mode == "direct") {
       if (units.empty())
         throw UsageError(fmt::format("event '{}': no PMU '{}' among the units pmukit discovered{}", s.text, s.pmu,
@@ -113,6 +144,27 @@ std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events
       if (req.force && req.mode == "perf")
         throw UsageError("--force takes busy units for direct programming; with --backend perf it has no use");
     }
+  }
+  // Auto mode: a PMU whose events the direct drivers would refuse (more events than counters, a
+  // filter the registers cannot express) goes to the kernel's perf when it has that PMU, as a
+  // whole -- its events stay in one place, and perf multiplexes what does not fit.
+  if (req.mode == "auto") {
+    std::map<std::string, std::vector<std::size_t>> by_pmu;
+    for (std::size_t i = 0; i < specs.size(); ++i)
+      if (choices[i].use_direct && choices[i].kernel && !specs[i].pmu.empty()) by_pmu[specs[i].pmu].push_back(i);
+    for (const auto& [pmu_name, members] : by_pmu) {
+      std::vector<events::EventSpec> group;
+      for (auto i : members) group.push_back(specs[i]);
+      if (auto refusal = direct_refusal(group, found.inventory); !refusal.empty()) {
+        refusal = refusal.substr(0, refusal.find("; "));  // the reason, without its advice (which was perf)
+        for (auto i : members) choices[i].use_direct = false, choices[i].why_not_direct = refusal;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const auto& s = specs[i];
+    if (skip && skip(s)) continue;
+    const auto& [units, kernel, use_direct, why_not_direct] = choices[i];
     std::string key = s.pmu.empty() ? s.text : s.pmu;
     if (!decided.count(key)) {
       std::string n = use_direct ? fmt::format("{}: direct, {} unit{}", key, units.size(), units.size() == 1 ? "" : "s")
@@ -141,8 +193,23 @@ std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events
     for (auto& b : bound) b.spec = direct_index[b.spec];
     composite->add(make_direct_backend(machine, specs, bound, req.force, clock));
   }
-  if (!perf_specs.empty())
-    composite->add(make_perf_backend(machine, perf_specs, perf_index, req.per_socket, found.topology));
+  if (!perf_specs.empty()) {
+    try {
+      composite->add(make_perf_backend(machine, perf_specs, perf_index, req.per_socket, found.topology));
+    } catch (const Error& e) {
+      // When auto sent a PMU to perf because the direct driver refused it, perf's complaint alone
+      // would hide the first reason: give both.
+      std::string refused;
+      for (auto i : perf_index)
+        if (!choices[i].units.empty() && !choices[i].why_not_direct.empty()) {
+          refused = fmt::format("; {} went to perf because {}", specs[i].pmu, choices[i].why_not_direct);
+          break;
+        }
+      if (refused.empty()) throw;
+      if (dynamic_cast<const UsageError*>(&e)) throw UsageError(e.what() + refused);
+      throw Error(e.what() + refused);
+    }
+  }
   return composite;
 }
 

@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "live_perf.h"
@@ -109,4 +110,33 @@ TEST(RawPerfBackend, AutoFallsBackToPerfForABusyUnit) {
             std::string::npos)
       << gone.err;
   EXPECT_NE(gone.err.find("--force"), std::string::npos) << gone.err;
+}
+
+// More events than a Tegra410 UCF unit has counters: the direct driver would refuse them, so auto
+// sends the PMU to its kernel PMU (here this machine's msr PMU, as above), which multiplexes --
+// saying why -- instead of stopping with "use --backend perf". --backend direct still refuses.
+TEST(RawPerfBackend, AutoFallsBackToPerfForEventsTheDirectDriverRefuses) {
+  PMUKIT_REQUIRE_PERF_AND_MSR();
+  test::TempDir dir;
+  auto root = dir.path() / "t410";
+  snapshot::build_bundled("t410-2s", root);
+  write_file(root / "sys/bus/event_source/devices/nvidia_ucf_pmu_0/type",
+             read_file(Machine::live().param("events.path") / "msr" / "type"));
+  std::vector<std::string> args{"--snapshot", root.string()};
+  for (int i = 0; i < 12; ++i) args.insert(args.end(), {"-e", fmt::format("nvidia_ucf_pmu_0/config=0,name=e{}/", i)});
+  args.insert(args.end(), {"--duration", "0.1", "-j"});
+  auto r = test::run_tool("pmu-raw", args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("nvidia_ucf_pmu_0: perf, because nvidia_ucf_pmu_0: 12 events but"), std::string::npos) << r.err;
+  auto lines = json_lines(r.out);
+  ASSERT_EQ(lines.size(), 12u) << r.out;
+  for (const auto& j : lines) {
+    EXPECT_EQ(j["backend"], "perf") << j;
+    EXPECT_GT(std::stod(j["counter-value"].get<std::string>()), 1e6) << j;
+  }
+  args[args.size() - 1] = "-x,";
+  args.insert(args.begin(), {"--backend", "direct"});
+  auto direct = test::run_tool("pmu-raw", args);
+  EXPECT_EQ(direct.status, 2) << direct.out;
+  EXPECT_NE(direct.err.find("12 events but"), std::string::npos) << direct.err;
 }
