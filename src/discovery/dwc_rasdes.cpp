@@ -71,6 +71,13 @@ unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& d
       PmuUnit pu;
       pu.family = Family::DwcRasDes;
       pu.name = platform::expand_pattern(dwc.name_pattern, {{"sbdf", fmt::format("{:x}", u.sbdf)}});
+      // bdf = bus << 16 | device << 8 | function: the Anolis OS driver's naming (seed 003).
+      for (const auto& a : dwc.aliases)
+        pu.aliases.push_back({platform::expand_pattern(
+                                  a.pattern, {{"sbdf", fmt::format("{:x}", u.sbdf)},
+                                              {"bdf", fmt::format("{:x}", unsigned{d.bdf.bus} << 16 |
+                                                                              unsigned{d.bdf.dev} << 8 | d.bdf.fn)}}),
+                              a.hardware_units});
       pu.type_name = "rasdes";
       pu.pmu_kind = dwc.pmu_kind;
       if (d.numa_node >= 0)

@@ -1,6 +1,7 @@
 // pmukit -- inventory helpers.
 #include "pmukit/discovery/inventory.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace pmukit::discovery {
@@ -36,7 +37,7 @@ std::string_view access_name(RegAccess a) {
 std::vector<const PmuUnit*> Inventory::find(std::string_view pmu_name) const {
   std::vector<const PmuUnit*> exact, expanded;
   for (const auto& u : units) {
-    if (u.name == pmu_name) exact.push_back(&u);
+    if (u.name == pmu_name || u.alias(pmu_name)) exact.push_back(&u);
     // "uncore_imc" names every "uncore_imc_<n>": the prefix plus '_' plus digits only.
     if (u.name.size() > pmu_name.size() + 1 && u.name.starts_with(pmu_name) && u.name[pmu_name.size()] == '_') {
       bool digits = true;

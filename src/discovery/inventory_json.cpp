@@ -126,6 +126,7 @@ ojson to_json(const PmuUnit& u) {
   j["filters"] = ojson::array();
   for (const auto& f : u.filters) j["filters"].push_back({{"name", f.name}, {"format", f.format}, {"help", f.help}});
   j["notes"] = u.notes;
+  for (const auto& a : u.aliases) j["aliases"].push_back(a.name);
   std::visit([&](const auto& d) { j[std::string(family_name(u.family))] = detail_json(d); }, u.detail);
   return j;
 }

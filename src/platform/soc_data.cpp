@@ -102,6 +102,9 @@ void load_dwc(const json& d, const std::string& where, SocData& out) {
   r.vsec_id = static_cast<std::uint16_t>(json_number(d.at("vsec_id"), where));
   r.vsec_rev = static_cast<std::uint8_t>(json_number(d.at("vsec_rev"), where));
   r.name_pattern = json_string(d, "name", where);
+  if (d.contains("aliases"))
+    for (const auto& a : d["aliases"])
+      r.aliases.push_back({json_string(a, "name", where), a.value("hardware_units", false)});
   r.pmu_kind = json_string(d, "pmu", where);
   for (const auto& v : d.at("vendors"))
     r.vendors[static_cast<std::uint16_t>(json_number(v.at("vendor"), where))] = json_string(v, "name", where);

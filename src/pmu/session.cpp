@@ -73,7 +73,7 @@ const std::vector<std::vector<CounterValue>>& DirectSession::sample() {
     for (std::size_t e = 0; e < readings.size(); ++e) {
       auto u = trackers_[i][e].update(readings[e].raw, readings[e].overflow);
       std::uint64_t m = drivers_[i]->multiplier(e);
-      values_[i][e] = {u.delta * m, trackers_[i][e].total() * m, u.wrapped, u.lost};
+      values_[i][e] = {u.delta * m, trackers_[i][e].total() * m, u.wrapped, u.lost, u.delta};
     }
   }
   return values_;

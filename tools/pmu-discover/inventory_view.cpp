@@ -173,6 +173,13 @@ void print_dwc(const discovery::DiscoveryResult& r, bool verbose) {
   fmt::print("  filters: {}\n", filter_list(*units.front(), verbose));
   fmt::print("  event groups:\n");
   for (const auto& g : units.front()->as<discovery::DwcUnit>()->event_groups) fmt::print("    {}\n", g);
+  std::vector<std::string> aliases;
+  for (const auto* u : units)
+    for (const auto& a : u->aliases) aliases.push_back(a.name);
+  if (!aliases.empty())
+    fmt::print("  also named, in the same order (Anolis OS kernel; pmu-raw -e takes either): {}\n",
+               verbose || aliases.size() <= 2 ? fmt::format("{}", fmt::join(aliases, ", "))
+                                              : fmt::format("{}, {}, ... {}", aliases[0], aliases[1], aliases.back()));
   print_notes(units);
 }
 

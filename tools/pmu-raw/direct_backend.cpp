@@ -16,7 +16,8 @@ namespace {
 
 class DirectBackend : public Backend {
  public:
-  DirectBackend(Machine& machine, const std::vector<events::BoundEvent>& bound, bool force, sim::Clock& clock)
+  DirectBackend(Machine& machine, const std::vector<events::EventSpec>& specs,
+                const std::vector<events::BoundEvent>& bound, bool force, sim::Clock& clock)
       : clock_(clock) {
     // One work item per unit, its events in -e order.
     std::map<const discovery::PmuUnit*, std::size_t> index;
@@ -25,7 +26,9 @@ class DirectBackend : public Backend {
       auto [it, fresh] = index.emplace(b.unit, work.size());
       if (fresh) work.push_back({b.unit, {}});
       work[it->second].events.push_back(b.encoded);
-      slots_.push_back({it->second, work[it->second].events.size() - 1, b});
+      // Named through another kernel's alias: counted in that kernel's units (see UnitAlias).
+      const auto* alias = b.unit->alias(specs.at(b.spec).pmu);
+      slots_.push_back({it->second, work[it->second].events.size() - 1, b, alias && alias->hardware_units});
     }
     pmu::SessionOptions opts;
     opts.force = force;
@@ -47,7 +50,7 @@ class DirectBackend : public Backend {
       r.event = s.bound.encoded.name;
       r.pmu = s.bound.unit->name;
       r.socket = s.bound.unit->socket;
-      r.count = v.delta;
+      r.count = s.hardware_units ? v.hardware_delta : v.delta;
       r.scale = s.bound.encoded.scale;
       r.unit = s.bound.encoded.unit;
       r.enabled_ns = r.running_ns = window_ns;  // direct counters never multiplex
@@ -81,6 +84,7 @@ class DirectBackend : public Backend {
   struct Slot {
     std::size_t work, event;
     events::BoundEvent bound;
+    bool hardware_units = false;
   };
   sim::Clock& clock_;
   std::vector<Slot> slots_;
@@ -89,10 +93,10 @@ class DirectBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_direct_backend(Machine& machine, const std::vector<events::EventSpec>&,
+std::unique_ptr<Backend> make_direct_backend(Machine& machine, const std::vector<events::EventSpec>& specs,
                                              const std::vector<events::BoundEvent>& bound, bool force,
                                              sim::Clock& clock) {
-  return std::make_unique<DirectBackend>(machine, bound, force, clock);
+  return std::make_unique<DirectBackend>(machine, specs, bound, force, clock);
 }
 
 }  // namespace pmukit::tools

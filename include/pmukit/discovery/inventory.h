@@ -121,11 +121,19 @@ struct T410Unit {
   std::vector<std::pair<std::string, std::uint32_t>> registers;  // per-instance offsets
 };
 
+// Another kernel's name for a unit, and how that kernel reports counts: pmu-raw counts an event
+// named through the alias the way that kernel would, so its users' formulas stay right.
+struct UnitAlias {
+  std::string name;
+  bool hardware_units = false;  // counts as the hardware gives them (no x16 for DesignWare payload)
+};
+
 struct PmuUnit {
   Family family = Family::IntelUncore;
-  std::string name;       // the kernel PMU name: uncore_imc_3, nvidia_scf_pmu_0, dwc_rootport_3018
-  std::string type_name;  // "imc", "scf", "pcie", "rasdes"
-  std::string pmu_kind;   // platform PMU kind: formats and named events
+  std::string name;                // the kernel PMU name: uncore_imc_3, nvidia_scf_pmu_0, dwc_rootport_3018
+  std::vector<UnitAlias> aliases;  // names other kernels give it (Anolis OS: pcie_bdf_200), for -e
+  std::string type_name;           // "imc", "scf", "pcie", "rasdes"
+  std::string pmu_kind;            // platform PMU kind: formats and named events
   int socket = -1;
   int die = -1;
   unsigned num_counters = 0;
@@ -133,6 +141,12 @@ struct PmuUnit {
   std::vector<FilterField> filters;
   std::vector<std::string> notes;  // quirks and flags shown beside the unit
   std::variant<IntelUnit, CoreSightUnit, DwcUnit, T410Unit> detail;
+
+  const UnitAlias* alias(std::string_view pmu_name) const {
+    for (const auto& a : aliases)
+      if (a.name == pmu_name) return &a;
+    return nullptr;
+  }
 
   template <class T>
   const T* as() const {

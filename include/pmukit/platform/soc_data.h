@@ -97,6 +97,11 @@ struct DwcRasDes {
   std::uint16_t vsec_id = 0;
   std::uint8_t vsec_rev = 0;
   std::string name_pattern;
+  struct Alias {
+    std::string pattern;  // another kernel's name for the same unit ("pcie_bdf_{bdf}")
+    bool hardware_units = false;
+  };
+  std::vector<Alias> aliases;
   std::string pmu_kind;
   std::map<std::uint16_t, std::string> vendors;
   std::vector<DwcRegister> registers;

@@ -38,7 +38,8 @@ struct CounterValue {
   std::uint64_t delta = 0;  // since the previous sample, in the kernel's unit (multiplier applied)
   std::uint64_t total = 0;  // since start
   bool wrapped = false;
-  bool lost = false;  // the hardware says more than one wrap happened since the last read
+  bool lost = false;                 // the hardware says more than one wrap happened since the last read
+  std::uint64_t hardware_delta = 0;  // delta in the hardware's own unit (before the multiplier)
 };
 
 class DirectSession {

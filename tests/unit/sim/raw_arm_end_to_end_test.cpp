@@ -90,6 +90,16 @@ TEST(RawArmEndToEnd, YitianRootPortPayloadAndSigint) {
   EXPECT_NE(r.out.find(std::to_string(static_cast<std::uint64_t>(33'900'000 * 15.854) * 16) + ",,dwc_rootport_10/"),
             std::string::npos)
       << r.out;
+  // Seed 003's own command line, with the Anolis OS kernel's PMU name for root port 00:02.0 and
+  // its event name's capitals: counted in 16-byte units, as that kernel reports them.
+  auto anolis =
+      test::run_tool("pmu-raw", m.args({"-a", "-e", "pcie_bdf_200/Rx_PCIe_TLP_Data_Payload/", "--duration", "15.854"}));
+  ASSERT_EQ(anolis.status, 0) << anolis.err;
+  EXPECT_NE(anolis.out.find("537,450,600       pcie_bdf_200/Rx_PCIe_TLP_Data_Payload/"), std::string::npos)
+      << anolis.out;
+  EXPECT_NE(
+      test::run_tool("pmu-raw", m.args({"-e", "pcie_bdf_10/Rx_PCIe_TLP_Data_Payload/", "--duration", "1"})).status,
+      0);  // 00:00.10 does not exist: the alias is the bus/device/function, not the sbdf
   test::ToolProcess raw("pmu-raw", m.args({"-e", "dwc_rootport_10/tx_pcie_tlp_data_payload/", "-I", "100"}));
   ASSERT_FALSE(raw.read_line().empty());
   raw.signal(SIGINT);
