@@ -95,11 +95,19 @@ std::map<std::string, double> parse_params(const std::vector<std::string>& args)
   return params;
 }
 
-// Every PMU name events can be counted on here: discovered units and the kernel's perf PMUs.
+// Every PMU name events can be counted on here: discovered units and the kernel's perf PMUs, and
+// the merged name of each numbered family ("uncore_imc" for uncore_imc_0..7), as perf merges them.
 std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inventory& inventory) {
   std::vector<std::string> names;
   for (const auto& u : inventory.units) names.push_back(u.name);
   for (const auto& p : perf::list_pmus(machine)) names.push_back(p.desc.name);
+  std::map<std::string, std::size_t> numbered;
+  for (const auto& n : names)
+    if (auto us = n.find_last_of('_');
+        us != std::string::npos && us + 1 < n.size() && n.find_first_not_of("0123456789", us + 1) == std::string::npos)
+      ++numbered[n.substr(0, us)];
+  for (const auto& [prefix, count] : numbered)
+    if (count > 1) names.push_back(prefix);
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;

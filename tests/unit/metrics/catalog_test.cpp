@@ -67,8 +67,8 @@ json with_metric(const char* key, json value) {
 
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
-  EXPECT_EQ(c.metrics().size(), 84u);
-  EXPECT_EQ(c.pmu_types().size(), 14u);
+  EXPECT_EQ(c.metrics().size(), 86u);
+  EXPECT_EQ(c.pmu_types().size(), 15u);
   for (const auto& m : c.metrics()) {
     const PmuType* t = c.find_pmu_type(m.pmu());
     ASSERT_NE(t, nullptr) << m.name();

@@ -85,6 +85,9 @@ std::vector<MetricCase> other_cases() {
       // Intel SPR IMC: 64 bytes per CAS.
       {"spr_imc_read_bw", {{"CAS_COUNT_READ", 1e9}}, 1e10, 6.4, "by hand: 1e9 CAS x 64 B in 10 s"},
       {"spr_imc_write_bw", {{"CAS_COUNT_WRITE", 5e8}}, 1e10, 3.2, "by hand: 5e8 CAS x 64 B in 10 s"},
+      // The whole socket: what the rows of its 8 channels sum to.
+      {"spr_dram_read_bw", {{"CAS_COUNT_READ", 8e9}}, 1e10, 51.2, "by hand: 8 channels x 1e9 CAS x 64 B in 10 s"},
+      {"spr_dram_write_bw", {{"CAS_COUNT_WRITE", 4e9}}, 1e10, 25.6, "by hand: 8 channels x 5e8 CAS x 64 B in 10 s"},
   };
 }
 
@@ -179,4 +182,6 @@ TEST(IntelImc, BytesPerCasAgreeWithTheKernelsScale) {
   EXPECT_DOUBLE_EQ(bw("spr_imc_write_bw", "CAS_COUNT_WRITE", cas, ns) * ns, kernel_bytes);
   EXPECT_TRUE(catalog().at("spr_imc_read_bw").applies_to("uncore_imc_3"));
   EXPECT_FALSE(catalog().at("spr_imc_read_bw").applies_to("uncore_imc_free_running_0"));
+  EXPECT_TRUE(catalog().at("spr_dram_read_bw").applies_to("uncore_imc"));
+  EXPECT_FALSE(catalog().at("spr_dram_read_bw").applies_to("uncore_imc_3"));
 }

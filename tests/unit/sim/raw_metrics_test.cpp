@@ -24,6 +24,14 @@ TEST(RawMetrics, IntelImcBandwidthFromCasCounts) {
   auto s = test::run_tool("pmu-raw", m.args({"-M", "spr_imc_read_bw", "--duration", "1", "--per-socket", "-x", ","}));
   ASSERT_EQ(s.status, 0) << s.err;
   EXPECT_NE(s.out.find("S1,,,spr_imc_read_bw (uncore_imc_0),,,6.400,GB/s"), std::string::npos) << s.out;
+  // A socket's DRAM bandwidth, as PCM shows it: all 8 channels of S1, 8 x 1e8 x 64 B; the machine: 2 sockets.
+  auto d = test::run_tool("pmu-raw", m.args({"-M", "spr_dram_read_bw", "--duration", "1", "--per-socket", "-x", ","}));
+  ASSERT_EQ(d.status, 0) << d.err;
+  EXPECT_NE(d.out.find("S1,,,spr_dram_read_bw (uncore_imc),,,51.200,GB/s"), std::string::npos) << d.out;
+  EXPECT_EQ(d.out.find("uncore_imc_"), std::string::npos) << "one line per socket: " << d.out;
+  auto w = test::run_tool("pmu-raw", m.args({"-M", "spr_dram_write_bw", "--duration", "1", "-x", ","}));
+  ASSERT_EQ(w.status, 0) << w.err;
+  EXPECT_NE(w.out.find("spr_dram_write_bw (uncore_imc),,,51.200,GB/s"), std::string::npos) << w.out;
 }
 
 TEST(RawMetrics, GraceScfAndPcieMetricsPerSocket) {
