@@ -365,6 +365,7 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
     table.access_type = decoded.access_type;
     table.global_ctl = decoded.global_ctl;
     table.skipped_units = decoded.skipped;
+    table.empty_records = decoded.empty;
     ++stats.tables;
     inventory.intel_tables.push_back(table);
     if (decoded.valid) add_units(ctx, decoded, inventory.intel_tables.back());

@@ -80,6 +80,8 @@ DecodedTable decode_table(const QwordReader& read, std::uint64_t window_bytes, c
         t.warnings.push_back(
             fmt::format("{}: skipped: invalid record {:#x} {:#x} {:#x}", unit_where, u.raw[0], u.raw[1], u.raw[2]));
         ++t.skipped;
+      } else {
+        ++t.empty;
       }
       continue;
     }

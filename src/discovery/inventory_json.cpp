@@ -146,7 +146,8 @@ ojson to_json(const IntelTable& t, std::size_t index) {
                {"access_type", t.access_type},
                {"global_ctl", hex(t.global_ctl)},
                {"valid_units", t.valid_units},
-               {"skipped_units", t.skipped_units}};
+               {"skipped_units", t.skipped_units},
+               {"empty_records", t.empty_records}};
 }
 
 ojson to_json(const RootPortMap& m) {

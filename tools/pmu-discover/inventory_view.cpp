@@ -33,10 +33,11 @@ void print_intel(const discovery::DiscoveryResult& r, bool verbose) {
   std::map<std::size_t, std::vector<const PmuUnit*>> by_table;
   for (const auto& u : inv.units)
     if (const auto* iu = u.as<IntelUnit>()) by_table[iu->table].push_back(&u);
-  std::size_t valid = 0, skipped = 0;
-  for (const auto& t : inv.intel_tables) valid += t.valid_units, skipped += t.skipped_units;
-  fmt::print("Intel uncore PMON discovery: {} table{}, {} units ({} skipped)\n", inv.intel_tables.size(),
-             inv.intel_tables.size() == 1 ? "" : "s", valid, skipped);
+  std::size_t valid = 0, skipped = 0, empty = 0;
+  for (const auto& t : inv.intel_tables) valid += t.valid_units, skipped += t.skipped_units, empty += t.empty_records;
+  fmt::print("Intel uncore PMON discovery: {} table{}, {} units ({} skipped{})\n", inv.intel_tables.size(),
+             inv.intel_tables.size() == 1 ? "" : "s", valid, skipped,
+             empty ? fmt::format(", {} empty record{}", empty, empty == 1 ? "" : "s") : "");
   // Tables sorted by socket then die.
   std::vector<std::size_t> order(inv.intel_tables.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -40,6 +40,7 @@ struct DecodedTable {
   std::vector<DecodedUnit> units;     // the valid ones, in table order
   std::vector<std::string> warnings;  // "<where> unit 7 @+0xe0: skipped: ..."
   unsigned skipped = 0;
+  unsigned empty = 0;  // all-zero records: padding (the kernel passes them over too), counted, not warned
 };
 
 // Reads the qword at a byte offset of the table, nullopt past the end of what is mapped.

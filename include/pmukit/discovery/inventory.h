@@ -192,6 +192,7 @@ struct IntelTable {
   std::uint64_t global_ctl = 0;
   unsigned valid_units = 0;
   unsigned skipped_units = 0;
+  unsigned empty_records = 0;  // all-zero unit records (padding), not counted as skipped
 };
 
 struct Inventory {

@@ -156,14 +156,23 @@ TEST(IntelDiscovery, SkippedUnitsAreReportedWithReasons) {
   json raw = json::array({json::array({"0xffffffffffffffff", "0xffffffffffffffff", "0xffffffffffffffff"}),
                           json::array({"0xc000000004300804", "0x3000", "0x10009"}),  // access type 3
                           json::array({"0x0000000004300004", "0x3000", "0x2000a"}),  // ctl offset 0
-                          json::array({"0x0000000004300804", "0x2fc0", "0x4"})});    // duplicate pcu 0
+                          json::array({"0x0000000004300804", "0x2fc0", "0x4"}),      // duplicate pcu 0
+                          json::array({"0x0000000004300804", "0x0", "0x1000b"}),     // box control 0
+                          json::array({"0x0000000000300804", "0x3000", "0x1000c"}),  // counter offset 0
+                          json::array({"0x0000000004000804", "0x3000", "0x1000d"}),  // 0-bit counters
+                          json::array({"0x0", "0x0", "0x0"})});                      // padding
   Discovered d(spr_with(json::array({msr_group(4, "0", "0x2fc0")}), {{"raw_units", raw}}));
   ASSERT_EQ(d.r.inventory.units.size(), 1u);
   EXPECT_TRUE(d.warned("unit 1 @+0x40: skipped: reads all ones")) << d.warnings();
   EXPECT_TRUE(d.warned("unit 2 @+0x60 (type 9 id 1): skipped: unsupported access type 3")) << d.warnings();
   EXPECT_TRUE(d.warned("unit 3 @+0x80 (type 10 id 2): skipped: zero control offset")) << d.warnings();
   EXPECT_TRUE(d.warned("unit 4 @+0xa0 (type 4 id 0): skipped: duplicate of unit 0")) << d.warnings();
-  EXPECT_EQ(d.r.inventory.intel_tables[0].skipped_units, 4u);
+  EXPECT_TRUE(d.warned("unit 5 @+0xc0: skipped: invalid record 0x4300804 0x0 0x1000b")) << d.warnings();
+  EXPECT_TRUE(d.warned("unit 6 @+0xe0 (type 12 id 1): skipped: zero counter offset")) << d.warnings();
+  EXPECT_TRUE(d.warned("unit 7 @+0x100 (type 13 id 1): skipped: 4 counters of 0 bits")) << d.warnings();
+  EXPECT_FALSE(d.warned("unit 8 @")) << "padding is not a problem: " << d.warnings();
+  EXPECT_EQ(d.r.inventory.intel_tables[0].skipped_units, 7u);
+  EXPECT_EQ(d.r.inventory.intel_tables[0].empty_records, 1u);
 }
 
 TEST(IntelDiscovery, StrideZeroWithMaxUnits1023ReadsNothing) {
@@ -208,6 +217,26 @@ TEST(IntelDiscovery, UnitAddressProblemsAreSkippedNotFatal) {
   EXPECT_TRUE(d.warned("registers run past 0000:7e:0c.0 config space")) << d.warnings();
   EXPECT_TRUE(d.warned("outside the physical address space")) << d.warnings();
   EXPECT_TRUE(d.warned("its PCI device 0000:7f:00.0 does not exist")) << d.warnings();
+}
+
+// A box whose registers begin inside a PCI BAR and run past its end cannot be reached through
+// that BAR's resource file, nor safely through dev/mem: skipped, with the range named.
+TEST(IntelDiscovery, RegistersStraddlingABarEndAreSkipped) {
+  json units = json::array({json{{"type", 6},
+                                 {"ids", "0-1"},
+                                 {"access", "mmio"},
+                                 {"box_ctl", json::array({"0xd0000000", "0xd0000fe0"})},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", 64},
+                                 {"ctr_offset", 8},
+                                 {"width", 48}}});
+  json devices = json::array({test::pmon_device("0000:6a:03.1", 0, "0x206fffe00000"),
+                              test::pmon_device("0000:6a:04.0", 0, "0xd0000000", "0x1000", "0b26")});
+  Discovered d(test::intel_machine(143, devices, one_table(units)));
+  ASSERT_EQ(d.r.inventory.units.size(), 1u) << d.warnings();
+  EXPECT_TRUE(d.unit("uncore_imc"));  // the one box left: named without a number, as the kernel does
+  EXPECT_TRUE(d.warned("(type 6 id 1): skipped: registers 0xd0000fe0..0xd0001037 straddle the end of a PCI BAR"))
+      << d.warnings();
 }
 
 TEST(IntelDiscovery, OneMappingPerTable) {
