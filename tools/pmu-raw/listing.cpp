@@ -10,11 +10,13 @@
 #include <fmt/ranges.h>
 
 #include "pmukit/discovery/discover.h"
+#include "pmukit/events/perfmon_json.h"
+#include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::tools {
 
-int list_events(const MachineArgs& machine_args) {
+int list_events(const MachineArgs& machine_args, const std::vector<std::string>& event_files) {
   auto machine = make_machine(machine_args);
   auto found = discovery::discover(*machine);
   const auto& db = platform::Database::builtin();
@@ -39,6 +41,26 @@ int list_events(const MachineArgs& machine_args) {
       std::string extra = alias.unit.empty() ? "" : fmt::format(" (x{} {})", alias.scale, alias.unit);
       fmt::print("  {:<28} {}{}{}\n", name, alias.terms, extra,
                  help != k->event_help.end() && !help->second.empty() ? "  -- " + help->second : "");
+    }
+    fmt::print("\n");
+  }
+  for (const auto& file : event_files) {
+    auto loaded = events::PerfmonEvents::load(file);
+    std::size_t elsewhere = 0;
+    std::vector<const events::PerfmonEvent*> here;
+    for (const auto& e : loaded.events()) {
+      bool has = !found.inventory.find(e.pmu_type).empty() || !perf::find_pmus(*machine, e.pmu_type).empty();
+      if (has)
+        here.push_back(&e);
+      else
+        ++elsewhere;
+    }
+    fmt::print("{} (--event-file): {} event{} for PMUs here{}\n", file, here.size(), here.size() == 1 ? "" : "s",
+               elsewhere ? fmt::format(", {} for PMUs this machine does not have", elsewhere) : "");
+    for (const auto* e : here) {
+      std::string extra = e->scale_unit.empty() ? "" : fmt::format(" (x{} {})", e->scale, e->scale_unit);
+      fmt::print("  {:<28} {}/{}/{}{}\n", e->name, e->pmu_type, e->terms, extra,
+                 e->description.empty() ? "" : "  -- " + e->description);
     }
     fmt::print("\n");
   }

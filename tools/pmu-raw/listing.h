@@ -1,10 +1,15 @@
 // pmu-raw -- --list-events: the named events of each PMU on this machine.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "common/tool.h"
 
 namespace pmukit::tools {
 
-int list_events(const MachineArgs& machine_args);
+// With event files (--event-file), their events too: those whose PMU this machine has, by name,
+// and how many others each file holds.
+int list_events(const MachineArgs& machine_args, const std::vector<std::string>& event_files = {});
 
 }  // namespace pmukit::tools

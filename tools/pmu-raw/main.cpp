@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
                                         : tools::Aggregation::Merged;
     o.report.format = json ? tools::Format::Json : sep.empty() ? tools::Format::Table : tools::Format::Csv;
     if (!sep.empty()) o.report.separator = sep;
-    if (list_events) return tools::list_events(o.machine);
+    if (list_events) return tools::list_events(o.machine, o.event_files);
     if (list_metrics) return tools::list_metric_catalog(o.machine, list_all);
     return tools::run_counting(o);
   });

@@ -44,6 +44,12 @@ TEST(RawArmEndToEnd, GraceSeedCommandLinesRunAsWritten) {
   EXPECT_NE(g.out.find("168000000,ns,duration_time"), std::string::npos) << g.out;
   EXPECT_NE(g.out.find("50400000,,nvidia_scf_pmu_0/cmem_rd_data/"), std::string::npos) << g.out;
   EXPECT_NE(g.out.find("168000000,,nvidia_scf_pmu_0/event=cycles/"), std::string::npos) << g.out;
+  // Ctrl-C in the middle of an interval run: every CoreSight register back as it was.
+  test::ToolProcess raw("pmu-raw", m.args({"-a", "-e", "nvidia_scf_pmu_1/cmem_rd_data/", "-e",
+                                           "nvidia_pcie_pmu_1/rd_bytes_loc,root_port=0x3/", "-I", "100"}));
+  ASSERT_FALSE(raw.read_line().empty());
+  raw.signal(SIGINT);
+  EXPECT_EQ(raw.wait(), 0) << raw.err();
   EXPECT_EQ(m.image_change(), "");
 }
 
@@ -70,6 +76,14 @@ TEST(RawArmEndToEnd, Tegra410PmusIncludingBlocksOutsideCoreSight) {
                                                 "--duration", "1"}));
   // The direct driver refuses the address filter; auto then tries the kernel PMU, which in this
   // snapshot has no format files -- and the error gives both reasons.
+  // SIGTERM in the middle of a run on the blocks outside CoreSight and a PCIE-TGT filter.
+  test::ToolProcess raw("pmu-raw", m.args({"-a", "-e", "nvidia_cmem_latency_pmu_1/rd_cum_outs/", "-e",
+                                           "nvidia_nvlink_c2c_pmu_1/in_rd_req/", "-e",
+                                           "nvidia_pcie_tgt_pmu_1_rc_2/event=0x0,dst_rp_mask=0x1/", "-I", "100"}));
+  ASSERT_FALSE(raw.read_line().empty());
+  raw.signal(SIGTERM);
+  EXPECT_EQ(raw.wait(), 0) << raw.err();
+  EXPECT_EQ(m.image_change(), "");
   EXPECT_NE(addr.status, 0);
   EXPECT_NE(addr.err.find("unknown term 'event' for pmu 'nvidia_pcie_tgt_pmu_0_rc_1'"), std::string::npos) << addr.err;
   EXPECT_NE(addr.err.find("nvidia_pcie_tgt_pmu_0_rc_1 went to perf because nvidia_pcie_tgt_pmu_0_rc_1: dst_addr_en "

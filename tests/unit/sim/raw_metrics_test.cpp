@@ -81,6 +81,19 @@ TEST(RawMetrics, PerfmonEventFileNamesWork) {
   // 16 boxes x 1e8 CAS x 64 bytes; box 2 of both sockets x 5e7 x 64.
   EXPECT_NE(r.out.find("102400000000.00,Bytes,UNC_M_CAS_COUNT.RD,"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("6400000000.00,Bytes,uncore_imc_2/unc_m_cas_count.wr/,"), std::string::npos) << r.out;
+  // --list-events shows what the file adds, on the PMU each event counts on.
+  auto list = test::run_tool("pmu-raw", m.args({"--event-file", file, "--list-events"}));
+  ASSERT_EQ(list.status, 0) << list.err;
+  EXPECT_NE(list.out.find("spr-imc-sample.json (--event-file): 3 events for PMUs here\n"), std::string::npos)
+      << list.out;
+  EXPECT_NE(list.out.find("  UNC_M_CAS_COUNT.RD           uncore_imc/event=0x05,umask=0xcf/ (x64 Bytes)"),
+            std::string::npos)
+      << list.out;
+  Bundled grace("grace-2s");
+  auto none = test::run_tool("pmu-raw", grace.args({"--event-file", file, "--list-events"}));
+  ASSERT_EQ(none.status, 0) << none.err;
+  EXPECT_NE(none.out.find("0 events for PMUs here, 3 for PMUs this machine does not have"), std::string::npos)
+      << none.out;
   auto bad = test::run_tool("pmu-raw", m.args({"-M", "no_such_metric", "--duration", "1"}));
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("-M 'no_such_metric': no such metric"), std::string::npos) << bad.err;
