@@ -18,15 +18,34 @@ namespace pmukit::perf {
 
 namespace {
 
-struct SoftwareEvent {
+struct GenericEvent {
   std::string_view name;
   std::uint64_t config;
   double scale;  // perf prints the clocks in msec
   std::string_view unit;
 };
 
+// perf's names for PERF_TYPE_HARDWARE events (tools/perf/util/parse-events.c event_symbols_hw):
+// the CPU's core PMU counts them, whatever its name (cpu, cpu_core, armv8_pmuv3_0).
+constexpr GenericEvent kHardwareEvents[] = {
+    {"cpu-cycles", PERF_COUNT_HW_CPU_CYCLES, 1, ""},
+    {"cycles", PERF_COUNT_HW_CPU_CYCLES, 1, ""},
+    {"instructions", PERF_COUNT_HW_INSTRUCTIONS, 1, ""},
+    {"cache-references", PERF_COUNT_HW_CACHE_REFERENCES, 1, ""},
+    {"cache-misses", PERF_COUNT_HW_CACHE_MISSES, 1, ""},
+    {"branch-instructions", PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1, ""},
+    {"branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 1, ""},
+    {"branch-misses", PERF_COUNT_HW_BRANCH_MISSES, 1, ""},
+    {"bus-cycles", PERF_COUNT_HW_BUS_CYCLES, 1, ""},
+    {"stalled-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, 1, ""},
+    {"idle-cycles-frontend", PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, 1, ""},
+    {"stalled-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND, 1, ""},
+    {"idle-cycles-backend", PERF_COUNT_HW_STALLED_CYCLES_BACKEND, 1, ""},
+    {"ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES, 1, ""},
+};
+
 // perf's names for PERF_TYPE_SOFTWARE events (tools/perf/util/parse-events.c).
-constexpr SoftwareEvent kSoftwareEvents[] = {
+constexpr GenericEvent kSoftwareEvents[] = {
     {"cpu-clock", PERF_COUNT_SW_CPU_CLOCK, 1e-6, "msec"},
     {"task-clock", PERF_COUNT_SW_TASK_CLOCK, 1e-6, "msec"},
     {"page-faults", PERF_COUNT_SW_PAGE_FAULTS, 1, ""},
@@ -96,18 +115,20 @@ BoundEvent bind_to(const events::EventSpec& spec, std::size_t index, const Sysfs
 void bind_bare_name(const Machine& machine, const events::EventSpec& spec, std::size_t index,
                     std::vector<BoundEvent>& out) {
   const std::string& name = spec.terms.at(0).key;
-  for (const auto& sw : kSoftwareEvents) {
-    if (sw.name != name) continue;
+  auto bind_generic = [&](const GenericEvent& g, std::string pmu, std::uint32_t type) {
     BoundEvent b;
-    b.counter = Counter{spec.name.empty() ? spec.text : spec.name, "software", PERF_TYPE_SOFTWARE, sw.config};
-    b.counter.scale = sw.scale;
-    b.counter.unit = std::string(sw.unit);
+    b.counter = Counter{spec.name.empty() ? spec.text : spec.name, std::move(pmu), type, g.config};
+    b.counter.scale = g.scale;
+    b.counter.unit = std::string(g.unit);
     b.group = spec.group;
     b.spec = index;
     apply_modifiers(b.counter, spec);
     out.push_back(std::move(b));
-    return;
-  }
+  };
+  for (const auto& sw : kSoftwareEvents)
+    if (sw.name == name) return bind_generic(sw, "software", PERF_TYPE_SOFTWARE);
+  for (const auto& hw : kHardwareEvents)
+    if (hw.name == name) return bind_generic(hw, "cpu", PERF_TYPE_HARDWARE);
   if (name == "duration_time")
     throw UsageError(fmt::format("event '{}': a perf tool event (perf keeps the wall time itself), "
                                  "not a kernel counter",
@@ -120,8 +141,8 @@ void bind_bare_name(const Machine& machine, const events::EventSpec& spec, std::
     if (events::find_alias(pmu.desc, name)) out.push_back(bind_to(spec, index, pmu));
   if (out.size() == before)
     throw UsageError(
-        fmt::format("event '{}': neither a software event nor an event of any PMU in {} (write pmu/terms/ for "
-                    "a raw event)",
+        fmt::format("event '{}': neither a generic hardware or software event nor an event of any PMU in {} (write "
+                    "pmu/terms/ for a raw event)",
                     spec.text, machine.param("events.path").string()));
 }
 

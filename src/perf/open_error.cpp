@@ -1,6 +1,7 @@
 // pmukit -- perf_event_open errno explanations.
 #include "pmukit/perf/open_error.h"
 
+#include <linux/perf_event.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -47,6 +48,10 @@ std::string no_such_pmu(const Machine& machine, const OpenAttempt& a) {
 }
 
 std::string explain_enoent(const Machine& machine, const OpenAttempt& a, const std::optional<SysfsPmu>& pmu) {
+  // PERF_TYPE_HARDWARE (cycles, instructions...) goes to whatever core PMU the CPU has.
+  if (a.type == PERF_TYPE_HARDWARE && (a.pmu.empty() || a.pmu == "cpu"))
+    return "the CPU's core PMU does not count this generic hardware event here (no core PMU driver, or a virtual "
+           "machine without a virtual PMU)";
   if (!pmu) return no_such_pmu(machine, a);
   return fmt::format("PMU '{}' (type {}) does not know this event; check its terms against {} and {}", pmu->name(),
                      pmu->type, (pmu->dir / "format").string(), (pmu->dir / "events").string());

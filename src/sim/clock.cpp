@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -141,11 +142,20 @@ std::unique_ptr<Clock> machine_clock(const Machine& machine) {
 ClockServer::ClockServer(const Machine& machine, SimMode mode)
     : path_(machine.param("sim.path") / "clock"), mode_(mode) {
   std::filesystem::create_directories(path_.parent_path());
-  page_ = map_page(path_, true);
+  // Written under a temporary name and renamed into place: a client that finds the page finds it
+  // whole (sized, magic set), never an empty file or a zero magic.
+  auto tmp = path_;
+  tmp += fmt::format(".{}.tmp", ::getpid());
+  page_ = map_page(tmp, true);
   page_->mode = static_cast<std::uint64_t>(mode);
   page_->server_pid = static_cast<std::uint64_t>(::getpid());
   page_->now_ns = 0;
   at(page_->magic).store(kClockMagic);
+  if (::rename(tmp.c_str(), path_.c_str()) != 0) {
+    int err = errno;
+    ::munmap(page_, 4096);
+    throw_errno(fmt::format("{}: rename to {}", tmp.string(), path_.string()), err);
+  }
 }
 
 ClockServer::~ClockServer() {

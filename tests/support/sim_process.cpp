@@ -64,7 +64,9 @@ SimProcess::~SimProcess() {
 
 ToolProcess::ToolProcess(const std::string& tool, const std::vector<std::string>& args) {
   int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error("pipe");
+  // Close-on-exec: the tool must not hold the read end itself, or closing ours (close_output) would
+  // never give it EPIPE.
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
   char tmpl[] = "/tmp/pmukit-err-XXXXXX";
   int efd = ::mkstemp(tmpl);
   ::close(efd);
@@ -82,6 +84,11 @@ ToolProcess::~ToolProcess() {
   if (out_ >= 0) ::close(out_);
   std::error_code ec;
   std::filesystem::remove(err_path_, ec);
+}
+
+void ToolProcess::close_output() {
+  if (out_ >= 0) ::close(out_);
+  out_ = -1;
 }
 
 std::string ToolProcess::read_line() {

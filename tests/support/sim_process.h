@@ -30,6 +30,7 @@ class ToolProcess {
   void signal(int sig);
   int wait();               // exit status, or 128 + signal
   std::string rest();       // everything left on stdout
+  void close_output();      // as `| head -1` does after its line: the tool's next write gets EPIPE
   std::string err() const;  // stderr, after wait()
 
  private:

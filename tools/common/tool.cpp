@@ -2,6 +2,7 @@
 #include "common/tool.h"
 
 #include <cstdio>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -71,6 +72,12 @@ int run_tool(const char* tool, CLI::App& app, int argc, char** argv, const std::
     fmt::print(stderr, "{}: error: {}\n", tool, e.what());
     return 2;
   } catch (const Error& e) {
+    fmt::print(stderr, "{}: error: {}\n", tool, e.what());
+    return 1;
+  } catch (const std::system_error& e) {
+    // The reader of our output went away (`| head`): what was being counted is already restored
+    // (unwinding ran the destructors); say nothing more, as a tool killed by SIGPIPE would not.
+    if (e.code() == std::errc::broken_pipe) return 0;
     fmt::print(stderr, "{}: error: {}\n", tool, e.what());
     return 1;
   } catch (const std::exception& e) {

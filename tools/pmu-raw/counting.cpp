@@ -40,7 +40,9 @@ void on_signal(int sig) {
 void install_signals() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;  // no SA_RESTART: a blocked wait returns EINTR and sees the flag
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &sa, nullptr);
+  // SIGPIPE too: `pmu-raw -I 1000 | head` must not die with counters programmed. The write then
+  // fails with EPIPE, and unwinding restores the registers (DirectSession's destructor).
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) ::sigaction(s, &sa, nullptr);
 }
 
 bool is_duration_time(const events::EventSpec& s) {
@@ -123,6 +125,9 @@ int list_metric_catalog(const MachineArgs& machine_args, bool all) {
 
 int run_counting(RawOptions& o) {
   if (o.events.empty() && o.metrics.empty()) throw UsageError("no events: give at least one -e EVENT or -M METRIC");
+  // Before any register is programmed: a signal from then on ends the run through the restoring
+  // path (the loop sees the flag at once), never with the counters left running.
+  install_signals();
   auto machine = make_machine(o.machine);
   std::vector<events::EventSpec> specs;
   for (const auto& e : o.events) {
@@ -157,7 +162,6 @@ int run_counting(RawOptions& o) {
   // wherever the output is intervals or for machines (CSV, JSON), so that it never mixes with counts.
   if (o.report.interval || o.report.format != Format::Table)
     for (const auto& n : backend->notes()) fmt::print(stderr, "pmu-raw: {}\n", n);
-  install_signals();
 
   backend->start();
   const std::uint64_t t0 = clock->now_ns();

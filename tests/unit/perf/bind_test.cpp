@@ -1,6 +1,7 @@
 // bind_events and plan_groups on fake event_source trees: PMU expansion, software names,
 // modifiers, and which events share a group.
 #include <gtest/gtest.h>
+#include <linux/perf_event.h>
 
 #include "pmu_tree.h"
 #include "pmukit/access/machine.h"
@@ -95,6 +96,21 @@ TEST_F(BindTest, ModifiersFollowPerf) {
   EXPECT_TRUE(m[5].counter.pinned && m[5].counter.exclusive && !m[5].counter.has_excludes());
 }
 
+// Grace guide (seed 002): "perf stat -a -e cache-misses,cycles,instructions sleep 10" -- perf's
+// generic hardware events, counted by the CPU's own PMU.
+TEST_F(BindTest, GenericHardwareEvents) {
+  auto e = bind("cache-misses,cycles,instructions,ref-cycles:u");
+  ASSERT_EQ(e.size(), 4u);
+  for (const auto& ev : e) EXPECT_EQ(ev.counter.type, PERF_TYPE_HARDWARE) << ev.counter.name;
+  EXPECT_EQ(e[0].counter.config, PERF_COUNT_HW_CACHE_MISSES);
+  EXPECT_EQ(e[1].counter.config, PERF_COUNT_HW_CPU_CYCLES);
+  EXPECT_EQ(e[2].counter.config, PERF_COUNT_HW_INSTRUCTIONS);
+  EXPECT_EQ(e[3].counter.config, PERF_COUNT_HW_REF_CPU_CYCLES);
+  EXPECT_TRUE(e[3].counter.exclude_kernel && !e[3].counter.exclude_user);
+  EXPECT_EQ(e[1].counter.pmu, "cpu");
+  EXPECT_TRUE(e[1].cpumask.empty());  // every online CPU, as perf stat -a
+}
+
 TEST_F(BindTest, Errors) {
   std::string devices = (dir.path() / "sys/bus/event_source/devices").string();
   EXPECT_EQ(bind_error("uncore_cha_0/event=0x1/"),
@@ -107,7 +123,8 @@ TEST_F(BindTest, Errors) {
   EXPECT_EQ(bind_error("msr/tsc/p"),
             "event 'msr/tsc/p': modifier 'p' is not supported when counting (pmukit takes u k h I "
             "D e)");
-  EXPECT_NE(bind_error("cycles").find("neither a software event nor an event of any PMU"), std::string::npos);
+  EXPECT_NE(bind_error("cycle").find("neither a generic hardware or software event nor an event of any PMU"),
+            std::string::npos);
   EXPECT_NE(bind_error("sched:sched_switch").find("tracepoints are not counted"), std::string::npos);
   EXPECT_NE(bind_error("uncore_imc/cas_count_read,foo=1/").find("unknown term 'foo' for pmu 'uncore_imc_0'"),
             std::string::npos);

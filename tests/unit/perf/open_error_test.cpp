@@ -2,6 +2,7 @@
 // provoked for real, and the branches that need a PMU this machine lacks, on fake trees.
 #include <grp.h>
 #include <gtest/gtest.h>
+#include <linux/perf_event.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -105,6 +106,18 @@ TEST(OpenErrorLive, ExcludeModifiersOnMsrSayToDropThem) {
   std::string msg = in_child([] { return open_error_of("msr/tsc/k", Target::on_cpu(0)); }, false);
   EXPECT_EQ(msg, "exception: event 'msr/tsc/k': PMU 'msr' cannot count by privilege level: drop the "
                  "u/k/h/I modifiers (uncore and msr PMUs count everything)");
+}
+
+// cycles, instructions...: PERF_TYPE_HARDWARE has no sysfs PMU of its own to blame.
+TEST(OpenError, GenericHardwareEventWithoutACorePmu) {
+  Machine live = Machine::live();
+  OpenAttempt a;
+  a.event = "cycles";
+  a.pmu = "cpu";
+  a.type = PERF_TYPE_HARDWARE;
+  EXPECT_EQ(explain_open_error(ENOENT, live, a),
+            "event 'cycles': the CPU's core PMU does not count this generic hardware event here (no core PMU "
+            "driver, or a virtual machine without a virtual PMU)");
 }
 
 TEST(OpenErrorLive, UnknownTypeSaysNoSuchPmu) {

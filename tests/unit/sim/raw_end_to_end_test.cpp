@@ -107,9 +107,23 @@ TEST(RawEndToEnd, SigtermToo) {
   test::SimProcess sim(rig.root);
   test::ToolProcess raw("pmu-raw",
                         rig.raw({"-e", "uncore_upi_1/event=0x1/", "-e", "uncore_iio_2/event=0x83/", "-I", "50"}));
-  ASSERT_FALSE(raw.read_line().empty());
+  if (raw.read_line().empty()) FAIL() << "no output; exit " << raw.wait() << ": " << raw.err();
   raw.signal(SIGTERM);
   EXPECT_EQ(raw.wait(), 0) << raw.err();
+  EXPECT_EQ(rig.image_change(), "");
+}
+
+// `pmu-raw -I 50 | head -1`: the reader goes away, the next write fails, and pmu-raw still puts
+// every register back (without a SIGPIPE handler it died with the counters running).
+TEST(RawEndToEnd, ClosedOutputPipeStillRestores) {
+  SprRig rig;
+  test::SimProcess sim(rig.root);
+  test::ToolProcess raw(
+      "pmu-raw", rig.raw({"-e", "uncore_imc/cas_count_read/", "-e", "uncore_cha_3/event=0x1/", "-I", "50", "-x", ","}));
+  ASSERT_FALSE(raw.read_line().empty());
+  raw.close_output();
+  EXPECT_EQ(raw.wait(), 0) << raw.err();
+  EXPECT_EQ(raw.err().find("error"), std::string::npos) << raw.err();
   EXPECT_EQ(rig.image_change(), "");
 }
 
