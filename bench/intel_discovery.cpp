@@ -9,12 +9,12 @@
 #include "pmukit/access/register_window.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "scratch_dir.h"
 
 namespace {
 
 std::string machine(const char* name) {
-  std::string dir = std::string("/tmp/pmukit-bench-") + name + "-XXXXXX";
-  if (!::mkdtemp(dir.data())) std::abort();
+  std::string dir = pmukit::bench::scratch_dir(name);
   pmukit::snapshot::build_bundled(name, dir + "/m");
   return dir + "/m";
 }

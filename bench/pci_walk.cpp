@@ -12,13 +12,13 @@
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"
+#include "scratch_dir.h"
 
 namespace {
 
 std::string big_machine() {
   static std::string root = [] {
-    std::string dir = "/tmp/pmukit-bench-pci-XXXXXX";
-    if (!::mkdtemp(dir.data())) std::abort();
+    std::string dir = pmukit::bench::scratch_dir("pci");
     std::string cmd = std::string("python3 ") + PMUKIT_BENCH_DIR "/big_machine.py 320 > " + dir + "/spec.json";
     if (std::system(cmd.c_str()) != 0) std::abort();
     pmukit::snapshot::build_from_spec(nlohmann::json::parse(pmukit::read_file(dir + "/spec.json")), dir + "/m");

@@ -15,6 +15,7 @@
 #include "pmukit/pmu/coresight_regs.h"
 #include "pmukit/pmu/session.h"
 #include "pmukit/snapshot/builder.h"
+#include "scratch_dir.h"
 
 namespace {
 
@@ -34,8 +35,7 @@ Rig& rig(bool coresight) {
   static Rig rigs[2];
   Rig& r = rigs[coresight];
   if (r.machine) return r;
-  std::string dir = "/tmp/pmukit-bench-sample-XXXXXX";
-  if (!::mkdtemp(dir.data())) std::abort();
+  std::string dir = bench::scratch_dir("sample");
   r.root = dir;
   snapshot::SnapshotBuilder b(dir);
   for (unsigned i = 0; i < 256; ++i) {
