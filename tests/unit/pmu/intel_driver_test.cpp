@@ -5,10 +5,12 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/discover.h"
+#include "pmukit/events/unit_events.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/session.h"
 #include "pmukit/sim/simulator.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
 #include "support/machines.h"
 #include "support/register_image.h"
@@ -123,6 +125,27 @@ TEST(IntelDriver, CountersWrapAt48BitsAndTotalsCarryOn) {
   }
   EXPECT_TRUE(wrapped);
   EXPECT_EQ(total, 500'000'000'000'000u);
+}
+
+// The counter control word, field by field: perf terms through the SPR CHA formats (umask split
+// over config:8-15 and 32-63) into the 64-bit MSR control, EN (bit 22) added; the restore puts the
+// control back to what it held.
+TEST(IntelDriver, CounterControlFieldsLandWhereTheFormatsSay) {
+  Rig rig(machine_spec());
+  auto bound = events::bind_events(
+      events::parse_event_list("uncore_cha_1/event=0x35,umask=0x1bc8ff,edge=1,inv=1,thresh=0x5,tid_en=1/"),
+      rig.found.inventory, platform::Database::builtin());
+  ASSERT_EQ(bound.size(), 1u);
+  const std::uint64_t want =
+      0x35 | 0xffull << 8 | 1ull << 16 | 1ull << 18 | 1ull << 22 | 1ull << 23 | 0x5ull << 24 | 0x1bc8ull << 32;
+  pmu::RegisterIo io(*rig.machine);
+  const auto ctl0 = pmu::msr(0, 0x2012);  // box 1: 0x2000 + id stride 0x10, controls at +2
+  const std::uint64_t before = io.read(ctl0);
+  {
+    auto s = rig.session({{bound[0].unit, {bound[0].encoded}}});
+    EXPECT_EQ(io.read(ctl0), want) << std::hex << io.read(ctl0);
+  }
+  EXPECT_EQ(io.read(ctl0), before);
 }
 
 TEST(IntelDriver, FixedCounterAndFilterRegister) {
