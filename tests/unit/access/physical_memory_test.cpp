@@ -91,3 +91,30 @@ TEST(PhysicalMemory, PermissionErrorsMentionLockdownWhenTheKernelIsLockedDown) {
   EXPECT_NE(msg.find("STRICT_DEVMEM"), std::string::npos) << msg;
   EXPECT_NE(msg.find("iomem=relaxed"), std::string::npos) << msg;
 }
+
+// A BAR file that cannot be used: a directory in its place (EISDIR), or a snapshot's file shorter
+// than the BAR (a load past its end would be SIGBUS): each an error naming the file, before any access.
+TEST(PhysicalMemory, UnusableBarFilesAreErrorsNamingTheFile) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  add_device_with_bar(b);
+  auto res0 = dir.path() / "sys/bus/pci/devices/0000:6a:03.1/resource0";
+  auto res2 = dir.path() / "sys/bus/pci/devices/0000:6a:03.1/resource2";
+  std::filesystem::remove(res0);
+  std::filesystem::create_directory(res0);
+  std::filesystem::resize_file(res2, 0x100);
+  Machine m(MachineOptions{dir.path()});
+  auto message = [&](std::uint64_t addr) -> std::string {
+    try {
+      m.memory().map(addr, 0x1000, false);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "mapped";
+  };
+  std::string dir_msg = message(0x206ffff40000ull);
+  EXPECT_NE(dir_msg.find("0000:6a:03.1 BAR0: " + res0.string() + ": "), std::string::npos) << dir_msg;
+  std::string short_msg = message(0xc0000000);
+  EXPECT_NE(short_msg.find("resource2"), std::string::npos) << short_msg;
+  EXPECT_NE(short_msg.find("file is 0x100 bytes, window needs 0x0..0x1000"), std::string::npos) << short_msg;
+}
