@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <fstream>
+#include <regex>
 
 #include <fmt/format.h>
 #include <fmt/std.h>
@@ -63,6 +65,31 @@ struct WarningScope {
 void set_param(pci_access* a, const char* name, const std::string& value) {
   std::string n(name), v(value);
   pci_set_param(a, n.data(), v.data());
+}
+
+// libpci's dump parser says "Malformed line" without saying which (pciutils 3.9 lib/dump.c). After
+// it has refused the file, find the line it means, by its rule: inside a device block, a line
+// "OO: " or "OOO: " must continue with two-digit hex bytes separated by single spaces.
+std::string malformed_line(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  static const std::regex header(R"(^([0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7] )");
+  static const std::regex data(R"(^[0-9a-fA-F]{2,3}: )");
+  static const std::regex bytes(R"(^[0-9a-fA-F]{2}( [0-9a-fA-F]{2})*$)");
+  bool in_device = false;
+  std::string line;
+  for (unsigned n = 1; std::getline(in, line); ++n) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (std::regex_search(line, header)) {
+      in_device = true;
+    } else if (line.empty()) {
+      in_device = false;
+    } else if (in_device && std::regex_search(line, data)) {
+      std::string rest = line.substr(line.find(' ') + 1);
+      if (!std::regex_match(rest, bytes))
+        return fmt::format(" (line {}: '{}')", n, line.size() > 60 ? line.substr(0, 60) + "..." : line);
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -123,7 +150,9 @@ PciAccess::PciAccess(const Machine& machine) : machine_(&machine) {
     pci_cleanup(acc_);
     acc_ = nullptr;
     std::string where = dump ? dump->string() : sysfs_root_;
-    throw Error(fmt::format("{}: {}", where, e.what()));
+    std::string what = e.what();
+    if (dump && what.find("Malformed line") != std::string::npos) what += malformed_line(*dump);
+    throw Error(fmt::format("{}: {}", where, what));
   }
   std::sort(devices_.begin(), devices_.end(),
             [](const PciDeviceInfo& a, const PciDeviceInfo& b) { return a.bdf < b.bdf; });

@@ -3,7 +3,12 @@
 printf '00:00.0 Host bridge\n00: 86 80 zz 11\n' > "$T/bad.dump"
 status 1 "$BIN/pmu-discover" --pci --pci-dump "$T/bad.dump" 2> "$T/err"
 [ "$(wc -l < "$T/err")" = 1 ]
-grep -q "^pmu-discover: error: $T/bad.dump: dump: Malformed line" "$T/err"
+grep -q "^pmu-discover: error: $T/bad.dump: dump: Malformed line (line 2: '00: 86 80 zz 11')$" "$T/err"
+# A file that is not a dump at all: libpci reads no device; pmu-discover says so.
+printf 'hello world\n' > "$T/notadump"
+"$BIN/pmu-discover" --pci --pci-dump "$T/notadump" > "$T/out" 2> "$T/err"
+test ! -s "$T/out"
+grep -qx "pmu-discover: warning: $T/notadump: no PCI device in this file (expected lspci -xxx or -xxxx output)" "$T/err"
 mkdir -p "$T/empty"
 status 1 "$BIN/pmu-discover" --pci --snapshot "$T/empty" 2> "$T/err"
 grep -q 'no PCI sysfs tree here' "$T/err"

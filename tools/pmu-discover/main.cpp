@@ -99,6 +99,11 @@ int main(int argc, char** argv) {
       }
       for (const auto& d : devices)
         for (const auto& w : d.warnings) tools::warn(w);
+      // libpci skips every line of a dump it does not recognise: a file that is not lspci -x
+      // output reads as an empty bus, which deserves a word.
+      if (machine->pci().devices().empty() && machine->options().pci_dump)
+        tools::warn(fmt::format("{}: no PCI device in this file (expected lspci -xxx or -xxxx output)",
+                                machine->options().pci_dump->string()));
       return 0;
     }
     auto result = discovery::discover(*machine);
