@@ -2,6 +2,9 @@
 // "dwc_rootport_%x" of sbdf = domain << 16 | bus << 8 | devfn).
 #include "pmukit/discovery/dwc_rasdes.h"
 
+#include <map>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
@@ -70,14 +73,13 @@ unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& d
       u.event_groups = dwc.event_groups;
       PmuUnit pu;
       pu.family = Family::DwcRasDes;
-      pu.name = platform::expand_pattern(dwc.name_pattern, {{"sbdf", fmt::format("{:x}", u.sbdf)}});
       // bdf = bus << 16 | device << 8 | function: the Anolis OS driver's naming (seed 003).
+      const std::map<std::string, std::string> names{
+          {"sbdf", fmt::format("{:x}", u.sbdf)},
+          {"bdf", fmt::format("{:x}", unsigned{d.bdf.bus} << 16 | unsigned{d.bdf.dev} << 8 | d.bdf.fn)}};
+      pu.name = platform::expand_pattern(dwc.name_pattern, names);
       for (const auto& a : dwc.aliases)
-        pu.aliases.push_back({platform::expand_pattern(
-                                  a.pattern, {{"sbdf", fmt::format("{:x}", u.sbdf)},
-                                              {"bdf", fmt::format("{:x}", unsigned{d.bdf.bus} << 16 |
-                                                                              unsigned{d.bdf.dev} << 8 | d.bdf.fn)}}),
-                              a.hardware_units});
+        pu.aliases.push_back({platform::expand_pattern(a.pattern, names), a.hardware_units});
       pu.type_name = "rasdes";
       pu.pmu_kind = dwc.pmu_kind;
       if (d.numa_node >= 0)

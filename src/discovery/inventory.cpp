@@ -1,8 +1,7 @@
 // pmukit -- inventory helpers.
 #include "pmukit/discovery/inventory.h"
 
-#include <algorithm>
-#include <cctype>
+#include "pmukit/util/text.h"
 
 namespace pmukit::discovery {
 
@@ -39,12 +38,7 @@ std::vector<const PmuUnit*> Inventory::find(std::string_view pmu_name) const {
   for (const auto& u : units) {
     if (u.name == pmu_name || u.alias(pmu_name)) exact.push_back(&u);
     // "uncore_imc" names every "uncore_imc_<n>": the prefix plus '_' plus digits only.
-    if (u.name.size() > pmu_name.size() + 1 && u.name.starts_with(pmu_name) && u.name[pmu_name.size()] == '_') {
-      bool digits = true;
-      for (std::size_t i = pmu_name.size() + 1; i < u.name.size(); ++i)
-        digits = digits && std::isdigit(static_cast<unsigned char>(u.name[i]));
-      if (digits) expanded.push_back(&u);
-    }
+    if (numbered_family(u.name) == pmu_name) expanded.push_back(&u);
   }
   return exact.empty() ? expanded : exact;
 }

@@ -71,4 +71,12 @@ std::string hex(std::uint64_t v, int digits) {
   return fmt::format("0x{:0{}x}", v, digits);
 }
 
+std::optional<std::string_view> numbered_family(std::string_view name) {
+  auto us = name.find_last_of('_');
+  if (us == std::string_view::npos || us == 0 || us + 1 == name.size()) return std::nullopt;
+  for (char c : name.substr(us + 1))
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  return name.substr(0, us);
+}
+
 }  // namespace pmukit

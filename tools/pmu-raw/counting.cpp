@@ -22,6 +22,7 @@
 #include "pmukit/sim/clock.h"
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/text.h"
 
 extern char** environ;
 
@@ -105,9 +106,7 @@ std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inve
   for (const auto& p : perf::list_pmus(machine)) names.push_back(p.desc.name);
   std::map<std::string, std::size_t> numbered;
   for (const auto& n : names)
-    if (auto us = n.find_last_of('_');
-        us != std::string::npos && us + 1 < n.size() && n.find_first_not_of("0123456789", us + 1) == std::string::npos)
-      ++numbered[n.substr(0, us)];
+    if (auto family = numbered_family(n)) ++numbered[std::string(*family)];
   for (const auto& [prefix, count] : numbered)
     if (count > 1) names.push_back(prefix);
   std::sort(names.begin(), names.end());

@@ -44,13 +44,16 @@ int list_events(const MachineArgs& machine_args, const std::vector<std::string>&
     }
     fmt::print("\n");
   }
+  std::map<std::string, bool> present;  // PMU type -> here; a file names a few types for its many events
   for (const auto& file : event_files) {
     auto loaded = events::PerfmonEvents::load(file);
     std::size_t elsewhere = 0;
     std::vector<const events::PerfmonEvent*> here;
     for (const auto& e : loaded.events()) {
-      bool has = !found.inventory.find(e.pmu_type).empty() || !perf::find_pmus(*machine, e.pmu_type).empty();
-      if (has)
+      auto [it, fresh] = present.emplace(e.pmu_type, false);
+      if (fresh)
+        it->second = !found.inventory.find(e.pmu_type).empty() || !perf::find_pmus(*machine, e.pmu_type).empty();
+      if (it->second)
         here.push_back(&e);
       else
         ++elsewhere;

@@ -21,6 +21,10 @@ std::vector<std::string_view> split(std::string_view s, char sep);
 bool iequals(std::string_view a, std::string_view b);
 std::string to_lower(std::string_view s);
 
+// The family of a numbered instance name: "uncore_imc" for "uncore_imc_3" (the name ends in '_'
+// and digits only); nullopt for any other name.
+std::optional<std::string_view> numbered_family(std::string_view name);
+
 // "0x1a2b" with at least `digits` hex digits.
 std::string hex(std::uint64_t v, int digits = 0);
 
