@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
   bool list_events = false, list_metrics = false, list_all = false;
-  app.add_flag("--list-events", list_events, "List the events each PMU of this machine knows by name");
+  app.add_flag("--list-events", list_events,
+               "List the events each PMU of this machine knows by name (with --event-file, the file's events too)");
   app.add_flag("--list-metrics", list_metrics, "List the metrics that apply to this machine's PMUs");
   app.add_flag("--all", list_all, "With --list-metrics: every metric pmukit knows");
   app.add_option("command", o.command, "Command to count over (after --)");
