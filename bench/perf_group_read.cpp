@@ -65,7 +65,7 @@ void BM_GroupRead(benchmark::State& state, Where where) {
   try {
     pmukit::Machine live = pmukit::Machine::live();
     std::vector<pmukit::perf::Counter> counters;
-    auto specs = pmukit::events::parse_event_list(member_list(n));
+    auto specs = pmukit::syntax::parse_event_list(member_list(n));
     for (auto& bound : pmukit::perf::bind_events(live, specs)) counters.push_back(bound.counter);
     group.emplace(live, std::move(counters), where == Where::task ? Target::task(0) : Target::on_cpu(0));
     group->enable();

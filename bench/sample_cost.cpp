@@ -12,8 +12,8 @@
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/pmu/coresight_regs.h"
 #include "pmukit/pmu/session.h"
+#include "pmukit/regs/coresight.h"
 #include "pmukit/snapshot/builder.h"
 #include "scratch_dir.h"
 
@@ -52,7 +52,7 @@ Rig& rig(bool coresight) {
       cs.base0 = base;
       cs.base1 = base + 0x1000;
       cs.pmcfgr = 3 | 63u << 8;  // 4 counters, 64-bit, no cycle counter
-      b.write_phys32(base + pmu::cspmu::PMCFGR, cs.pmcfgr);
+      b.write_phys32(base + regs::coresight::PMCFGR, cs.pmcfgr);
       b.write_phys32(base + 0x1ffc, 0);
       u.detail = cs;
     } else {
@@ -80,7 +80,7 @@ void sample(benchmark::State& state, bool coresight) {
   const auto n = static_cast<std::size_t>(state.range(0));
   std::vector<pmu::UnitEvents> work;
   for (std::size_t i = 0; i < n / 4; ++i) {
-    std::vector<events::EncodedEvent> ev(4);
+    std::vector<syntax::EncodedEvent> ev(4);
     for (unsigned c = 0; c < 4; ++c) ev[c].config = c + 1;
     work.push_back({&r.units[i], ev});
   }

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Style checks run by CTest: every layer includes only layers above it (docs/architecture.md),
-# and no library or tool source file grows past 500 lines.
+# Style checks run by CTest (docs/architecture.md): every layer includes only layers above it and
+# never a layer of its own row; no library or tool source file grows past 500 lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# layer rank: a file may include pmukit/<layer>/ headers of equal or lower rank only.
-ranks="util=0 syntax=0 access=1 platform=1 pci=2 acpi=2 discovery=3 snapshot=4 pmu=4 perf=4 events=5 metrics=5 sim=5"
+# Layer rank, one per row of docs/architecture.md's table: a file may include pmukit/<layer>/
+# headers of its own layer or of a lower rank (a row above) only. util is a row of its own: every
+# layer builds on it, so it can share a row with none.
+ranks="util=0 regs=1 syntax=1 access=2 platform=2 pci=3 acpi=3 discovery=4 snapshot=5 pmu=5 perf=5 events=6 metrics=6 sim=6"
 status=0
 grep -rHo '#include "pmukit/[a-z_]*/[a-z_./]*"' include/pmukit src |
   awk -v ranks="$ranks" '
@@ -14,7 +16,9 @@ grep -rHo '#include "pmukit/[a-z_]*/[a-z_./]*"' include/pmukit src |
       split(file, p, "/"); layer = (p[1] == "include") ? p[3] : p[2]
       match($0, /"pmukit\/[a-z_]+\//); dep = substr($0, RSTART + 8, RLENGTH - 9)
       if (!(layer in rank)) { print file ": unknown layer folder " layer; bad = 1; next }
+      if (!(dep in rank)) { print file ": includes the unknown layer " dep; bad = 1; next }
       if (rank[dep] > rank[layer]) { print file ": layer " layer " includes the higher layer " dep; bad = 1 }
+      else if (rank[dep] == rank[layer] && dep != layer) { print file ": layer " layer " includes " dep ", a layer of its own row"; bad = 1 }
     }
     END { exit bad }' || status=1
 find src include tools -name '*.cpp' -o -name '*.h' | xargs wc -l |

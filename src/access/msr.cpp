@@ -27,8 +27,9 @@ void MsrDevice::open_for(bool write) {
   int fd = ::open(path_.c_str(), (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
-    throw Error(fmt::format("{}: open: {}{}", path_.string(), errno_text(err),
-                            access_hint(machine_, HardwareResource::Msr, err)));
+    throw SystemError(fmt::format("{}: open: {}{}", path_.string(), errno_text(err),
+                                  access_hint(machine_, HardwareResource::Msr, err)),
+                      err);
   }
   if (fd_ >= 0) ::close(fd_);
   fd_ = fd;
@@ -62,8 +63,9 @@ std::uint64_t MsrDevice::read(std::uint32_t msr) {
   if (n != sizeof v) {
     int err = n < 0 ? errno : EIO;
     // The msr driver answers EIO for an MSR the CPU does not implement (rdmsr #GP).
-    throw Error(fmt::format("{}: rdmsr {:#x}: {}{}", path_.string(), msr, errno_text(err),
-                            err == EIO ? " (MSR not implemented on this CPU)" : ""));
+    throw SystemError(fmt::format("{}: rdmsr {:#x}: {}{}", path_.string(), msr, errno_text(err),
+                                  err == EIO ? " (MSR not implemented on this CPU)" : ""),
+                      err);
   }
   return v;
 }
@@ -73,8 +75,9 @@ void MsrDevice::write(std::uint32_t msr, std::uint64_t value) {
   ssize_t n = ::pwrite(fd_, &value, sizeof value, static_cast<off_t>(offset_of(msr)));
   if (n != sizeof value) {
     int err = n < 0 ? errno : EIO;
-    throw Error(fmt::format("{}: wrmsr {:#x}: {}{}", path_.string(), msr, errno_text(err),
-                            access_hint(machine_, HardwareResource::Msr, err)));
+    throw SystemError(fmt::format("{}: wrmsr {:#x}: {}{}", path_.string(), msr, errno_text(err),
+                                  access_hint(machine_, HardwareResource::Msr, err)),
+                      err);
   }
 }
 

@@ -302,8 +302,9 @@ void PciConfig::check_writable() {
     return;
   }
   int err = errno;
-  throw Error(fmt::format("{}: {}{}", path, errno_text(err),
-                          access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err)));
+  throw SystemError(
+      fmt::format("{}: {}{}", path, errno_text(err), access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err)),
+      err);
 }
 
 unsigned PciConfig::size() {

@@ -55,16 +55,6 @@ std::string PhysicalMemory::explain(const std::string& file, int err, bool devme
                      access_hint(machine_, devmem ? HardwareResource::DevMem : HardwareResource::BarResource, err));
 }
 
-namespace {
-// Pulls errno back out of the "<what>: <strerror>" message RegisterWindow throws.
-int errno_of(const Error& e) {
-  std::string_view m = e.what();
-  for (int err : {ENOENT, EPERM, EACCES, EINVAL, ENODEV, ENXIO, EBUSY})
-    if (m.ends_with(errno_text(err))) return err;
-  return 0;
-}
-}  // namespace
-
 std::unique_ptr<RegisterWindow> PhysicalMemory::map_bar(const BarRegion& bar, std::uint64_t offset, std::uint64_t len,
                                                         bool writable) {
   return std::make_unique<RegisterWindow>(bar.resource_file.string(), offset, len, bar.start + offset, writable);
@@ -72,14 +62,16 @@ std::unique_ptr<RegisterWindow> PhysicalMemory::map_bar(const BarRegion& bar, st
 
 std::unique_ptr<RegisterWindow> PhysicalMemory::map(std::uint64_t phys, std::uint64_t len, bool writable) {
   std::vector<std::string> tried;
+  int first_err = 0;  // the errno of the first attempt that failed in a system call
   if (auto bar = find_bar(phys, len)) {
     try {
       return map_bar(*bar, phys - bar->start, len, writable);
+    } catch (const SystemError& e) {
+      first_err = e.code();
+      tried.push_back(fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index,
+                                  explain(bar->resource_file.string(), e.code(), false)));
     } catch (const Error& e) {
-      int err = errno_of(e);
-      tried.push_back(err ? fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index,
-                                        explain(bar->resource_file.string(), err, false))
-                          : fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index, e.what()));
+      tried.push_back(fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index, e.what()));
     }
   } else {
     tried.push_back("no PCI BAR contains this range");
@@ -87,13 +79,17 @@ std::unique_ptr<RegisterWindow> PhysicalMemory::map(std::uint64_t phys, std::uin
   auto devmem = machine_.param("devmem.path").string();
   try {
     return std::make_unique<RegisterWindow>(devmem, phys, len, phys, writable);
+  } catch (const SystemError& e) {
+    if (!first_err) first_err = e.code();
+    tried.push_back(explain(devmem, e.code(), true));
   } catch (const Error& e) {
-    int err = errno_of(e);
-    tried.push_back(err ? explain(devmem, err, true) : std::string(e.what()));
+    tried.push_back(e.what());
   }
   std::string why;
   for (const auto& t : tried) why += (why.empty() ? "" : "; ") + t;
-  throw Error(fmt::format("{:#x}+{:#x}: cannot map: {}", phys, len, why));
+  auto message = fmt::format("{:#x}+{:#x}: cannot map: {}", phys, len, why);
+  if (first_err) throw SystemError(message, first_err);
+  throw Error(message);
 }
 
 }  // namespace pmukit

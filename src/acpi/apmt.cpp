@@ -78,6 +78,57 @@ std::vector<std::string> Apmt::all_warnings() const {
   return out;
 }
 
+namespace {
+
+// The node at `off`, whose length has been checked to fit the table.
+ApmtNode parse_node(std::span<const std::uint8_t> table, std::size_t off, unsigned index, std::uint16_t len) {
+  ApmtNode n;
+  n.index = index;
+  n.offset = off;
+  n.length = len;
+  n.flags = static_cast<std::uint8_t>(le(table, off + kFlags, 1));
+  n.type = static_cast<std::uint8_t>(le(table, off + kType, 1));
+  n.id = static_cast<std::uint32_t>(le(table, off + kId, 4));
+  n.inst_primary = le(table, off + kInstPrimary, 8);
+  n.inst_secondary = static_cast<std::uint32_t>(le(table, off + kInstSecondary, 4));
+  n.base0 = le(table, off + kBase0, 8);
+  n.base1 = le(table, off + kBase1, 8);
+  n.ovflw_irq = static_cast<std::uint32_t>(le(table, off + kOvflwIrq, 4));
+  n.reserved1 = static_cast<std::uint32_t>(le(table, off + kReserved1, 4));
+  n.ovflw_irq_flags = static_cast<std::uint32_t>(le(table, off + kOvflwIrqFlags, 4));
+  n.proc_affinity = static_cast<std::uint32_t>(le(table, off + kProcAffinity, 4));
+  n.impl_id = static_cast<std::uint32_t>(le(table, off + kImplId, 4));
+  if (len > kApmtNodeBytes)
+    n.problems.push_back(fmt::format("length {:#x} is longer than the {}-byte node of DEN0117 1.0: extra bytes ignored",
+                                     len, kApmtNodeBytes));
+  check_node(n);
+  return n;
+}
+
+// Every node has a non-zero length, so the walk advances on each step and ends within the table.
+void parse_nodes(std::span<const std::uint8_t> table, std::string_view source, Apmt& t) {
+  std::size_t off = kHeaderBytes;
+  unsigned index = 0;
+  while (off < table.size()) {
+    if (table.size() - off < 2)
+      throw Error(fmt::format("{}: node {} @{:#x}: {} byte(s) left, too few for a node length", source, index, off,
+                              table.size() - off));
+    auto len = static_cast<std::uint16_t>(le(table, off + kLength, 2));
+    if (len == 0) throw Error(fmt::format("{}: node {} @{:#x}: length 0", source, index, off));
+    if (len < kApmtNodeBytes)
+      throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} is shorter than the {}-byte node", source, index, off,
+                              len, kApmtNodeBytes));
+    if (len > table.size() - off)
+      throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} runs past the table end {:#x}", source, index, off, len,
+                              table.size()));
+    t.nodes.push_back(parse_node(table, off, index, len));
+    off += len;
+    ++index;
+  }
+}
+
+}  // namespace
+
 Apmt parse_apmt(std::span<const std::uint8_t> bytes, std::string_view source) {
   Apmt t;
   t.source = source;
@@ -98,45 +149,7 @@ Apmt parse_apmt(std::span<const std::uint8_t> bytes, std::string_view source) {
     t.warnings.push_back(fmt::format("checksum {:#04x} is wrong: the table sums to {:#04x}, not 0 (checksum should be "
                                      "{:#04x})",
                                      t.header.checksum, t.sum, static_cast<std::uint8_t>(t.header.checksum - t.sum)));
-  // Every node has a non-zero length, so the walk advances on each step and ends within the table.
-  std::size_t off = kHeaderBytes;
-  unsigned index = 0;
-  while (off < table.size()) {
-    if (table.size() - off < 2)
-      throw Error(fmt::format("{}: node {} @{:#x}: {} byte(s) left, too few for a node length", source, index, off,
-                              table.size() - off));
-    auto len = static_cast<std::uint16_t>(le(table, off + kLength, 2));
-    if (len == 0) throw Error(fmt::format("{}: node {} @{:#x}: length 0", source, index, off));
-    if (len < kApmtNodeBytes)
-      throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} is shorter than the {}-byte node", source, index, off,
-                              len, kApmtNodeBytes));
-    if (len > table.size() - off)
-      throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} runs past the table end {:#x}", source, index, off, len,
-                              table.size()));
-    ApmtNode n;
-    n.index = index;
-    n.offset = off;
-    n.length = len;
-    n.flags = static_cast<std::uint8_t>(le(table, off + kFlags, 1));
-    n.type = static_cast<std::uint8_t>(le(table, off + kType, 1));
-    n.id = static_cast<std::uint32_t>(le(table, off + kId, 4));
-    n.inst_primary = le(table, off + kInstPrimary, 8);
-    n.inst_secondary = static_cast<std::uint32_t>(le(table, off + kInstSecondary, 4));
-    n.base0 = le(table, off + kBase0, 8);
-    n.base1 = le(table, off + kBase1, 8);
-    n.ovflw_irq = static_cast<std::uint32_t>(le(table, off + kOvflwIrq, 4));
-    n.reserved1 = static_cast<std::uint32_t>(le(table, off + kReserved1, 4));
-    n.ovflw_irq_flags = static_cast<std::uint32_t>(le(table, off + kOvflwIrqFlags, 4));
-    n.proc_affinity = static_cast<std::uint32_t>(le(table, off + kProcAffinity, 4));
-    n.impl_id = static_cast<std::uint32_t>(le(table, off + kImplId, 4));
-    if (len > kApmtNodeBytes)
-      n.problems.push_back(fmt::format(
-          "length {:#x} is longer than the {}-byte node of DEN0117 1.0: extra bytes ignored", len, kApmtNodeBytes));
-    check_node(n);
-    t.nodes.push_back(std::move(n));
-    off += len;
-    ++index;
-  }
+  parse_nodes(table, source, t);
   return t;
 }
 

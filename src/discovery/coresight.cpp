@@ -10,17 +10,14 @@
 #include "pmukit/acpi/apmt.h"
 #include "pmukit/discovery/kernel_pmus.h"
 #include "pmukit/platform/database.h"
+#include "pmukit/regs/coresight.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
 #include "unit_helpers.h"
 
 namespace pmukit::discovery {
 
-std::uint32_t cs::pmiidr_from_pmpidr(const std::uint32_t p[5]) {
-  std::uint32_t part0 = p[0] & 0xff, part1 = p[1] & 0xf, des0 = (p[1] >> 4) & 0xf;
-  std::uint32_t des1 = p[2] & 0x7, revision = (p[2] >> 4) & 0xf, revand = (p[3] >> 4) & 0xf, des2 = p[4] & 0xf;
-  return des0 | des1 << 4 | des2 << 8 | revand << 12 | revision << 16 | part0 << 20 | part1 << 28;
-}
+namespace cs = regs::coresight;
 
 namespace {
 
@@ -46,12 +43,8 @@ std::vector<int> associated_cpus(const NodeContext& ctx, const acpi::ApmtNode& n
   return it == ctx.procs.uid_to_cpu.end() ? std::vector<int>{} : std::vector<int>{it->second};
 }
 
-void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) {
-  std::string where = fmt::format("APMT {}", n.where());
-  if (!n.known_type()) {
-    ctx.inv.warnings.push_back(fmt::format("{}: skipped: node type {} is unknown", where, n.type));
-    return;
-  }
+// The APMT node's own fields.
+CoreSightUnit unit_of_node(const acpi::ApmtNode& n) {
   CoreSightUnit cu;
   cu.base0 = n.base0;
   cu.dual_page = n.dual_page();
@@ -67,27 +60,28 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
   cu.platform_device = n.platform_device();
   if (n.type == static_cast<std::uint8_t>(acpi::ApmtType::Acpi))
     cu.acpi_device = fmt::format("{}:{}", acpi::printable(n.acpi_hid()), n.inst_secondary);
-  PmuUnit pu;
-  pu.family = Family::CoreSight;
-  // Discovery only reads: page 0 is mapped PROT_READ, page 1 only to prove it is reachable.
-  try {
+  return cu;
+}
+
+// Page 0's ID registers. Discovery only reads: page 0 is mapped PROT_READ, page 1 only to prove
+// it is reachable. Throws Error when a page cannot be mapped.
+void read_id_registers(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightUnit& cu, CoreSightStats& stats) {
+  ++stats.mmaps;
+  auto page0 = ctx.machine.memory().map(n.base0, cs::kPageBytes, false);
+  cu.mapped_through = page0->source();
+  cu.pmcfgr = page0->read32(cs::PMCFGR);
+  cu.pmcr = page0->read32(cs::PMCR);
+  cu.pmiidr_register = page0->read32(cs::PMIIDR);
+  cu.pmpidr[4] = page0->read32(cs::PMPIDR4);
+  for (unsigned i = 0; i < 4; ++i) cu.pmpidr[i] = page0->read32(cs::PMPIDR0 + 4 * i);
+  if (n.dual_page()) {
     ++stats.mmaps;
-    auto page0 = ctx.machine.memory().map(n.base0, cs::kPageBytes, false);
-    cu.mapped_through = page0->source();
-    cu.pmcfgr = page0->read32(cs::kPmcfgr);
-    cu.pmcr = page0->read32(cs::kPmcr);
-    cu.pmiidr_register = page0->read32(cs::kPmiidr);
-    cu.pmpidr[4] = page0->read32(cs::kPmpidr4);
-    for (unsigned i = 0; i < 4; ++i) cu.pmpidr[i] = page0->read32(cs::kPmpidr0 + 4 * i);
-    if (n.dual_page()) {
-      ++stats.mmaps;
-      ctx.machine.memory().map(n.base1, cs::kPageBytes, false);
-    }
-  } catch (const Error& e) {
-    ctx.inv.warnings.push_back(fmt::format("{}: skipped: {}", where, e.what()));
-    return;
+    ctx.machine.memory().map(n.base1, cs::kPageBytes, false);
   }
-  // Effective PMIIDR, in the kernel's order of precedence.
+}
+
+// Effective PMIIDR, in the kernel's order of precedence, and the product it names.
+platform::CoreSightTable::Match identify(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightUnit& cu) {
   if (n.impl_id) {
     cu.pmiidr = n.impl_id;
     cu.pmiidr_source = "APMT impl_id";
@@ -99,59 +93,57 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
     cu.pmiidr_source = "PMPIDR";
   }
   auto match = ctx.table.match(cu.pmiidr);
-  const auto& product = *match.product;
   auto implementer = static_cast<std::uint16_t>(cs::PmiidrImplementer::get(cu.pmiidr));
   cu.implementer = match.implementer ? match.implementer->name : ctx.table.implementer_name(implementer);
-  cu.product = product.product;
-  cu.backend = product.pmu_kind;
+  cu.product = match.product->product;
+  cu.backend = match.product->pmu_kind;
   cu.kernel_module = match.implementer ? match.implementer->kernel_module : ctx.table.generic_module;
   cu.has_cycle_counter = cs::PmcfgrCc::get(cu.pmcfgr);
-  cu.cycle_counter_index = cs::kCycleCounterIndex;
+  cu.cycle_counter_index = cs::kCycleCounter;
+  return match;
+}
+
+// Socket from the first associated CPU's package; the name's <socket> is its NUMA node.
+void place_socket(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightUnit& cu, PmuUnit& pu,
+                  std::map<std::string, std::string>& fields) {
   cu.cpus = associated_cpus(ctx, n);
-
-  pu.num_counters = static_cast<unsigned>(cs::PmcfgrN::get(cu.pmcfgr)) + 1;
-  pu.counter_width = static_cast<unsigned>(cs::PmcfgrSize::get(cu.pmcfgr)) + 1;
-  pu.pmu_kind = product.pmu_kind;
-  std::string type_tag(acpi::apmt_type_tag(n.type));
-  pu.type_name = match.implementer ? product.type_name : type_tag;
-  pu.filters = filters_of(ctx.db.pmu_kind(product.pmu_kind));
-  if (!product.note.empty()) pu.notes.push_back(product.note);
-
-  std::map<std::string, std::string> fields{
-      {"type", type_tag}, {"hid", acpi::printable(n.acpi_hid())}, {"uid", std::to_string(n.inst_secondary)}};
   if (cu.cpus.empty()) {
     pu.notes.push_back(fmt::format("{} UID {} matches no ACPI processor bound to a CPU: socket unknown",
                                    n.affinity_container() ? "processor container" : "processor", n.proc_affinity));
     fields["socket"] = "?";
-  } else {
-    int cpu = cu.cpus.front();
-    cu.numa_node = node_of_cpu(ctx.topo, cpu);
-    if (auto it = ctx.topo.cpus.find(cpu); it != ctx.topo.cpus.end()) pu.socket = it->second.package;
-    // The kernel's <socket> is cpu_to_node(first associated CPU), a NUMA node.
-    fields["socket"] = cu.numa_node >= 0 ? std::to_string(cu.numa_node) : "?";
-    if (cu.numa_node < 0)
-      pu.notes.push_back(fmt::format("CPU {} is in no NUMA node: the name's socket is unknown", cpu));
+    return;
   }
-  auto kernel = ctx.kernel.by_parent.find(cu.platform_device);
-  if (kernel != ctx.kernel.by_parent.end()) cu.kernel_pmu = kernel->second;
-  if (product.needs("{rc}")) {
-    // Linux reads the RC# from the ACPI device's _DSD "instance_id", which sysfs does not export.
-    auto at = cu.kernel_pmu.rfind("_rc_");
-    auto rc = at == std::string::npos ? std::nullopt : parse_u64(std::string_view(cu.kernel_pmu).substr(at + 4));
-    if (rc) {
-      cu.rc = static_cast<int>(*rc);
-      cu.rc_source = fmt::format("kernel PMU {} under {}", cu.kernel_pmu, cu.platform_device);
-      fields["rc"] = std::to_string(*rc);
-    } else {
-      fields["rc"] = "?";
-      pu.notes.push_back(
-          fmt::format("RC# unknown: Linux takes it from _DSD \"instance_id\" of ACPI device {}, which is "
-                      "not exported to userspace; with {} loaded the PMU appears in "
-                      "/sys/bus/event_source/devices under {} and pmukit reads it from there",
-                      cu.acpi_device.empty() ? "(none: node is not ACPI type)" : cu.acpi_device, cu.kernel_module,
-                      cu.platform_device));
-    }
+  int cpu = cu.cpus.front();
+  cu.numa_node = node_of_cpu(ctx.topo, cpu);
+  if (auto it = ctx.topo.cpus.find(cpu); it != ctx.topo.cpus.end()) pu.socket = it->second.package;
+  // The kernel's <socket> is cpu_to_node(first associated CPU), a NUMA node.
+  fields["socket"] = cu.numa_node >= 0 ? std::to_string(cu.numa_node) : "?";
+  if (cu.numa_node < 0) pu.notes.push_back(fmt::format("CPU {} is in no NUMA node: the name's socket is unknown", cpu));
+}
+
+// Linux reads the RC# from the ACPI device's _DSD "instance_id", which sysfs does not export: it
+// is read from the name the kernel registered, when there is one.
+void find_rc(CoreSightUnit& cu, PmuUnit& pu, std::map<std::string, std::string>& fields) {
+  auto at = cu.kernel_pmu.rfind("_rc_");
+  auto rc = at == std::string::npos ? std::nullopt : parse_u64(std::string_view(cu.kernel_pmu).substr(at + 4));
+  if (rc) {
+    cu.rc = static_cast<int>(*rc);
+    cu.rc_source = fmt::format("kernel PMU {} under {}", cu.kernel_pmu, cu.platform_device);
+    fields["rc"] = std::to_string(*rc);
+    return;
   }
+  fields["rc"] = "?";
+  pu.notes.push_back(fmt::format("RC# unknown: Linux takes it from _DSD \"instance_id\" of ACPI device {}, which is "
+                                 "not exported to userspace; with {} loaded the PMU appears in "
+                                 "/sys/bus/event_source/devices under {} and pmukit reads it from there",
+                                 cu.acpi_device.empty() ? "(none: node is not ACPI type)" : cu.acpi_device,
+                                 cu.kernel_module, cu.platform_device));
+}
+
+// The kernel's name: the product's pattern with the node's fields.
+std::string kernel_name(NodeContext& ctx, const acpi::ApmtNode& n, const platform::CoreSightTable::Match& match,
+                        const std::string& type_tag, std::map<std::string, std::string>& fields) {
+  const auto& product = *match.product;
   std::string pattern = product.name_pattern;
   if (!match.implementer && n.type == static_cast<std::uint8_t>(acpi::ApmtType::Acpi))
     pattern = ctx.table.generic_acpi_pattern;
@@ -160,10 +152,11 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
     std::string key = match.implementer ? pattern : pattern + "/" + type_tag;
     fields["index"] = std::to_string(ctx.index[key]++);
   }
-  pu.name = platform::expand_pattern(pattern, fields);
-  if (!cu.kernel_pmu.empty() && cu.kernel_pmu != pu.name)
-    ctx.inv.warnings.push_back(
-        fmt::format("{}: the kernel registered it as {}, pmukit names it {}", where, cu.kernel_pmu, pu.name));
+  return platform::expand_pattern(pattern, fields);
+}
+
+void add_quirk_notes(const acpi::ApmtNode& n, const CoreSightUnit& cu, const platform::CoreSightTable::Match& match,
+                     PmuUnit& pu) {
   if (cu.pmiidr_source == "PMPIDR") pu.notes.push_back("PMIIDR reads 0: identity rebuilt from PMPIDR0-4");
   if (n.impl_id && cu.pmiidr_register && n.impl_id != cu.pmiidr_register)
     pu.notes.push_back(fmt::format("APMT impl_id {:#010x} overrides PMIIDR {:#010x}", n.impl_id, cu.pmiidr_register));
@@ -172,6 +165,43 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
   if (!match.exact && match.implementer)
     pu.notes.push_back(fmt::format("{} product {:#05x} is not in the kernel's table: generic {} PMU", cu.implementer,
                                    cs::PmiidrProduct::get(cu.pmiidr), match.implementer->kernel_module));
+}
+
+void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) {
+  std::string where = fmt::format("APMT {}", n.where());
+  if (!n.known_type()) {
+    ctx.inv.warnings.push_back(fmt::format("{}: skipped: node type {} is unknown", where, n.type));
+    return;
+  }
+  CoreSightUnit cu = unit_of_node(n);
+  try {
+    read_id_registers(ctx, n, cu, stats);
+  } catch (const Error& e) {
+    ctx.inv.warnings.push_back(fmt::format("{}: skipped: {}", where, e.what()));
+    return;
+  }
+  auto match = identify(ctx, n, cu);
+  const auto& product = *match.product;
+  PmuUnit pu;
+  pu.family = Family::CoreSight;
+  pu.num_counters = static_cast<unsigned>(cs::PmcfgrN::get(cu.pmcfgr)) + 1;
+  pu.counter_width = static_cast<unsigned>(cs::PmcfgrSize::get(cu.pmcfgr)) + 1;
+  pu.pmu_kind = product.pmu_kind;
+  std::string type_tag(acpi::apmt_type_tag(n.type));
+  pu.type_name = match.implementer ? product.type_name : type_tag;
+  pu.filters = filters_of(ctx.db.pmu_kind(product.pmu_kind));
+  if (!product.note.empty()) pu.notes.push_back(product.note);
+  std::map<std::string, std::string> fields{
+      {"type", type_tag}, {"hid", acpi::printable(n.acpi_hid())}, {"uid", std::to_string(n.inst_secondary)}};
+  place_socket(ctx, n, cu, pu, fields);
+  auto kernel = ctx.kernel.by_parent.find(cu.platform_device);
+  if (kernel != ctx.kernel.by_parent.end()) cu.kernel_pmu = kernel->second;
+  if (product.needs("{rc}")) find_rc(cu, pu, fields);
+  pu.name = kernel_name(ctx, n, match, type_tag, fields);
+  if (!cu.kernel_pmu.empty() && cu.kernel_pmu != pu.name)
+    ctx.inv.warnings.push_back(
+        fmt::format("{}: the kernel registered it as {}, pmukit names it {}", where, cu.kernel_pmu, pu.name));
+  add_quirk_notes(n, cu, match, pu);
   pu.detail = std::move(cu);
   ctx.inv.units.push_back(std::move(pu));
   ++stats.nodes;

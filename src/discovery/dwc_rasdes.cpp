@@ -11,6 +11,7 @@
 #include "pmukit/access/pci_access.h"
 #include "pmukit/pci/pci_regs.h"
 #include "pmukit/platform/database.h"
+#include "pmukit/regs/designware.h"
 #include "pmukit/util/bits.h"
 #include "unit_helpers.h"
 
@@ -29,6 +30,68 @@ unsigned max_link_width(Machine& machine, const pci::Device& d) {
   return 0;
 }
 
+// Whether this VSEC is a RAS DES capability Linux dwc_pcie_pmu would claim; warns when it looks
+// like one but is not.
+bool is_ras_des(const platform::DwcRasDes& dwc, const pci::Device& d, const pci::Capability& c,
+                const std::string& where, Inventory& inv) {
+  if (!dwc.vendors.count(d.vendor_id)) {
+    // Same ID and revision on another vendor (Tegra194 10de:1ad0 is DesignWare-based) is not
+    // claimed by Linux either; say so, since it looks like RAS DES.
+    if (c.vsec->rev == dwc.vsec_rev)
+      inv.warnings.push_back(fmt::format("{}: looks like DesignWare RAS DES but vendor {:04x} is not one Linux "
+                                         "dwc_pcie_pmu accepts: not used",
+                                         where, d.vendor_id));
+    return false;
+  }
+  if (c.vsec->rev != dwc.vsec_rev) {
+    inv.warnings.push_back(
+        fmt::format("{}: not RAS DES: revision {} (RAS DES is revision {})", where, c.vsec->rev, dwc.vsec_rev));
+    return false;
+  }
+  return true;
+}
+
+DwcUnit unit_of(Machine& machine, const platform::DwcRasDes& dwc, const pci::Device& d, const pci::Capability& c) {
+  DwcUnit u;
+  u.root_port = d.bdf;
+  u.vendor = d.vendor_id;
+  u.vendor_name = dwc.vendors.at(d.vendor_id);
+  u.device = d.device_id;
+  u.vsec_offset = c.offset;
+  u.vsec_length = c.vsec->length;
+  u.vsec_rev = c.vsec->rev;
+  u.sbdf = d.bdf.domain << 16 | static_cast<std::uint32_t>(d.bdf.rid());
+  u.lanes = max_link_width(machine, d);
+  for (const auto& r : regs::dwc::kRegisters)
+    u.registers.push_back({std::string(r.name), static_cast<std::uint16_t>(c.offset + r.offset)});
+  u.event_groups = dwc.event_groups;
+  return u;
+}
+
+PmuUnit pmu_unit_of(const platform::DwcRasDes& dwc, const pci::Device& d, const DwcUnit& u, const Topology& topo) {
+  const auto& db = platform::Database::builtin();
+  PmuUnit pu;
+  pu.family = Family::DwcRasDes;
+  // bdf = bus << 16 | device << 8 | function: the Anolis OS driver's naming (seed 003).
+  const std::map<std::string, std::string> names{
+      {"sbdf", fmt::format("{:x}", u.sbdf)},
+      {"bdf", fmt::format("{:x}", unsigned{d.bdf.bus} << 16 | unsigned{d.bdf.dev} << 8 | d.bdf.fn)}};
+  pu.name = platform::expand_pattern(dwc.name_pattern, names);
+  for (const auto& a : dwc.aliases)
+    pu.aliases.push_back({platform::expand_pattern(a.pattern, names), a.hardware_units});
+  pu.type_name = "rasdes";
+  pu.pmu_kind = dwc.pmu_kind;
+  if (d.numa_node >= 0)
+    if (auto s = topo.socket_of_node(d.numa_node)) pu.socket = *s;
+  // One 32-bit lane event counter and one 64-bit time-based counter (dwc_pcie_pmu.c).
+  pu.num_counters = 2;
+  pu.counter_width = 64;
+  pu.filters = filters_of(db.pmu_kind(dwc.pmu_kind));
+  pu.notes.push_back("one lane event counter (32-bit) and one time-based counter (64-bit, read hi-lo-hi); no "
+                     "overflow interrupt");
+  return pu;
+}
+
 }  // namespace
 
 unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& devices, const Topology& topo,
@@ -41,58 +104,14 @@ unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& d
     if (!d.is_root_port()) continue;
     for (const auto& c : d.caps) {
       if (!c.vsec || c.vsec->id != dwc.vsec_id) continue;
-      auto vendor = dwc.vendors.find(d.vendor_id);
       std::string where = fmt::format("{} VSEC @{:#x} (ID {:#x} rev {} len {:#x})", d.bdf.str(), c.offset, c.vsec->id,
                                       c.vsec->rev, c.vsec->length);
-      if (vendor == dwc.vendors.end()) {
-        // Same ID and revision on another vendor (Tegra194 10de:1ad0 is DesignWare-based) is not
-        // claimed by Linux either; say so, since it looks like RAS DES.
-        if (c.vsec->rev == dwc.vsec_rev)
-          inv.warnings.push_back(fmt::format("{}: looks like DesignWare RAS DES but vendor {:04x} is not one Linux "
-                                             "dwc_pcie_pmu accepts: not used",
-                                             where, d.vendor_id));
-        continue;
-      }
-      if (c.vsec->rev != dwc.vsec_rev) {
-        inv.warnings.push_back(
-            fmt::format("{}: not RAS DES: revision {} (RAS DES is revision {})", where, c.vsec->rev, dwc.vsec_rev));
-        continue;
-      }
-      DwcUnit u;
-      u.root_port = d.bdf;
-      u.vendor = d.vendor_id;
-      u.vendor_name = vendor->second;
-      u.device = d.device_id;
-      u.vsec_offset = c.offset;
-      u.vsec_length = c.vsec->length;
-      u.vsec_rev = c.vsec->rev;
-      u.sbdf = d.bdf.domain << 16 | static_cast<std::uint32_t>(d.bdf.rid());
-      u.lanes = max_link_width(machine, d);
-      for (const auto& r : dwc.registers)
-        u.registers.push_back({r.name, static_cast<std::uint16_t>(c.offset + r.offset)});
-      u.event_groups = dwc.event_groups;
-      PmuUnit pu;
-      pu.family = Family::DwcRasDes;
-      // bdf = bus << 16 | device << 8 | function: the Anolis OS driver's naming (seed 003).
-      const std::map<std::string, std::string> names{
-          {"sbdf", fmt::format("{:x}", u.sbdf)},
-          {"bdf", fmt::format("{:x}", unsigned{d.bdf.bus} << 16 | unsigned{d.bdf.dev} << 8 | d.bdf.fn)}};
-      pu.name = platform::expand_pattern(dwc.name_pattern, names);
-      for (const auto& a : dwc.aliases)
-        pu.aliases.push_back({platform::expand_pattern(a.pattern, names), a.hardware_units});
-      pu.type_name = "rasdes";
-      pu.pmu_kind = dwc.pmu_kind;
-      if (d.numa_node >= 0)
-        if (auto s = topo.socket_of_node(d.numa_node)) pu.socket = *s;
-      // One 32-bit lane event counter and one 64-bit time-based counter (dwc_pcie_pmu.c).
-      pu.num_counters = 2;
-      pu.counter_width = 64;
-      pu.filters = filters_of(db.pmu_kind(dwc.pmu_kind));
-      pu.notes.push_back("one lane event counter (32-bit) and one time-based counter (64-bit, read hi-lo-hi); no "
-                         "overflow interrupt");
-      if (c.vsec->length < 0x1c)
-        inv.warnings.push_back(
-            fmt::format("{}: length {:#x} does not cover the counter registers (+0x08..+0x1b)", where, c.vsec->length));
+      if (!is_ras_des(dwc, d, c, where, inv)) continue;
+      auto u = unit_of(machine, dwc, d, c);
+      auto pu = pmu_unit_of(dwc, d, u, topo);
+      if (c.vsec->length < regs::dwc::kSpan)
+        inv.warnings.push_back(fmt::format("{}: length {:#x} does not cover the counter registers (+{:#04x}..+{:#04x})",
+                                           where, c.vsec->length, regs::dwc::EVENT_CNT_CTL, regs::dwc::kSpan - 1));
       pu.detail = std::move(u);
       inv.units.push_back(std::move(pu));
       ++found;

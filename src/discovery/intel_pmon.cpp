@@ -11,9 +11,9 @@
 #include "pmukit/access/pci_access.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
-#include "pmukit/discovery/intel_discovery_regs.h"
 #include "pmukit/discovery/intel_table.h"
 #include "pmukit/platform/database.h"
+#include "pmukit/regs/intel_pmon.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::discovery {
@@ -21,6 +21,7 @@ namespace pmukit::discovery {
 namespace {
 
 using namespace intel;
+using namespace regs::intel;
 
 constexpr std::uint64_t kMaxTableBytes = 0x200000;  // (1 + 1023) * 255 * 8 rounded up
 constexpr std::uint64_t kPhysLimit = 1ull << 52;    // architectural physical address width
@@ -164,69 +165,67 @@ bool pci_device_exists(const std::vector<pci::Device>& devices, const Bdf& bdf) 
   return false;
 }
 
-// Fills the register addresses of one unit; false (with a warning) when they cannot be right.
-bool place_registers(UnitContext& ctx, const DecodedUnit& u, const platform::IntelBoxType* bt, const IntelTable& table,
-                     const std::string& where, IntelUnit& iu) {
-  const unsigned n = u.num_regs;
-  iu.ctl_offset = u.ctl_offset;
-  iu.ctr_offset = u.ctr_offset;
-  iu.status_offset = u.status_offset;
-  switch (static_cast<AccessType>(u.access_type)) {
-  case AccessType::Msr: {
-    iu.access = RegAccess::Msr;
-    iu.ctl_step = iu.ctr_step = 1;
-    std::uint64_t top = u.box_ctl + std::max(u.ctl_offset, u.ctr_offset) + n;
-    if (top > 0xffffffffull) {
-      ctx.inv.warnings.push_back(fmt::format("{}: skipped: MSR {:#x} is beyond the 32-bit MSR space", where, top));
-      return false;
-    }
-    iu.msr_cpu = ctx.topo.first_cpu(table.socket, table.origin == "msr" ? table.die : -1);
-    break;
-  }
-  case AccessType::Mmio: {
-    iu.access = RegAccess::Mmio;
-    iu.ctl_step = bt && bt->ctl_step ? bt->ctl_step : kMmioCtlStep;
-    iu.ctr_step = kMmioCtrStep;
-    std::uint64_t span = std::max<std::uint64_t>(u.ctl_offset + iu.ctl_step * n, u.ctr_offset + kMmioCtrStep * n);
-    if (bt && bt->fixed) span = std::max({span, bt->fixed->ctl_offset + 4, bt->fixed->ctr_offset + 8});
-    if (u.box_ctl >= kPhysLimit || kPhysLimit - u.box_ctl < span) {
-      ctx.inv.warnings.push_back(
-          fmt::format("{}: skipped: box control {:#x} is outside the physical address space", where, u.box_ctl));
-      return false;
-    }
-    auto& mem = ctx.machine.memory();
-    if (mem.find_bar(u.box_ctl, 1) && !mem.find_bar(u.box_ctl, span)) {
-      ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers {:#x}..{:#x} straddle the end of a PCI BAR", where,
-                                             u.box_ctl, u.box_ctl + span - 1));
-      return false;
-    }
-    break;
-  }
-  case AccessType::Pci: {
-    iu.access = RegAccess::PciConfig;
-    iu.ctl_step = iu.ctr_step = kPciStep;
-    Bdf bdf{static_cast<std::uint32_t>(PciCtlDomain::get(u.box_ctl)),
-            static_cast<std::uint8_t>(PciCtlBus::get(u.box_ctl)),
-            static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) >> 3),
-            static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) & 7)};
-    std::uint64_t off = PciCtlOffset::get(u.box_ctl);
-    if (!pci_device_exists(ctx.devices, bdf)) {
-      ctx.inv.warnings.push_back(fmt::format("{}: skipped: its PCI device {} does not exist", where, bdf.str()));
-      return false;
-    }
-    if (off + std::max(u.ctl_offset, u.ctr_offset) + kPciStep * n > 4096) {
-      ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers run past {} config space", where, bdf.str()));
-      return false;
-    }
-    iu.pci_device = bdf;
-    iu.box_ctl = off;
-    break;
-  }
-  case AccessType::Unknown:
+bool place_msr(UnitContext& ctx, const DecodedUnit& u, const IntelTable& table, const std::string& where,
+               IntelUnit& iu) {
+  iu.access = RegAccess::Msr;
+  iu.ctl_step = iu.ctr_step = 1;
+  std::uint64_t top = u.box_ctl + std::max(u.ctl_offset, u.ctr_offset) + u.num_regs;
+  if (top > 0xffffffffull) {
+    ctx.inv.warnings.push_back(fmt::format("{}: skipped: MSR {:#x} is beyond the 32-bit MSR space", where, top));
     return false;
   }
-  if (iu.access != RegAccess::PciConfig) iu.box_ctl = u.box_ctl;
-  for (unsigned i = 0; i < n; ++i) {
+  iu.msr_cpu = ctx.topo.first_cpu(table.socket, table.origin == "msr" ? table.die : -1);
+  iu.box_ctl = u.box_ctl;
+  return true;
+}
+
+bool place_mmio(UnitContext& ctx, const DecodedUnit& u, const platform::IntelBoxType* bt, const std::string& where,
+                IntelUnit& iu) {
+  const unsigned n = u.num_regs;
+  iu.access = RegAccess::Mmio;
+  iu.ctl_step = bt && bt->ctl_step ? bt->ctl_step : kMmioCtlStep;
+  iu.ctr_step = kMmioCtrStep;
+  std::uint64_t span = std::max<std::uint64_t>(u.ctl_offset + iu.ctl_step * n, u.ctr_offset + kMmioCtrStep * n);
+  if (bt && bt->fixed) span = std::max({span, bt->fixed->ctl_offset + 4, bt->fixed->ctr_offset + 8});
+  if (u.box_ctl >= kPhysLimit || kPhysLimit - u.box_ctl < span) {
+    ctx.inv.warnings.push_back(
+        fmt::format("{}: skipped: box control {:#x} is outside the physical address space", where, u.box_ctl));
+    return false;
+  }
+  auto& mem = ctx.machine.memory();
+  if (mem.find_bar(u.box_ctl, 1) && !mem.find_bar(u.box_ctl, span)) {
+    ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers {:#x}..{:#x} straddle the end of a PCI BAR", where,
+                                           u.box_ctl, u.box_ctl + span - 1));
+    return false;
+  }
+  iu.box_ctl = u.box_ctl;
+  return true;
+}
+
+bool place_pci(UnitContext& ctx, const DecodedUnit& u, const std::string& where, IntelUnit& iu) {
+  iu.access = RegAccess::PciConfig;
+  iu.ctl_step = iu.ctr_step = kPciStep;
+  Bdf bdf{static_cast<std::uint32_t>(PciCtlDomain::get(u.box_ctl)),
+          static_cast<std::uint8_t>(PciCtlBus::get(u.box_ctl)),
+          static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) >> 3),
+          static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) & 7)};
+  std::uint64_t off = PciCtlOffset::get(u.box_ctl);
+  if (!pci_device_exists(ctx.devices, bdf)) {
+    ctx.inv.warnings.push_back(fmt::format("{}: skipped: its PCI device {} does not exist", where, bdf.str()));
+    return false;
+  }
+  if (off + std::max(u.ctl_offset, u.ctr_offset) + kPciStep * u.num_regs > 4096) {
+    ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers run past {} config space", where, bdf.str()));
+    return false;
+  }
+  iu.pci_device = bdf;
+  iu.box_ctl = off;
+  return true;
+}
+
+// Counter controls and counters from the record; the filter and fixed counter from platform data.
+void add_registers(const DecodedUnit& u, const platform::IntelBoxType* bt, IntelUnit& iu) {
+  for (unsigned i = 0; i < u.num_regs; ++i) {
     iu.ctl.push_back(iu.box_ctl + u.ctl_offset + std::uint64_t{iu.ctl_step} * i);
     iu.ctr.push_back(iu.box_ctl + u.ctr_offset + std::uint64_t{iu.ctr_step} * i);
   }
@@ -240,7 +239,30 @@ bool place_registers(UnitContext& ctx, const DecodedUnit& u, const platform::Int
     iu.fixed_ctl = iu.box_ctl + bt->fixed->ctl_offset;
     iu.fixed_ctr = iu.box_ctl + bt->fixed->ctr_offset;
   }
-  return true;
+}
+
+// Fills the register addresses of one unit; false (with a warning) when they cannot be right.
+bool place_registers(UnitContext& ctx, const DecodedUnit& u, const platform::IntelBoxType* bt, const IntelTable& table,
+                     const std::string& where, IntelUnit& iu) {
+  iu.ctl_offset = u.ctl_offset;
+  iu.ctr_offset = u.ctr_offset;
+  iu.status_offset = u.status_offset;
+  bool placed = false;
+  switch (static_cast<AccessType>(u.access_type)) {
+  case AccessType::Msr:
+    placed = place_msr(ctx, u, table, where, iu);
+    break;
+  case AccessType::Mmio:
+    placed = place_mmio(ctx, u, bt, where, iu);
+    break;
+  case AccessType::Pci:
+    placed = place_pci(ctx, u, where, iu);
+    break;
+  case AccessType::Unknown:
+    break;
+  }
+  if (placed) add_registers(u, bt, iu);
+  return placed;
 }
 
 // Linux replaces the CHA count from the table with MSR 0x2FFE when it reads non-zero.

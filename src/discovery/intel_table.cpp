@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/discovery/intel_discovery_regs.h"
+#include "pmukit/regs/intel_pmon.h"
 
 namespace pmukit::discovery::intel {
+
+using namespace regs::intel;
 
 bool invalid_record(const std::uint64_t raw[3]) {
   return raw[0] == 0 || raw[1] == 0 || raw[0] == ~0ull || raw[1] == ~0ull || raw[2] == ~0ull;
@@ -28,6 +30,87 @@ bool read_record(const QwordReader& read, std::uint64_t at, std::uint64_t out[3]
   return true;
 }
 
+void decode_global(DecodedTable& t) {
+  t.valid = true;
+  t.type = static_cast<unsigned>(GlobalType::get(t.global[0]));
+  t.stride_bytes = static_cast<unsigned>(GlobalStride::get(t.global[0]) * 8);
+  t.max_units = static_cast<unsigned>(GlobalMaxUnits::get(t.global[0]));
+  t.access_type = static_cast<unsigned>(GlobalAccessType::get(t.global[0]));
+  t.global_ctl = t.global[1];
+  t.status_offset = static_cast<unsigned>(GlobalStatusOffset::get(t.global[2]));
+  t.num_status = static_cast<unsigned>(GlobalNumStatus::get(t.global[2]));
+}
+
+void decode_unit(DecodedUnit& u) {
+  u.num_regs = static_cast<unsigned>(UnitNumRegs::get(u.raw[0]));
+  u.ctl_offset = static_cast<unsigned>(UnitCtlOffset::get(u.raw[0]));
+  u.bit_width = static_cast<unsigned>(UnitBitWidth::get(u.raw[0]));
+  u.ctr_offset = static_cast<unsigned>(UnitCtrOffset::get(u.raw[0]));
+  u.status_offset = static_cast<unsigned>(UnitStatusOffset::get(u.raw[0]));
+  u.access_type = static_cast<unsigned>(UnitAccessType::get(u.raw[0]));
+  u.box_ctl = u.raw[1];
+  u.box_type = static_cast<std::uint16_t>(UnitBoxType::get(u.raw[2]));
+  u.box_id = static_cast<std::uint16_t>(UnitBoxId::get(u.raw[2]));
+}
+
+// An invalid record: zero records are ordinary padding; all-ones means the table did not answer.
+void count_invalid(DecodedTable& t, const DecodedUnit& u, const std::string& unit_where) {
+  if (u.raw[0] == ~0ull || u.raw[2] == ~0ull) {
+    t.warnings.push_back(fmt::format("{}: skipped: reads all ones", unit_where));
+    ++t.skipped;
+  } else if (u.raw[0] || u.raw[1] || u.raw[2]) {
+    t.warnings.push_back(
+        fmt::format("{}: skipped: invalid record {:#x} {:#x} {:#x}", unit_where, u.raw[0], u.raw[1], u.raw[2]));
+    ++t.skipped;
+  } else {
+    ++t.empty;
+  }
+}
+
+// Why a decoded unit cannot be used (Linux's rules), or "" when it can.
+std::string unusable(const DecodedUnit& u) {
+  if (u.access_type >= static_cast<unsigned>(AccessType::Unknown))
+    return fmt::format("unsupported access type {}", u.access_type);
+  if (u.ctl_offset == 0 || u.ctr_offset == 0)
+    return fmt::format("zero {} offset", u.ctl_offset == 0 ? "control" : "counter");
+  if (u.num_regs == 0 || u.bit_width == 0 || u.bit_width > 64)
+    return fmt::format("{} counters of {} bits", u.num_regs, u.bit_width);
+  return "";
+}
+
+// The unit records after the global one.
+void decode_units(const QwordReader& read, std::uint64_t window_bytes, const std::string& where, DecodedTable& t) {
+  std::map<std::pair<unsigned, unsigned>, unsigned> seen;  // (type, id) -> index
+  for (unsigned i = 0; i < t.max_units; ++i) {
+    std::uint64_t at = static_cast<std::uint64_t>(i + 1) * t.stride_bytes;
+    DecodedUnit u;
+    u.index = i;
+    if (at + kRecordBytes > window_bytes || !read_record(read, at, u.raw)) {
+      t.warnings.push_back(fmt::format("{}: table runs past the end of its {:#x}-byte window: units {}..{} not read",
+                                       where, window_bytes, i, t.max_units - 1));
+      t.skipped += t.max_units - i;
+      break;
+    }
+    std::string unit_where = fmt::format("{} unit {} @+{:#x}", where, i, at);
+    if (invalid_record(u.raw)) {
+      count_invalid(t, u, unit_where);
+      continue;
+    }
+    decode_unit(u);
+    std::string what = fmt::format("{} (type {} id {})", unit_where, u.box_type, u.box_id);
+    std::string why = unusable(u);
+    auto [it, fresh] = why.empty() ? seen.emplace(std::pair<unsigned, unsigned>{u.box_type, u.box_id}, i)
+                                   : std::pair{seen.end(), true};
+    if (!fresh) why = fmt::format("duplicate of unit {}", it->second);
+    if (!why.empty()) {
+      t.warnings.push_back(fmt::format("{}: skipped: {}", what, why));
+      ++t.skipped;
+      continue;
+    }
+    t.units.push_back(u);
+  }
+}
+
 }  // namespace
 
 DecodedTable decode_table(const QwordReader& read, std::uint64_t window_bytes, const std::string& where) {
@@ -43,14 +126,7 @@ DecodedTable decode_table(const QwordReader& read, std::uint64_t window_bytes, c
                                      t.global[1], t.global[2], gone ? " (reads all ones: device gone?)" : ""));
     return t;
   }
-  t.valid = true;
-  t.type = static_cast<unsigned>(GlobalType::get(t.global[0]));
-  t.stride_bytes = static_cast<unsigned>(GlobalStride::get(t.global[0]) * 8);
-  t.max_units = static_cast<unsigned>(GlobalMaxUnits::get(t.global[0]));
-  t.access_type = static_cast<unsigned>(GlobalAccessType::get(t.global[0]));
-  t.global_ctl = t.global[1];
-  t.status_offset = static_cast<unsigned>(GlobalStatusOffset::get(t.global[2]));
-  t.num_status = static_cast<unsigned>(GlobalNumStatus::get(t.global[2]));
+  decode_global(t);
   if (t.max_units == 0) return t;
   if (t.stride_bytes < kRecordBytes) {
     // With stride 0 every "unit" would be the global record again; below 24 bytes they overlap.
@@ -59,65 +135,7 @@ DecodedTable decode_table(const QwordReader& read, std::uint64_t window_bytes, c
     t.skipped = t.max_units;
     return t;
   }
-  std::map<std::pair<unsigned, unsigned>, unsigned> seen;  // (type, id) -> index
-  for (unsigned i = 0; i < t.max_units; ++i) {
-    std::uint64_t at = static_cast<std::uint64_t>(i + 1) * t.stride_bytes;
-    DecodedUnit u;
-    u.index = i;
-    if (at + kRecordBytes > window_bytes || !read_record(read, at, u.raw)) {
-      t.warnings.push_back(fmt::format("{}: table runs past the end of its {:#x}-byte window: units {}..{} not read",
-                                       where, window_bytes, i, t.max_units - 1));
-      t.skipped += t.max_units - i;
-      break;
-    }
-    std::string unit_where = fmt::format("{} unit {} @+{:#x}", where, i, at);
-    if (invalid_record(u.raw)) {
-      // Zero records are ordinary padding; all-ones means the table did not answer.
-      if (u.raw[0] == ~0ull || u.raw[2] == ~0ull) {
-        t.warnings.push_back(fmt::format("{}: skipped: reads all ones", unit_where));
-        ++t.skipped;
-      } else if (u.raw[0] || u.raw[1] || u.raw[2]) {
-        t.warnings.push_back(
-            fmt::format("{}: skipped: invalid record {:#x} {:#x} {:#x}", unit_where, u.raw[0], u.raw[1], u.raw[2]));
-        ++t.skipped;
-      } else {
-        ++t.empty;
-      }
-      continue;
-    }
-    u.num_regs = static_cast<unsigned>(UnitNumRegs::get(u.raw[0]));
-    u.ctl_offset = static_cast<unsigned>(UnitCtlOffset::get(u.raw[0]));
-    u.bit_width = static_cast<unsigned>(UnitBitWidth::get(u.raw[0]));
-    u.ctr_offset = static_cast<unsigned>(UnitCtrOffset::get(u.raw[0]));
-    u.status_offset = static_cast<unsigned>(UnitStatusOffset::get(u.raw[0]));
-    u.access_type = static_cast<unsigned>(UnitAccessType::get(u.raw[0]));
-    u.box_ctl = u.raw[1];
-    u.box_type = static_cast<std::uint16_t>(UnitBoxType::get(u.raw[2]));
-    u.box_id = static_cast<std::uint16_t>(UnitBoxId::get(u.raw[2]));
-    std::string what = fmt::format("{} (type {} id {})", unit_where, u.box_type, u.box_id);
-    if (u.access_type >= static_cast<unsigned>(AccessType::Unknown)) {
-      t.warnings.push_back(fmt::format("{}: skipped: unsupported access type {}", what, u.access_type));
-      ++t.skipped;
-      continue;
-    }
-    if (u.ctl_offset == 0 || u.ctr_offset == 0) {
-      t.warnings.push_back(fmt::format("{}: skipped: zero {} offset", what, u.ctl_offset == 0 ? "control" : "counter"));
-      ++t.skipped;
-      continue;
-    }
-    if (u.num_regs == 0 || u.bit_width == 0 || u.bit_width > 64) {
-      t.warnings.push_back(fmt::format("{}: skipped: {} counters of {} bits", what, u.num_regs, u.bit_width));
-      ++t.skipped;
-      continue;
-    }
-    auto [it, fresh] = seen.emplace(std::pair<unsigned, unsigned>{u.box_type, u.box_id}, i);
-    if (!fresh) {
-      t.warnings.push_back(fmt::format("{}: skipped: duplicate of unit {}", what, it->second));
-      ++t.skipped;
-      continue;
-    }
-    t.units.push_back(u);
-  }
+  decode_units(read, window_bytes, where, t);
   return t;
 }
 

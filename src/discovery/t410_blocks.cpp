@@ -12,17 +12,95 @@
 
 namespace pmukit::discovery {
 
+namespace {
+
+// What the ACPI device and its platform data say, before its resources are looked for.
+PmuUnit unit_of(const acpi::AcpiDevice& dev, const platform::T410Block& block, T410Unit& u) {
+  u.hid = dev.hid;
+  u.interface = block.interface;
+  u.acpi_device = dev.name;
+  u.uid = dev.uid.value_or("");
+  u.acpi_path = dev.path;
+  u.peer = block.peer;
+  u.registers = block.registers;
+  PmuUnit pu;
+  pu.family = block.family == "t410-c2c" ? Family::T410C2c : Family::T410CmemLatency;
+  pu.type_name = block.interface;
+  pu.pmu_kind = block.pmu_kind;
+  pu.num_counters = block.counters;
+  pu.counter_width = block.width;
+  pu.filters = filters_of(platform::Database::builtin().pmu_kind(block.pmu_kind));
+  // The driver names the PMU after _UID, which it treats as the socket.
+  auto uid = dev.uid_number();
+  if (uid)
+    pu.socket = static_cast<int>(*uid);
+  else
+    pu.notes.push_back("the ACPI device has no _UID: socket unknown");
+  pu.name = platform::expand_pattern(block.name_pattern, {{"socket", uid ? std::to_string(*uid) : "?"}});
+  return pu;
+}
+
+// The instance and broadcast regions: the platform device's ranges in /proc/iomem, which carry the
+// device's name (the ACPI core created it), when userspace can see them.
+void find_regions(const acpi::Iomem& iomem, const std::string& iomem_file, const acpi::AcpiDevice& dev,
+                  const platform::T410Block& block, T410Unit& u, PmuUnit& pu, Inventory& inv) {
+  std::string platform_name = dev.physical_node.value_or(dev.name);
+  if (!iomem.readable) {
+    u.resources_source = fmt::format("{} unreadable", iomem_file);
+    pu.notes.push_back(
+        fmt::format("MMIO resources unknown: {} cannot be read, and _CRS is not exported elsewhere", iomem_file));
+    return;
+  }
+  auto ranges = iomem.named(platform_name);
+  u.ranges_listed = static_cast<unsigned>(ranges.size());
+  u.resources_source = fmt::format("{} ({})", iomem_file, platform_name);
+  if (ranges.empty()) {
+    pu.notes.push_back(fmt::format("no memory ranges named {} in {}: the platform device was not created or its _CRS "
+                                   "has no MEM resources; _CRS is not exported elsewhere",
+                                   platform_name, iomem_file));
+    return;
+  }
+  if (iomem.addresses_hidden) {
+    pu.notes.push_back(
+        fmt::format("{} lists {} ranges for {} but shows addresses only to root (reads 0-0): run as root "
+                    "to see the instance bases",
+                    iomem_file, ranges.size(), platform_name));
+    return;
+  }
+  u.exposed = true;
+  // _CRS order is not visible: /proc/iomem sorts by address. The driver takes resources
+  // 0..N-1 as instances and N as broadcast; pmukit assumes firmware lists them ascending.
+  // The broadcast region is the last resource whatever the count (resource N of N + 1).
+  std::size_t n = ranges.size() > 1 ? ranges.size() - 1 : ranges.size();
+  for (std::size_t i = 0; i < n; ++i) u.instance_bases.push_back(ranges[i].start);
+  if (ranges.size() > 1) u.broadcast_base = ranges.back().start;
+  u.region_size = ranges.front().end - ranges.front().start + 1;
+  pu.notes.push_back("instance order is /proc/iomem's address order; _CRS order (which makes "
+                     "the last one the "
+                     "broadcast region) is not exported and is assumed to be ascending");
+  if (ranges.size() != block.instances + 1u)
+    inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} memory ranges in {}, expected {} instances + 1 "
+                                       "broadcast",
+                                       dev.name, block.interface, ranges.size(), iomem_file, block.instances));
+}
+
+const platform::T410Block* block_of(const std::vector<platform::T410Block>& blocks, const acpi::AcpiDevice& dev) {
+  const platform::T410Block* block = nullptr;
+  for (const auto& b : blocks)
+    if (b.hid == dev.hid) block = &b;
+  return block;
+}
+
+}  // namespace
+
 unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inv) {
-  const auto& db = platform::Database::builtin();
-  const auto& blocks = db.soc().t410_blocks;
+  const auto& blocks = platform::Database::builtin().soc().t410_blocks;
   if (blocks.empty()) return 0;
   std::optional<acpi::Iomem> iomem;
   std::optional<KernelPmus> kernel;
   unsigned found = 0;
   for (const auto& dev : acpi_devices) {
-    const platform::T410Block* block = nullptr;
-    for (const auto& b : blocks)
-      if (b.hid == dev.hid) block = &b;
+    const platform::T410Block* block = block_of(blocks, dev);
     if (!block) continue;
     if (!dev.present()) {
       inv.warnings.push_back(fmt::format("ACPI device {} ({}): _STA {:#x} says not present: skipped", dev.name,
@@ -32,66 +110,8 @@ unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevi
     if (!iomem) iomem = acpi::read_iomem(machine);
     if (!kernel) kernel = read_kernel_pmus(machine);
     T410Unit u;
-    u.hid = dev.hid;
-    u.interface = block->interface;
-    u.acpi_device = dev.name;
-    u.uid = dev.uid.value_or("");
-    u.acpi_path = dev.path;
-    u.peer = block->peer;
-    u.registers = block->registers;
-    PmuUnit pu;
-    pu.family = block->family == "t410-c2c" ? Family::T410C2c : Family::T410CmemLatency;
-    pu.type_name = block->interface;
-    pu.pmu_kind = block->pmu_kind;
-    pu.num_counters = block->counters;
-    pu.counter_width = block->width;
-    pu.filters = filters_of(db.pmu_kind(block->pmu_kind));
-    // The driver names the PMU after _UID, which it treats as the socket.
-    auto uid = dev.uid_number();
-    if (uid)
-      pu.socket = static_cast<int>(*uid);
-    else
-      pu.notes.push_back("the ACPI device has no _UID: socket unknown");
-    pu.name = platform::expand_pattern(block->name_pattern, {{"socket", uid ? std::to_string(*uid) : "?"}});
-    // Resources: the platform device the ACPI core created carries the device's name.
-    std::string platform_name = dev.physical_node.value_or(dev.name);
-    auto iomem_file = machine.param("iomem.path").string();
-    if (!iomem->readable) {
-      u.resources_source = fmt::format("{} unreadable", iomem_file);
-      pu.notes.push_back(
-          fmt::format("MMIO resources unknown: {} cannot be read, and _CRS is not exported elsewhere", iomem_file));
-    } else {
-      auto ranges = iomem->named(platform_name);
-      u.ranges_listed = static_cast<unsigned>(ranges.size());
-      u.resources_source = fmt::format("{} ({})", iomem_file, platform_name);
-      if (ranges.empty()) {
-        pu.notes.push_back(
-            fmt::format("no memory ranges named {} in {}: the platform device was not created or its _CRS "
-                        "has no MEM resources; _CRS is not exported elsewhere",
-                        platform_name, iomem_file));
-      } else if (iomem->addresses_hidden) {
-        pu.notes.push_back(
-            fmt::format("{} lists {} ranges for {} but shows addresses only to root (reads 0-0): run as root "
-                        "to see the instance bases",
-                        iomem_file, ranges.size(), platform_name));
-      } else {
-        u.exposed = true;
-        // _CRS order is not visible: /proc/iomem sorts by address. The driver takes resources
-        // 0..N-1 as instances and N as broadcast; pmukit assumes firmware lists them ascending.
-        // The broadcast region is the last resource whatever the count (resource N of N + 1).
-        std::size_t n = ranges.size() > 1 ? ranges.size() - 1 : ranges.size();
-        for (std::size_t i = 0; i < n; ++i) u.instance_bases.push_back(ranges[i].start);
-        if (ranges.size() > 1) u.broadcast_base = ranges.back().start;
-        u.region_size = ranges.front().end - ranges.front().start + 1;
-        pu.notes.push_back("instance order is /proc/iomem's address order; _CRS order (which makes "
-                           "the last one the "
-                           "broadcast region) is not exported and is assumed to be ascending");
-        if (ranges.size() != block->instances + 1u)
-          inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} memory ranges in {}, expected {} instances + 1 "
-                                             "broadcast",
-                                             dev.name, block->interface, ranges.size(), iomem_file, block->instances));
-      }
-    }
+    PmuUnit pu = unit_of(dev, *block, u);
+    find_regions(*iomem, machine.param("iomem.path").string(), dev, *block, u, pu, inv);
     if (kernel->has(pu.name)) {
       if (auto peer = try_read_line(machine.param("events.path") / pu.name / "peer")) u.peer = *peer;
     } else if (pu.family == Family::T410C2c && u.peer.empty()) {

@@ -165,8 +165,8 @@ PerfmonEvent convert(const json& obj, std::string_view origin, std::size_t index
 
 }  // namespace
 
-EventAlias PerfmonEvent::alias() const {
-  return EventAlias{to_lower(name), terms, scale, scale_unit};
+syntax::EventAlias PerfmonEvent::alias() const {
+  return syntax::EventAlias{to_lower(name), terms, scale, scale_unit};
 }
 
 std::string unit_to_pmu_type(std::string_view unit) {

@@ -12,22 +12,22 @@
 
 namespace pmukit::events {
 
-PmuDescription describe_unit(const discovery::PmuUnit& unit, const platform::Database& db) {
-  PmuDescription d;
+syntax::PmuDescription describe_unit(const discovery::PmuUnit& unit, const platform::Database& db) {
+  syntax::PmuDescription d;
   d.name = unit.name;
   const platform::PmuKind* kind = db.pmu_kind(unit.pmu_kind);
   if (!kind) throw Error(fmt::format("{}: platform data has no PMU kind '{}'", unit.name, unit.pmu_kind));
-  for (const auto& [name, text] : kind->formats) d.formats[name] = parse_format(name, text);
+  for (const auto& [name, text] : kind->formats) d.formats[name] = syntax::parse_format(name, text);
   d.aliases = kind->events;
   return d;
 }
 
-std::vector<BoundEvent> bind_events(const std::vector<EventSpec>& specs, const discovery::Inventory& inventory,
-                                    const platform::Database& db, bool (*keep_bare)(const EventSpec&)) {
+std::vector<BoundEvent> bind_events(const std::vector<syntax::EventSpec>& specs, const discovery::Inventory& inventory,
+                                    const platform::Database& db, bool (*keep_bare)(const syntax::EventSpec&)) {
   std::vector<BoundEvent> out;
-  std::map<std::string, PmuDescription> described;  // by unit name; kinds repeat
+  std::map<std::string, syntax::PmuDescription> described;  // by unit name; kinds repeat
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const EventSpec& spec = specs[i];
+    const syntax::EventSpec& spec = specs[i];
     if (spec.pmu.empty()) {
       if (keep_bare && keep_bare(spec)) continue;
       throw UsageError(fmt::format("event '{}': name the PMU that counts it, as pmu/{}/ (pmu-raw --list-events "
@@ -41,7 +41,7 @@ std::vector<BoundEvent> bind_events(const std::vector<EventSpec>& specs, const d
     for (const auto* unit : units) {
       auto it = described.find(unit->name);
       if (it == described.end()) it = described.emplace(unit->name, describe_unit(*unit, db)).first;
-      BoundEvent b{i, unit, encode(spec, it->second)};
+      BoundEvent b{i, unit, syntax::encode(spec, it->second)};
       out.push_back(std::move(b));
     }
   }

@@ -66,7 +66,7 @@ bool is_software(const BoundEvent& e) {
 }
 
 // perf's modifier rules: the first of u/k/h excludes every level, then each re-includes its own.
-void apply_modifiers(Counter& c, const events::EventSpec& spec) {
+void apply_modifiers(Counter& c, const syntax::EventSpec& spec) {
   bool any_level = false;
   auto include_only = [&](bool& level) {
     if (!any_level) c.exclude_user = c.exclude_kernel = c.exclude_hv = any_level = true;
@@ -99,8 +99,8 @@ void apply_modifiers(Counter& c, const events::EventSpec& spec) {
   }
 }
 
-BoundEvent bind_to(const events::EventSpec& spec, std::size_t index, const SysfsPmu& pmu) {
-  events::EncodedEvent enc = events::encode(spec, pmu.desc);
+BoundEvent bind_to(const syntax::EventSpec& spec, std::size_t index, const SysfsPmu& pmu) {
+  syntax::EncodedEvent enc = syntax::encode(spec, pmu.desc);
   BoundEvent b;
   b.counter = Counter{enc.name, pmu.name(), pmu.type, enc.config, enc.config1, enc.config2};
   b.counter.scale = enc.scale;
@@ -112,7 +112,7 @@ BoundEvent bind_to(const events::EventSpec& spec, std::size_t index, const Sysfs
   return b;
 }
 
-void bind_bare_name(const Machine& machine, const events::EventSpec& spec, std::size_t index,
+void bind_bare_name(const Machine& machine, const syntax::EventSpec& spec, std::size_t index,
                     std::vector<BoundEvent>& out) {
   const std::string& name = spec.terms.at(0).key;
   auto bind_generic = [&](const GenericEvent& g, std::string pmu, std::uint32_t type) {
@@ -138,7 +138,7 @@ void bind_bare_name(const Machine& machine, const events::EventSpec& spec, std::
   // perf looks a bare name up as an event of every PMU (e.g. "tsc" finds msr/tsc/).
   std::size_t before = out.size();
   for (const SysfsPmu& pmu : list_pmus(machine))
-    if (events::find_alias(pmu.desc, name)) out.push_back(bind_to(spec, index, pmu));
+    if (syntax::find_alias(pmu.desc, name)) out.push_back(bind_to(spec, index, pmu));
   if (out.size() == before)
     throw UsageError(
         fmt::format("event '{}': neither a generic hardware or software event nor an event of any PMU in {} (write "
@@ -160,10 +160,10 @@ std::vector<int> cpus_within_cpumask(const BoundEvent& e, const std::vector<int>
 
 }  // namespace
 
-std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const events::EventSpec> specs) {
+std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const syntax::EventSpec> specs) {
   std::vector<BoundEvent> out;
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const events::EventSpec& spec = specs[i];
+    const syntax::EventSpec& spec = specs[i];
     if (spec.pmu.empty()) {
       bind_bare_name(machine, spec, i, out);
       continue;

@@ -59,7 +59,7 @@ void read_formats(SysfsPmu& pmu) {
   for (const fs::path& file : files_in(pmu.dir / "format")) {
     std::string name = file.filename().string();
     try {
-      pmu.desc.formats.emplace(name, events::parse_format(name, read_text(file)));
+      pmu.desc.formats.emplace(name, syntax::parse_format(name, read_text(file)));
     } catch (const Error& e) {
       file_error(file, e.what());
     }
@@ -83,11 +83,11 @@ void read_aliases(SysfsPmu& pmu) {
     if (!kind.empty()) continue;
     std::string terms(trim(read_text(file)));
     try {
-      events::parse_terms(terms);  // a broken alias is reported here, naming its file
+      syntax::parse_terms(terms);  // a broken alias is reported here, naming its file
     } catch (const UsageError& e) {
       file_error(file, e.what());
     }
-    pmu.desc.aliases.emplace(name, events::EventAlias{name, std::move(terms), 1.0, ""});
+    pmu.desc.aliases.emplace(name, syntax::EventAlias{name, std::move(terms), 1.0, ""});
   }
   for (const fs::path& file : files) {
     auto [name, kind] = alias_file(file.filename().string());

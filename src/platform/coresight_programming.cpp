@@ -82,8 +82,8 @@ CoreSightProgramming CoreSightProgramming::from_json(const nlohmann::json& j, co
     c.aux.push_back({static_cast<std::uint32_t>(json_number(a.at("offset"), where + " aux")),
                      parse_assembly(a.at("value"), where + " aux")});
   for (const auto& u : j.value("unsupported", nlohmann::json::array()))
-    c.unsupported.push_back(
-        {parse_bits(u.at("bits").get<std::string>(), where + " unsupported"), u.at("why").get<std::string>()});
+    c.unsupported.push_back({parse_bits(u.at("bits").get<std::string>(), where + " unsupported"),
+                             u.at("why").get<std::string>(), u.value("advice", std::string())});
   return c;
 }
 

@@ -96,7 +96,7 @@ void Database::load(const std::string& path, const std::string& body) {
           k.format_help[name] = help.get<std::string>();
         }
         for (const auto& [name, ev] : p.at("events").items()) {
-          events::EventAlias a;
+          syntax::EventAlias a;
           a.name = name;
           a.terms = json_string(ev, "terms", where + " event " + name);
           a.scale = ev.value("scale", 1.0);

@@ -1,9 +1,13 @@
 // pmukit -- loading the SoC sections of platforms/ (CoreSight, NVIDIA, DesignWare).
 #include "pmukit/platform/soc_data.h"
 
+#include <algorithm>
+#include <span>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "pmukit/regs/tegra410.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/json_fields.h"
 #include "pmukit/util/text.h"
@@ -91,8 +95,15 @@ void load_t410_block(const json& b, const std::string& where, SocData& out) {
   t.peer = json_string(b, "peer", w, false);
   t.counters = static_cast<unsigned>(json_number(b.at("counters"), w));
   t.width = static_cast<unsigned>(json_number(b.at("width"), w));
-  for (const auto& [name, off] : b.at("registers").items())
-    t.registers.emplace_back(name, static_cast<std::uint32_t>(json_number(off, w + " register " + name)));
+  // The JSON names the registers this interface has; their offsets are the register map's.
+  const auto& map = t.family == "t410-c2c" ? std::span<const regs::t410::NamedRegister>(regs::t410::kC2cRegisters)
+                                           : std::span<const regs::t410::NamedRegister>(regs::t410::kCmemRegisters);
+  for (const auto& name : b.at("registers")) {
+    auto n = name.get<std::string>();
+    auto it = std::find_if(map.begin(), map.end(), [&](const auto& r) { return r.name == n; });
+    if (it == map.end()) throw Error(fmt::format("{}: register '{}' is not a {} register", w, n, t.family));
+    t.registers.emplace_back(n, it->offset);
+  }
   out.t410_blocks.push_back(std::move(t));
 }
 
@@ -108,10 +119,6 @@ void load_dwc(const json& d, const std::string& where, SocData& out) {
   r.pmu_kind = json_string(d, "pmu", where);
   for (const auto& v : d.at("vendors"))
     r.vendors[static_cast<std::uint16_t>(json_number(v.at("vendor"), where))] = json_string(v, "name", where);
-  for (const auto& reg : d.at("registers"))
-    r.registers.push_back({json_string(reg, "name", where),
-                           static_cast<std::uint16_t>(json_number(reg.at("offset"), where)),
-                           json_string(reg, "help", where, false)});
   for (const auto& g : d.at("event_groups")) r.event_groups.push_back(g.get<std::string>());
   out.dwc = std::move(r);
 }

@@ -1,52 +1,49 @@
-// pmukit -- the single dispatch from a discovered unit's family to its driver.
-#include <set>
+// pmukit -- the single dispatch from a discovered unit's family to its driver; sample plans and
+// verdicts in words.
+#include "pmukit/pmu/driver.h"
 
 #include <fmt/format.h>
 
-#include "pmukit/access/machine.h"
-#include "pmukit/access/msr.h"
-#include "pmukit/access/pci_access.h"
-
 #include "drivers.h"
-#include "pmukit/util/error.h"
 
 namespace pmukit::pmu {
 
-std::optional<std::string> direct_access_problem(Machine& machine, const UnitDriver& driver) {
-  try {
-    RegisterIo io(machine);
-    for (const auto& [base, size] : driver.mmio_blocks()) io.map_block(base, size);
-    std::set<std::uint32_t> cpus, devices;
-    for (const auto& r : driver.registers()) {
-      if (r.space == Space::Msr && cpus.insert(r.where).second) machine.msr(static_cast<int>(r.where)).check_writable();
-      if (r.space == Space::PciConfig && devices.insert(r.where).second)
-        machine.pci()
-            .config(Bdf{r.where >> 16, static_cast<std::uint8_t>(r.where >> 8),
-                        static_cast<std::uint8_t>((r.where >> 3) & 0x1f), static_cast<std::uint8_t>(r.where & 7)})
-            .check_writable();
-    }
-    WriteGuard guard(io);
-    guard.own(driver.registers());
-    if (auto why = driver.busy(guard)) return "in use: " + *why;
-  } catch (const Error& e) {
-    return std::string(e.what());
-  }
-  return std::nullopt;
+std::size_t SamplePlan::add(const std::vector<Reg>& regs, unsigned width, std::uint64_t multiplier) {
+  Counter c;
+  c.first = static_cast<std::uint32_t>(loads.size());
+  c.count = static_cast<std::uint32_t>(regs.size());
+  c.width = width;
+  c.multiplier = multiplier;
+  loads.insert(loads.end(), regs.begin(), regs.end());
+  counters.push_back(c);
+  return counters.size() - 1;
 }
 
-std::unique_ptr<UnitDriver> make_driver(const discovery::PmuUnit& unit, const platform::Database& db) {
-  switch (unit.family) {
+std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform::Database& db) {
+  switch (layout.unit->family) {
   case discovery::Family::IntelUncore:
-    return make_intel_box(unit);
+    return make_intel_box(layout);
   case discovery::Family::CoreSight:
-    return make_coresight(unit, db);
+    return make_coresight(layout, db);
   case discovery::Family::DwcRasDes:
-    return make_dwc_rasdes(unit);
+    return make_dwc_rasdes(layout);
   case discovery::Family::T410C2c:
   case discovery::Family::T410CmemLatency:
-    return make_t410_block(unit);
+    return make_t410_block(layout);
   }
-  throw Error(fmt::format("{}: unknown PMU family", unit.name));
+  throw Error(fmt::format("{}: unknown PMU family", layout.unit->name));
+}
+
+std::string describe(const Verdict& v, const std::string& unit_name) {
+  struct Words {
+    const std::string& unit;
+    std::string operator()(const Ok&) const { return unit + ": ok"; }
+    std::string operator()(const NoDriver& n) const { return n.why; }
+    std::string operator()(const NoAccess& n) const { return fmt::format("{}: {}", unit, n.why); }
+    std::string operator()(const Busy& b) const { return fmt::format("{}: in use: {}", unit, b.what); }
+    std::string operator()(const DoesNotFit& d) const { return d.reason; }
+  };
+  return std::visit(Words{unit_name}, v);
 }
 
 }  // namespace pmukit::pmu

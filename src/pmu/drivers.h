@@ -5,12 +5,13 @@
 
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/driver.h"
+#include "pmukit/util/error.h"
 
 namespace pmukit::pmu {
 
-std::unique_ptr<UnitDriver> make_intel_box(const discovery::PmuUnit& unit);
-std::unique_ptr<UnitDriver> make_coresight(const discovery::PmuUnit& unit, const platform::Database& db);
-std::unique_ptr<UnitDriver> make_dwc_rasdes(const discovery::PmuUnit& unit);
-std::unique_ptr<UnitDriver> make_t410_block(const discovery::PmuUnit& unit);
+std::unique_ptr<UnitDriver> make_intel_box(const UnitLayout& layout);
+std::unique_ptr<UnitDriver> make_coresight(const UnitLayout& layout, const platform::Database& db);
+std::unique_ptr<UnitDriver> make_dwc_rasdes(const UnitLayout& layout);
+std::unique_ptr<UnitDriver> make_t410_block(const UnitLayout& layout);
 
 }  // namespace pmukit::pmu

@@ -1,132 +1,122 @@
 // pmukit -- DesignWare PCIe RAS DES driver: one time-based 64-bit counter and one 32-bit lane
-// event counter per root port, in config space (Linux dwc_pcie_pmu.c sequences).
+// event counter per root port, in config space (Linux dwc_pcie_pmu.c dwc_pcie_pmu_event_add,
+// dwc_pcie_pmu_lane_event_enable, dwc_pcie_pmu_time_based_event_enable).
+//
+// Where pmukit differs: controls are written whole (the kernel read-modify-writes the enable
+// field), and the time-based control is written without its start bit until start(), so that
+// every unit of a run starts at once (the kernel's event_add already sets it).
 #include <fmt/format.h>
 
 #include "drivers.h"
-#include "pmukit/pmu/dwc_rasdes_regs.h"
-#include "pmukit/util/bits.h"
-#include "pmukit/util/error.h"
+#include "pmukit/regs/designware.h"
 
 namespace pmukit::pmu {
 
 namespace {
 
-using discovery::DwcUnit;
-using namespace dwc;
+using namespace regs::dwc;
 
 class DwcDriver : public UnitDriver {
  public:
-  explicit DwcDriver(const discovery::PmuUnit& unit) : UnitDriver(unit), u_(*unit.as<DwcUnit>()) {}
+  explicit DwcDriver(const UnitLayout& layout)
+      : UnitDriver(layout), lane_(layout.at(Role::LaneControl)), time_(layout.at(Role::TimeControl)) {}
 
-  std::vector<Reg> registers() const override {
-    return {reg32(EVENT_CNT_CTL), reg32(EVENT_CNT_DATA), reg32(TIME_BASED_ANAL_CTL), time_data()};
-  }
-
-  std::optional<std::string> busy(WriteGuard& g) const override {
-    if (TimeCtlEnable::get(g.read(reg32(TIME_BASED_ANAL_CTL)))) return "the time-based analysis timer is running";
-    if (EventCntEnable::get(g.read(reg32(EVENT_CNT_CTL))) == kPerEventOn) return "the lane event counter is enabled";
+  std::optional<Busy> busy(WriteGuard& g) const override {
+    if (auto v = g.read(time_); TimeCtlEnable::get(v))
+      return Busy{time_, v, "the time-based analysis timer is running"};
+    if (auto v = g.read(lane_); EventCntEnable::get(v) == kPerEventOn)
+      return Busy{lane_, v, "the lane event counter is enabled"};
     return std::nullopt;
   }
 
-  void check(const std::vector<events::EncodedEvent>& events) const override {
+  std::optional<DoesNotFit> fit(const std::vector<syntax::EncodedEvent>& events) const override {
     unsigned time = 0, lane = 0;
     for (const auto& e : events) {
-      unsigned type = static_cast<unsigned>(bits(e.config, 19, 16));
+      auto type = static_cast<unsigned>(ConfigType::get(e.config));
       if (type == kTypeTimeBased)
         ++time;
       else if (type == kTypeLane)
         ++lane;
       else
-        throw UsageError(fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", unit_.name, type));
+        return DoesNotFit{fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", unit_.name, type)};
     }
     if (time > 1 || lane > 1)
-      throw UsageError(fmt::format("{}: a root port has one time-based and one lane event counter; {} time-based and "
-                                   "{} lane events asked (use --backend perf, which multiplexes)",
-                                   unit_.name, time, lane));
+      return DoesNotFit{
+          fmt::format("{}: a root port has one time-based and one lane event counter", unit_.name),
+          fmt::format("{} time-based and {} lane events asked (use --backend perf, which multiplexes)", time, lane)};
+    return std::nullopt;
   }
 
-  void program(WriteGuard& g, const std::vector<events::EncodedEvent>& events) override {
-    check(events);
+  void reset(WriteGuard&) override {}  // each counter clears as it is configured or started
+
+  void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
     slots_.clear();
     for (const auto& e : events) {
-      std::uint64_t id = bits(e.config, 15, 0);
-      if (bits(e.config, 19, 16) == kTypeTimeBased) {
+      std::uint64_t id = ConfigEventId::get(e.config);
+      if (ConfigType::get(e.config) == kTypeTimeBased) {
         time_ctl_ = TimeCtlReportSelect::put(id) | TimeCtlDuration::put(0);  // manual duration
-        g.write(reg32(TIME_BASED_ANAL_CTL), time_ctl_);
-        slots_.push_back({true, id >= kPayloadFirst && id <= kPayloadLast ? kPayloadUnit : 1});
+        g.write(time_, time_ctl_);
+        slots_.push_back(true);
+        plan.add({layout_.at(Role::TimeCounter)}, 64, id >= kPayloadFirst && id <= kPayloadLast ? kPayloadUnit : 1);
       } else {
-        lane_ctl_ = EventCntSelect::put(id) | EventCntLane::put(bits(e.config, 27, 20));
-        // Program with the counter off and cleared, then turn it on (dwc_pcie_pmu_lane_event_enable).
-        g.write(reg32(EVENT_CNT_CTL),
-                lane_ctl_ | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
-        slots_.push_back({false, 1});
+        lane_ctl_ = EventCntSelect::put(id) | EventCntLane::put(ConfigLane::get(e.config));
+        // Programmed with the counter off and cleared (EVENT_COUNTER_DATA_REG needs clearing by hand).
+        g.write(lane_, lane_ctl_ | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
+        slots_.push_back(false);
+        plan.add({layout_.at(Role::LaneCounter)}, 32);
       }
     }
-    g.barrier();
   }
 
   void start(WriteGuard& g) override {
-    for (const auto& s : slots_) {
-      if (s.time)
-        g.write(reg32(TIME_BASED_ANAL_CTL), time_ctl_ | TimeCtlEnable::put(1));  // clears the data
+    for (bool time : slots_) {
+      if (time)
+        g.write(time_, time_ctl_ | TimeCtlEnable::put(1));  // starting clears the data
       else
-        g.write(reg32(EVENT_CNT_CTL), lane_ctl_ | EventCntEnable::put(kPerEventOn));
+        g.write(lane_, lane_ctl_ | EventCntEnable::put(kPerEventOn));
     }
-    g.barrier();
   }
 
   void stop(WriteGuard& g) override {
-    for (const auto& s : slots_) {
-      if (s.time)
-        g.write(reg32(TIME_BASED_ANAL_CTL), time_ctl_);
+    for (bool time : slots_) {
+      if (time)
+        g.write(time_, time_ctl_);
       else
-        g.write(reg32(EVENT_CNT_CTL), lane_ctl_ | EventCntEnable::put(kPerEventOff));
+        g.write(lane_, lane_ctl_ | EventCntEnable::put(kPerEventOff));
     }
-    g.barrier();
   }
 
-  void read(WriteGuard& g, std::vector<Reading>& out) override {
-    out.resize(slots_.size());
-    for (std::size_t i = 0; i < slots_.size(); ++i)
-      out[i] = {g.read(slots_[i].time ? time_data() : reg32(EVENT_CNT_DATA)), false};
-  }
-
-  unsigned width(std::size_t i) const override { return slots_.at(i).time ? 64 : 32; }
-  std::uint64_t multiplier(std::size_t i) const override { return slots_.at(i).multiplier; }
-
-  void restore(WriteGuard& g) override {
+  void restore(WriteGuard& g, RestorePhase phase) override {
     // The data registers are read-only: the lane counter is cleared with its clear bit, and the
     // time-based one by starting (which clears it) and stopping an empty measurement.
-    std::uint64_t lane = g.original(reg32(EVENT_CNT_CTL));
-    g.write(reg32(EVENT_CNT_CTL),
-            (lane & ~EventCntEnable::mask) | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
-    std::uint64_t time = g.original(reg32(TIME_BASED_ANAL_CTL));
-    g.write(reg32(TIME_BASED_ANAL_CTL), time & ~TimeCtlEnable::mask);  // stopped, if restore comes without stop
-    g.barrier();
-    g.write(reg32(TIME_BASED_ANAL_CTL), time | TimeCtlEnable::put(1));
-    g.barrier();
-    g.write(reg32(TIME_BASED_ANAL_CTL), time);
-    g.write(reg32(EVENT_CNT_CTL), lane);
-    g.barrier();
+    const std::uint64_t lane = g.original(lane_), time = g.original(time_);
+    switch (phase) {
+    case RestorePhase::Quiesce:
+      g.write(lane_,
+              (lane & ~EventCntEnable::mask) | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
+      g.write(time_, time & ~TimeCtlEnable::mask);  // stopped, if restore comes without stop
+      break;
+    case RestorePhase::Clear:
+      g.write(time_, time | TimeCtlEnable::put(1));
+      break;
+    case RestorePhase::PutBack:
+      g.write(time_, time);
+      g.write(lane_, lane);
+      break;
+    }
   }
 
  private:
-  struct Slot {
-    bool time;
-    std::uint64_t multiplier;
-  };
-  Reg reg32(unsigned off) const { return pci32(u_.root_port, u_.vsec_offset + off); }
-  Reg time_data() const { return pci64(u_.root_port, u_.vsec_offset + TIME_BASED_ANAL_DATA_LOW); }
-
-  const DwcUnit& u_;
+  const Reg& lane_;
+  const Reg& time_;
   std::uint64_t time_ctl_ = 0, lane_ctl_ = 0;
-  std::vector<Slot> slots_;
+  std::vector<bool> slots_;  // per programmed event, in order: the time-based counter (else the lane one)
 };
 
 }  // namespace
 
-std::unique_ptr<UnitDriver> make_dwc_rasdes(const discovery::PmuUnit& unit) {
-  return std::make_unique<DwcDriver>(unit);
+std::unique_ptr<UnitDriver> make_dwc_rasdes(const UnitLayout& layout) {
+  return std::make_unique<DwcDriver>(layout);
 }
 
 }  // namespace pmukit::pmu

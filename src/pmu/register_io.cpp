@@ -1,8 +1,7 @@
-// pmukit -- register I/O, MMIO window cache and the write guard.
+// pmukit -- register addresses, MMIO window cache, config-space access and the write guard.
 #include "pmukit/pmu/register_io.h"
 
 #include <algorithm>
-#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -16,60 +15,82 @@
 namespace pmukit::pmu {
 
 namespace {
-Bdf bdf_of(std::uint32_t where) {
-  return Bdf{where >> 16, static_cast<std::uint8_t>(where >> 8), static_cast<std::uint8_t>((where >> 3) & 0x1f),
-             static_cast<std::uint8_t>(where & 7)};
-}
-std::uint32_t where_of(const Bdf& b) {
-  return b.domain << 16 | static_cast<std::uint32_t>(b.bus) << 8 | b.devfn();
-}
+template <class... F>
+struct Overload : F... {
+  using F::operator()...;
+};
+constexpr int kHiLoHiMaxPoll = 1000;  // as RegisterWindow::read64_hilohi (Linux HILOHI_MAX_POLL)
 }  // namespace
 
-std::string Reg::str() const {
-  switch (space) {
-  case Space::Msr:
-    return fmt::format("MSR {:#x} (CPU {})", addr, where);
-  case Space::Mmio:
-    return fmt::format("MMIO {:#x}", addr);
-  case Space::PciConfig:
-    return fmt::format("PCI {} @{:#x}", bdf_of(where).str(), addr);
-  }
-  return "?";
+std::uint64_t location(const Address& a) {
+  return std::visit(Overload{[](MsrAddress m) -> std::uint64_t { return m.msr; },
+                             [](MmioAddress m) -> std::uint64_t { return m.phys; },
+                             [](const ConfigAddress& c) -> std::uint64_t { return c.offset; }},
+                    a);
 }
 
-Reg mmio32(std::uint64_t addr) {
-  return Reg{Space::Mmio, addr, 0, 32, false};
+Address operator+(const Address& a, std::uint32_t bytes) {
+  return std::visit(Overload{[&](MsrAddress m) -> Address {
+                               return MsrAddress{m.cpu, m.msr + bytes};
+                             },
+                             [&](MmioAddress m) -> Address { return MmioAddress{m.phys + bytes}; },
+                             [&](ConfigAddress c) -> Address {
+                               return ConfigAddress{c.bdf, c.offset + bytes};
+                             }},
+                    a);
 }
-Reg mmio64(std::uint64_t addr, bool atomic) {
-  return Reg{Space::Mmio, addr, 0, 64, !atomic};
+
+std::string to_string(const Address& a) {
+  return std::visit(
+      Overload{[](MsrAddress m) { return fmt::format("MSR {:#x} (CPU {})", m.msr, m.cpu); },
+               [](MmioAddress m) { return fmt::format("MMIO {:#x}", m.phys); },
+               [](const ConfigAddress& c) { return fmt::format("PCI {} @{:#x}", c.bdf.str(), c.offset); }},
+      a);
 }
-Reg msr(std::uint32_t cpu, std::uint64_t addr) {
-  return Reg{Space::Msr, addr, cpu, 64, false};
+
+Reg mmio32(std::uint64_t phys) {
+  return Reg{MmioAddress{phys}, 32, Load::One, Store::One};
 }
-Reg pci32(const Bdf& bdf, std::uint64_t offset) {
-  return Reg{Space::PciConfig, offset, where_of(bdf), 32, false};
+Reg mmio64(std::uint64_t phys, bool atomic) {
+  return atomic ? Reg{MmioAddress{phys}, 64, Load::One, Store::One}
+                : Reg{MmioAddress{phys}, 64, Load::HiLoHi, Store::LoHi};
 }
-Reg pci64(const Bdf& bdf, std::uint64_t offset) {
-  return Reg{Space::PciConfig, offset, where_of(bdf), 64, true};
+Reg msr(int cpu, std::uint32_t number) {
+  return Reg{MsrAddress{cpu, number}, 64, Load::One, Store::One};
+}
+Reg config32(const Bdf& bdf, std::uint32_t offset) {
+  return Reg{ConfigAddress{bdf, offset}, 32, Load::One, Store::One};
+}
+Reg config64(const Bdf& bdf, std::uint32_t offset) {
+  return Reg{ConfigAddress{bdf, offset}, 64, Load::HiLoHi, Store::HiLo};
+}
+
+Stores stores_of(const Reg& r, std::uint64_t value) {
+  const Access lo{r.at, 32, value & 0xffffffffull}, hi{r.at + 4, 32, value >> 32};
+  switch (r.store) {
+  case Store::LoHi:
+    return {{lo, hi}, 2};
+  case Store::HiLo:
+    return {{hi, lo}, 2};
+  case Store::One:
+    break;
+  }
+  return {{Access{r.at, r.width, r.width == 32 ? value & 0xffffffffull : value}}, 1};
 }
 
 RegisterIo::RegisterIo(Machine& machine) : machine_(machine) {}
 RegisterIo::~RegisterIo() = default;
 
-RegisterWindow& RegisterIo::window_for(const Reg& r) {
+RegisterWindow& RegisterIo::window_for(std::uint64_t phys, unsigned bytes) {
   // Windows are sorted by base: the candidate is the last one starting at or below the address.
-  // This is on the sampling path, once per counter read.
   auto it =
-      std::upper_bound(windows_.begin(), windows_.end(), r.addr,
+      std::upper_bound(windows_.begin(), windows_.end(), phys,
                        [](std::uint64_t a, const std::unique_ptr<RegisterWindow>& w) { return a < w->phys_base(); });
   while (it != windows_.begin()) {
     --it;
-    if ((*it)->contains(r.addr, r.width / 8u)) return **it;
-    if ((*it)->phys_base() + (*it)->size() <= r.addr && it != windows_.begin() &&
-        (*(it - 1))->phys_base() + (*(it - 1))->size() <= r.addr)
-      break;
+    if ((*it)->contains(phys, bytes)) return **it;
   }
-  throw Error(fmt::format("{}: outside every mapped PMU block", r.str()));
+  throw Error(fmt::format("MMIO {:#x}: outside every mapped PMU block", phys));
 }
 
 void RegisterIo::map_block(std::uint64_t base, std::uint64_t size) {
@@ -82,69 +103,48 @@ void RegisterIo::map_block(std::uint64_t base, std::uint64_t size) {
   windows_.insert(at, std::move(w));
 }
 
-RegisterWindow* RegisterIo::msr_window(std::uint32_t cpu) {
-  auto it = msr_windows_.find(cpu);
-  if (it != msr_windows_.end()) return it->second.get();
-  MsrDevice& dev = machine_.msr(static_cast<int>(cpu));
-  std::unique_ptr<RegisterWindow> w;
-  std::error_code ec;
-  if (dev.is_snapshot_file()) {
-    auto size = std::filesystem::file_size(dev.path(), ec);
-    if (!ec && size >= 8) w = std::make_unique<RegisterWindow>(dev.path().string(), 0, size & ~7ull, 0, true);
+std::uint64_t RegisterIo::read_config(const ConfigAddress& a, const Reg& r) {
+  PciConfig& cfg = machine_.pci().config(a.bdf);
+  if (r.width == 32) return cfg.read32_or_throw(a.offset);
+  // hi-lo-hi: a 64-bit counter in two config dwords can carry between the two reads.
+  std::uint32_t hi = cfg.read32_or_throw(a.offset + 4);
+  for (int i = 0; i < kHiLoHiMaxPoll; ++i) {
+    std::uint32_t lo = cfg.read32_or_throw(a.offset);
+    std::uint32_t hi2 = cfg.read32_or_throw(a.offset + 4);
+    if (hi2 == hi) return static_cast<std::uint64_t>(hi) << 32 | lo;
+    hi = hi2;
   }
-  return msr_windows_.emplace(cpu, std::move(w)).first->second.get();
+  throw Error(fmt::format("{}: 64-bit counter kept changing its high word", r.str()));
 }
 
 std::uint64_t RegisterIo::read(const Reg& r) {
-  switch (r.space) {
-  case Space::Msr:
-    if (map_msr_files_)
-      if (auto* w = msr_window(r.where); w && r.addr * 8 + 8 <= w->size()) return w->read64(r.addr * 8);
-    return machine_.msr(static_cast<int>(r.where)).read(static_cast<std::uint32_t>(r.addr));
-  case Space::Mmio: {
-    RegisterWindow& w = window_for(r);
-    std::uint64_t off = r.addr - w.phys_base();
-    if (r.width == 32) return w.read32(off);
-    return r.split64 ? w.read64_hilohi(off) : w.read64(off);
-  }
-  case Space::PciConfig: {
-    PciConfig& cfg = machine_.pci().config(bdf_of(r.where));
-    if (r.width == 32) return cfg.read32_or_throw(static_cast<unsigned>(r.addr));
-    // hi-lo-hi: a 64-bit counter in two config dwords can carry between the two reads.
-    std::uint32_t hi = cfg.read32_or_throw(static_cast<unsigned>(r.addr + 4));
-    for (int i = 0; i < 1000; ++i) {
-      std::uint32_t lo = cfg.read32_or_throw(static_cast<unsigned>(r.addr));
-      std::uint32_t hi2 = cfg.read32_or_throw(static_cast<unsigned>(r.addr + 4));
-      if (hi2 == hi) return static_cast<std::uint64_t>(hi) << 32 | lo;
-      hi = hi2;
-    }
-    throw Error(fmt::format("{}: 64-bit counter kept changing its high word", r.str()));
-  }
-  }
-  return 0;
+  return std::visit(Overload{[&](MsrAddress m) { return machine_.msr(m.cpu).read(m.msr); },
+                             [&](MmioAddress m) -> std::uint64_t {
+                               RegisterWindow& w = window_for(m.phys, r.width / 8u);
+                               std::uint64_t off = m.phys - w.phys_base();
+                               if (r.width == 32) return w.read32(off);
+                               return r.load == Load::HiLoHi ? w.read64_hilohi(off) : w.read64(off);
+                             },
+                             [&](const ConfigAddress& c) { return read_config(c, r); }},
+                    r.at);
+}
+
+void RegisterIo::store(const Access& a) {
+  std::visit(Overload{[&](MsrAddress m) { machine_.msr(m.cpu).write(m.msr, a.value); },
+                      [&](MmioAddress m) {
+                        RegisterWindow& w = window_for(m.phys, a.width / 8u);
+                        std::uint64_t off = m.phys - w.phys_base();
+                        if (a.width == 32) return w.write32(off, static_cast<std::uint32_t>(a.value));
+                        w.write64(off, a.value);
+                      },
+                      [&](const ConfigAddress& c) {
+                        machine_.pci().config(c.bdf).write32(c.offset, static_cast<std::uint32_t>(a.value));
+                      }},
+             a.at);
 }
 
 void RegisterIo::write(const Reg& r, std::uint64_t value) {
-  switch (r.space) {
-  case Space::Msr:
-    if (map_msr_files_)
-      if (auto* w = msr_window(r.where); w && r.addr * 8 + 8 <= w->size()) return w->write64(r.addr * 8, value);
-    return machine_.msr(static_cast<int>(r.where)).write(static_cast<std::uint32_t>(r.addr), value);
-  case Space::Mmio: {
-    RegisterWindow& w = window_for(r);
-    std::uint64_t off = r.addr - w.phys_base();
-    if (r.width == 32) return w.write32(off, static_cast<std::uint32_t>(value));
-    return r.split64 ? w.write64_lohi(off, value) : w.write64(off, value);
-  }
-  case Space::PciConfig: {
-    PciConfig& cfg = machine_.pci().config(bdf_of(r.where));
-    if (r.width == 64) {
-      // SPR PCI boxes take the high dword first (Linux spr_uncore_pci_enable_event).
-      cfg.write32(static_cast<unsigned>(r.addr + 4), static_cast<std::uint32_t>(value >> 32));
-    }
-    return cfg.write32(static_cast<unsigned>(r.addr), static_cast<std::uint32_t>(value));
-  }
-  }
+  for (const auto& a : stores_of(r, value)) store(a);
 }
 
 void WriteGuard::own(const std::vector<Reg>& regs) {
@@ -162,6 +162,8 @@ void WriteGuard::write(const Reg& r, std::uint64_t value) {
   if (!owns(r))
     throw Error(
         fmt::format("refused write of {:#x} to {}: not a register of any discovered PMU unit in use", value, r.str()));
+  if (trace_)
+    for (const auto& a : stores_of(r, value)) trace_->push_back({trace_->size(), a});
   io_.write(r, value);
   ++writes_;
 }

@@ -1,95 +1,172 @@
-// pmukit -- direct counting sessions.
+// pmukit -- direct counting sessions: admission, phased programming, sampling, restore.
 #include "pmukit/pmu/session.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "pmukit/access/machine_lock.h"
+#include "pmukit/pmu/preflight.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::pmu {
 
 DirectSession::DirectSession(Machine& machine, std::vector<UnitEvents> work, const platform::Database& db,
                              SessionOptions options)
-    : work_(std::move(work)) {
-  lock_ = std::make_unique<MachineLock>(machine);
-  io_ = std::make_unique<RegisterIo>(machine);
-  if (options.barrier) io_->set_barrier_hook(options.barrier);
-  guard_ = std::make_unique<WriteGuard>(*io_);
-  // Everything that can fail without writing is done first: drivers, event checks, mappings,
-  // saving every register, busy checks.
-  for (const auto& w : work_) {
-    drivers_.push_back(make_driver(*w.unit, db));
-    drivers_.back()->check(w.events);
-  }
-  for (auto& d : drivers_) {
-    for (const auto& [base, size] : d->mmio_blocks()) io_->map_block(base, size);
-    guard_->own(d->registers());
-  }
-  for (auto& d : drivers_)
-    if (auto why = d->busy(*guard_); why && !options.force)
-      throw Error(fmt::format("{}: in use ({}); another tool or the kernel's perf driver may own it. Use --force to "
-                              "take it anyway (its registers are restored afterwards), or --backend perf",
-                              d->unit().name, *why));
+    : DirectSession(std::make_unique<Preflight>(machine, db), std::move(work), options) {}
+
+DirectSession::DirectSession(std::unique_ptr<Preflight> preflight, std::vector<UnitEvents> work, SessionOptions options)
+    : preflight_(std::move(preflight)), options_(options), work_(std::move(work)) {
+  admit();
+  WriteGuard& g = preflight_->guard();
+  g.record(options_.trace);
+  settled_writes_ = g.writes();
   programmed_ = true;  // from here on, the destructor restores
+  plans_.resize(work_.size());
+  trackers_.resize(work_.size());
+  raw_.resize(work_.size());
+  overflow_.resize(work_.size());
+  values_.resize(work_.size());
   try {
-    for (std::size_t i = 0; i < drivers_.size(); ++i) drivers_[i]->program(*guard_, work_[i].events);
+    // Phase by phase over every unit, settling once between phases.
+    for (auto* d : drivers_) d->reset(g);
+    settle();
+    for (std::size_t u = 0; u < drivers_.size(); ++u) drivers_[u]->configure(g, work_[u].events, plans_[u]);
+    settle();
   } catch (...) {
     restore();
     throw;
   }
-  for (std::size_t i = 0; i < drivers_.size(); ++i) {
-    std::vector<CounterTracker> t;
-    for (std::size_t e = 0; e < work_[i].events.size(); ++e) t.emplace_back(drivers_[i]->width(e));
-    trackers_.push_back(std::move(t));
-  }
+  for (std::size_t u = 0; u < drivers_.size(); ++u) track(u);
 }
 
 DirectSession::~DirectSession() {
   restore();
 }
 
+// Everything that can fail without writing, in the order a user is best told about it: units
+// nothing here can program, events that do not fit, registers out of reach, units in use.
+void DirectSession::admit() {
+  for (const auto& w : work_) {
+    auto v = preflight_->fit(*w.unit, w.events);
+    if (const auto* n = std::get_if<NoDriver>(&v)) throw Error(n->why);
+    if (const auto* d = std::get_if<DoesNotFit>(&v)) throw UsageError(d->message());
+  }
+  for (const auto& w : work_)
+    if (const auto* n = std::get_if<NoAccess>(&preflight_->access(*w.unit))) {
+      if (n->err) throw SystemError(n->why, n->err);
+      throw Error(n->why);
+    }
+  for (const auto& w : work_)
+    if (const auto* b = std::get_if<Busy>(&preflight_->access(*w.unit)); b && !options_.force)
+      throw Error(fmt::format("{}: in use ({}); another tool or the kernel's perf driver may own it. Use --force to "
+                              "take it anyway (its registers are restored afterwards), or --backend perf",
+                              w.unit->name, b->what));
+  for (const auto& w : work_) drivers_.push_back(preflight_->driver(*w.unit));
+}
+
+// The counters of unit u as its plan says: a tracker of the right width for each.
+void DirectSession::track(std::size_t u) {
+  trackers_[u].clear();
+  for (const auto& c : plans_[u].counters) trackers_[u].emplace_back(c.width);
+  raw_[u].assign(plans_[u].counters.size(), 0);
+  overflow_[u].assign(plans_[u].counters.size(), false);
+}
+
+void DirectSession::settle() {
+  const std::size_t writes = preflight_->guard().writes();
+  if (options_.settle && writes != settled_writes_) options_.settle->settle();
+  settled_writes_ = writes;
+}
+
+void DirectSession::read(std::size_t u) {
+  WriteGuard& g = preflight_->guard();
+  const SamplePlan& p = plans_[u];
+  std::uint32_t seen[8] = {};  // overflow banks: a CoreSight block has at most 8 (256 counters)
+  for (std::size_t s = 0; s < p.status.size() && s < std::size(seen); ++s)
+    seen[s] = static_cast<std::uint32_t>(g.read(p.status[s].reg)) & p.status[s].mask;
+  for (std::size_t c = 0; c < p.counters.size(); ++c) {
+    const auto& counter = p.counters[c];
+    std::uint64_t sum = 0;
+    for (std::uint32_t i = counter.first; i < counter.first + counter.count; ++i) sum += g.read(p.loads[i]);
+    raw_[u][c] = sum;
+    overflow_[u][c] = counter.status >= 0 && (seen[counter.status] >> counter.bit & 1);
+  }
+  for (std::size_t s = 0; s < p.status.size() && s < std::size(seen); ++s)
+    if (seen[s]) g.write(p.status[s].reg, seen[s]);  // write-one-to-clear what we saw
+}
+
+void DirectSession::baseline(std::size_t u) {
+  read(u);
+  for (std::size_t c = 0; c < raw_[u].size(); ++c) trackers_[u][c].start(raw_[u][c]);
+}
+
 void DirectSession::start() {
   // Baselines first, then start every unit back to back, so all count over the same window.
-  readings_.resize(drivers_.size());
-  values_.resize(drivers_.size());
-  for (std::size_t i = 0; i < drivers_.size(); ++i) {
-    drivers_[i]->read(*guard_, readings_[i]);
-    for (std::size_t e = 0; e < readings_[i].size(); ++e) trackers_[i][e].start(readings_[i][e].raw);
-  }
-  for (auto& d : drivers_) d->start(*guard_);
+  for (std::size_t u = 0; u < drivers_.size(); ++u) baseline(u);
+  for (auto* d : drivers_) d->start(preflight_->guard());
+  settle();
 }
 
 void DirectSession::stop() {
-  for (auto& d : drivers_) d->stop(*guard_);
+  for (auto* d : drivers_) d->stop(preflight_->guard());
+  settle();
 }
 
 const std::vector<std::vector<CounterValue>>& DirectSession::sample() {
-  for (std::size_t i = 0; i < drivers_.size(); ++i) {
-    auto& readings = readings_[i];
-    drivers_[i]->read(*guard_, readings);
-    values_[i].resize(readings.size());
-    for (std::size_t e = 0; e < readings.size(); ++e) {
-      auto u = trackers_[i][e].update(readings[e].raw, readings[e].overflow);
-      std::uint64_t m = drivers_[i]->multiplier(e);
-      values_[i][e] = {u.delta * m, trackers_[i][e].total() * m, u.wrapped, u.lost, u.delta};
+  for (std::size_t u = 0; u < drivers_.size(); ++u) {
+    read(u);
+    values_[u].resize(raw_[u].size());
+    for (std::size_t c = 0; c < raw_[u].size(); ++c) {
+      auto d = trackers_[u][c].update(raw_[u][c], overflow_[u][c]);
+      const std::uint64_t m = plans_[u].counters[c].multiplier;
+      values_[u][c] = {d.delta * m, trackers_[u][c].total() * m, d.wrapped, d.lost, d.delta};
     }
   }
   return values_;
 }
 
-void DirectSession::restore() {
-  if (!programmed_ || restored_) return;
-  restored_ = true;
-  // Restore in reverse order of programming; one unit's failure does not stop the others.
+void DirectSession::reprogram(std::size_t u, std::vector<syntax::EncodedEvent> events) {
+  auto v = preflight_->fit(*work_.at(u).unit, events);
+  if (const auto* d = std::get_if<DoesNotFit>(&v)) throw UsageError(d->message());
+  WriteGuard& g = preflight_->guard();
+  work_[u].events = std::move(events);
+  drivers_[u]->stop(g);
+  settle();
+  drivers_[u]->reset(g);
+  settle();
+  plans_[u].clear();
+  drivers_[u]->configure(g, work_[u].events, plans_[u]);
+  settle();
+  track(u);
+  baseline(u);
+  drivers_[u]->start(g);
+  settle();
+}
+
+void DirectSession::restore_phase(RestorePhase phase, std::vector<bool>& failed) {
+  // Reverse order of programming; one unit's failure does not stop the others.
   for (std::size_t i = drivers_.size(); i-- > 0;) {
+    if (failed[i]) continue;
     try {
-      drivers_[i]->restore(*guard_);
+      drivers_[i]->restore(preflight_->guard(), phase);
     } catch (const std::exception& e) {
+      failed[i] = true;
       restore_errors_.push_back(fmt::format("{}: restore failed: {}", drivers_[i]->unit().name, e.what()));
     }
   }
+  try {
+    settle();
+  } catch (const std::exception& e) {
+    restore_errors_.push_back(fmt::format("restore: {}", e.what()));
+  }
+}
+
+void DirectSession::restore() {
+  if (!programmed_ || restored_) return;
+  restored_ = true;
+  std::vector<bool> failed(drivers_.size(), false);
+  for (auto phase : kRestorePhases) restore_phase(phase, failed);
+  preflight_->guard().record(nullptr);
 }
 
 std::uint64_t DirectSession::max_read_period_ns() const {
@@ -105,7 +182,7 @@ std::uint64_t DirectSession::max_read_period_ns() const {
 }
 
 std::size_t DirectSession::register_writes() const {
-  return guard_ ? guard_->writes() : 0;
+  return preflight_->guard().writes();
 }
 
 }  // namespace pmukit::pmu

@@ -1,142 +1,115 @@
 // pmukit -- Tegra410 NVLink-C2C / NV-CLink / NV-DLink and CMEM latency drivers. Every event has
 // its own counter register in each instance; a count is the sum over the instances (the cycle
-// counter is taken from one instance), as the kernel drivers report them.
+// counter is taken from one instance), as the kernel drivers report them
+// (nvidia_t410_c2c_pmu.c nv_c2c_pmu_read_counter, nvidia_t410_cmem_latency_pmu.c
+// cmem_lat_pmu_read_req_counter). Controls are written in the broadcast region only.
+//
+// Where pmukit differs: CMEM's clock stays on from programming until restore (the kernel gates it
+// off in cmem_lat_pmu_disable), so stop/start need only CTRL.
 #include <fmt/format.h>
 
 #include "drivers.h"
-#include "pmukit/pmu/t410_regs.h"
+#include "pmukit/regs/tegra410.h"
 #include "pmukit/util/bits.h"
-#include "pmukit/util/error.h"
 
 namespace pmukit::pmu {
 
 namespace {
 
-using discovery::T410Unit;
-using namespace t410;
+using namespace regs::t410;
 
 class T410Driver : public UnitDriver {
  public:
-  T410Driver(const discovery::PmuUnit& unit, bool cmem) : UnitDriver(unit), u_(*unit.as<T410Unit>()), cmem_(cmem) {}
+  T410Driver(const UnitLayout& layout, bool cmem)
+      : UnitDriver(layout), cmem_(cmem), ctrl_(layout.at(Role::PmuControl)),
+        instances_(unit_.as<discovery::T410Unit>()->instance_bases.size()) {}
 
-  std::vector<Reg> registers() const override {
-    if (cmem_) return {bcast(CMEM_CG_CTRL), bcast(CMEM_CTRL)};
-    return {bcast(C2C_CTRL)};
-  }
-
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> mmio_blocks() const override {
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> b;
-    for (auto base : u_.instance_bases) b.push_back({base, u_.region_size});
-    b.push_back({*u_.broadcast_base, u_.region_size});
-    return b;
-  }
-
-  std::optional<std::string> busy(WriteGuard& g) const override {
-    if (cmem_ ? g.read(bcast(CMEM_CTRL)) == 1 : g.read(bcast(C2C_CTRL)) != 0)
-      return fmt::format("its control register reads enabled");
+  std::optional<Busy> busy(WriteGuard& g) const override {
+    auto v = g.read(ctrl_);
+    if (cmem_ ? v == kCmemEnable : v != kC2cDisable) return Busy{ctrl_, v, "its control register reads enabled"};
     return std::nullopt;
   }
 
-  void check(const std::vector<events::EncodedEvent>& events) const override {
+  std::optional<DoesNotFit> fit(const std::vector<syntax::EncodedEvent>& events) const override {
     for (const auto& e : events) {
       std::uint64_t ev = bits(e.config, 3, 0);
       if (cmem_ ? ev > kCmemRdCumOuts : ev >= std::size(kC2cCounters))
-        throw UsageError(fmt::format("{}: event {} does not exist", unit_.name, ev));
+        return DoesNotFit{fmt::format("{}: event {} does not exist", unit_.name, ev)};
       if (e.config1)
-        throw UsageError(fmt::format("{}: gpu_mask selects instances through the ACPI _DSD gpu*_en_mask properties, "
-                                     "which Linux does not export; count it with --backend perf",
-                                     unit_.name));
+        return DoesNotFit{fmt::format("{}: gpu_mask selects instances through the ACPI _DSD gpu*_en_mask properties, "
+                                      "which Linux does not export",
+                                      unit_.name),
+                          "count it with --backend perf"};
     }
+    return std::nullopt;
   }
 
-  void program(WriteGuard& g, const std::vector<events::EncodedEvent>& events) override {
-    check(events);
-    events_.clear();
-    for (const auto& e : events) events_.push_back(static_cast<unsigned>(bits(e.config, 3, 0)));
-    if (cmem_) {  // clear the counters with the clock on, as the driver's disable path does
-      g.write(bcast(CMEM_CG_CTRL), 1);
-      g.write(bcast(CMEM_CTRL), 2);
+  void reset(WriteGuard& g) override {
+    if (cmem_) {  // cleared with the clock on, as cmem_lat_pmu_probe does
+      g.write(layout_.at(Role::ClockControl), kCmemClockOn);
+      g.write(ctrl_, kCmemClear);
     } else {
-      g.write(bcast(C2C_CTRL), 0);
+      g.write(ctrl_, kC2cDisable);
     }
-    g.barrier();
   }
 
-  void start(WriteGuard& g) override {
-    // C2C counters restart from 0 when enabled (nvidia_t410_c2c_pmu.c); CMEM was cleared above.
-    g.write(bcast(cmem_ ? CMEM_CTRL : C2C_CTRL), 1);
-    g.barrier();
+  void configure(WriteGuard&, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
+    for (const auto& e : events) plan.add(counters_of(static_cast<unsigned>(bits(e.config, 3, 0))), 64);
   }
 
-  void stop(WriteGuard& g) override {
-    g.write(bcast(cmem_ ? CMEM_CTRL : C2C_CTRL), 0);
-    g.barrier();
-  }
+  // C2C counters restart from 0 when enabled (nv_c2c_pmu_disable); CMEM was cleared in reset().
+  void start(WriteGuard& g) override { g.write(ctrl_, cmem_ ? kCmemEnable : kC2cEnable); }
+  void stop(WriteGuard& g) override { g.write(ctrl_, cmem_ ? kCmemDisable : kC2cDisable); }
 
-  void read(WriteGuard& g, std::vector<Reading>& out) override {
-    out.resize(events_.size());
-    for (std::size_t i = 0; i < events_.size(); ++i) out[i] = {sum(g, events_[i]), false};
-  }
-
-  unsigned width(std::size_t) const override { return 64; }
-
-  void restore(WriteGuard& g) override {
-    // The counters are not writable: they go back to zero through a disable, clear (CMEM) or
-    // re-enable (C2C), then the controls take their saved values.
-    if (cmem_) {
-      g.write(bcast(CMEM_CTRL), 0);
-      g.write(bcast(CMEM_CG_CTRL), 1);
-      g.write(bcast(CMEM_CTRL), 2);
-      g.barrier();
-      g.write(bcast(CMEM_CTRL), g.original(bcast(CMEM_CTRL)));
-      g.write(bcast(CMEM_CG_CTRL), g.original(bcast(CMEM_CG_CTRL)));
-    } else {
-      g.write(bcast(C2C_CTRL), 0);
-      g.barrier();
-      g.write(bcast(C2C_CTRL), 1);
-      g.barrier();
-      g.write(bcast(C2C_CTRL), g.original(bcast(C2C_CTRL)));
+  void restore(WriteGuard& g, RestorePhase phase) override {
+    // The counters are not writable: they go back to zero through a clear (CMEM) or a re-enable
+    // (C2C), then the controls take their saved values.
+    const Reg* clock = cmem_ ? &layout_.at(Role::ClockControl) : nullptr;
+    switch (phase) {
+    case RestorePhase::Quiesce:
+      g.write(ctrl_, cmem_ ? kCmemDisable : kC2cDisable);
+      if (cmem_) g.write(*clock, kCmemClockOn), g.write(ctrl_, kCmemClear);
+      break;
+    case RestorePhase::Clear:
+      if (!cmem_) g.write(ctrl_, kC2cEnable);
+      break;
+    case RestorePhase::PutBack:
+      g.write(ctrl_, g.original(ctrl_));
+      if (cmem_) g.write(*clock, g.original(*clock));
+      break;
     }
-    g.barrier();
   }
 
  private:
-  Reg bcast(std::uint32_t off) const {
-    return cmem_ ? mmio64(*u_.broadcast_base + off, true) : mmio32(*u_.broadcast_base + off);
-  }
-  Reg reg(std::uint64_t base, std::uint32_t off) const {
-    return cmem_ ? mmio64(base + off, true) : mmio64(base + off, false);
-  }
-
-  std::uint64_t sum(WriteGuard& g, unsigned ev) const {
-    const auto& bases = u_.instance_bases;
+  std::vector<Reg> counters_of(unsigned ev) const {
+    std::vector<Reg> regs;
     if (cmem_) {
-      if (ev == kCmemCycles) return g.read(reg(bases.front(), CMEM_CYCLE_CNTR));
-      std::uint64_t s = 0;
-      for (auto base : bases)
-        for (auto off : ev == kCmemRdReq ? kCmemReq : kCmemAor) s += g.read(reg(base, off));
-      return s;
+      if (ev == kCmemCycles) return {layout_.at(Role::CycleCounter, 0, 0)};
+      for (unsigned i = 0; i < instances_; ++i)
+        for (unsigned mc = 0; mc < std::size(kCmemReq); ++mc)
+          regs.push_back(layout_.at(ev == kCmemRdReq ? Role::RequestCounter : Role::OutstandingCounter, mc, i));
+      return regs;
     }
-    if (ev == kC2cCycles) return g.read(reg(bases.front(), kC2cCounters[ev]));
-    std::uint64_t s = 0;
-    for (auto base : bases) s += g.read(reg(base, kC2cCounters[ev]));
-    return s;
+    if (ev == kC2cCycles) return {layout_.at(Role::Counter, ev, 0)};  // one clock: instance 0's
+    for (unsigned i = 0; i < instances_; ++i) regs.push_back(layout_.at(Role::Counter, ev, i));
+    return regs;
   }
 
-  const T410Unit& u_;
   bool cmem_;
-  std::vector<unsigned> events_;
+  const Reg& ctrl_;
+  unsigned instances_;
 };
 
 }  // namespace
 
-std::unique_ptr<UnitDriver> make_t410_block(const discovery::PmuUnit& unit) {
-  const auto& u = *unit.as<T410Unit>();
-  if (u.instance_bases.empty() || !u.broadcast_base || u.region_size == 0)
+std::unique_ptr<UnitDriver> make_t410_block(const UnitLayout& layout) {
+  const auto& unit = *layout.unit;
+  const auto& u = *unit.as<discovery::T410Unit>();
+  if (!layout.find(Role::PmuControl))
     throw Error(fmt::format("{}: its register regions are not visible here ({}); pmukit cannot program it directly, "
                             "use --backend perf",
                             unit.name, u.resources_source.empty() ? "no resources" : u.resources_source));
-  return std::make_unique<T410Driver>(unit, unit.family == discovery::Family::T410CmemLatency);
+  return std::make_unique<T410Driver>(layout, unit.family == discovery::Family::T410CmemLatency);
 }
 
 }  // namespace pmukit::pmu

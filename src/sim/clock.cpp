@@ -1,4 +1,4 @@
-// pmukit -- real and simulated clocks, and the shared clock page.
+// pmukit -- the pmu-sim clock page: its server, and the client that is a Clock and a Settle.
 #include "pmukit/sim/clock.h"
 
 #include <fcntl.h>
@@ -16,19 +16,6 @@
 #include "pmukit/util/error.h"
 
 namespace pmukit::sim {
-
-std::uint64_t monotonic_ns() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<std::uint64_t>(ts.tv_nsec);
-}
-
-void nap_ns(std::uint64_t ns) {
-  timespec ts{static_cast<time_t>(ns / 1'000'000'000ull), static_cast<long>(ns % 1'000'000'000ull)};
-  ::nanosleep(&ts, nullptr);
-}
-
-std::atomic<bool> g_interrupted{false};
 
 namespace {
 
@@ -54,20 +41,7 @@ ClockPage* map_page(const std::filesystem::path& path, bool create) {
   return static_cast<ClockPage*>(p);
 }
 
-class RealClock : public Clock {
- public:
-  std::uint64_t now_ns() override { return monotonic_ns(); }
-  bool sleep_until(std::uint64_t t) override {
-    for (std::uint64_t now = monotonic_ns(); now < t; now = monotonic_ns()) {
-      if (g_interrupted.load()) return false;
-      nap_ns(std::min<std::uint64_t>(t - now, 50'000'000ull));  // wake every 50 ms to see a signal
-    }
-    return !g_interrupted.load();
-  }
-  const char* describe() const override { return "real time"; }
-};
-
-class SimClock : public Clock {
+class SimClock final : public Clock, public pmu::Settle {
  public:
   explicit SimClock(std::filesystem::path path) : path_(std::move(path)), page_(map_page(path_, false)) {
     if (page_->magic != kClockMagic) throw Error(fmt::format("{}: not a pmu-sim clock page", path_.string()));
@@ -81,11 +55,12 @@ class SimClock : public Clock {
 
   std::uint64_t now_ns() override { return mode_ == SimMode::Virtual ? at(page_->now_ns).load() : monotonic_ns(); }
   bool sleep_until(std::uint64_t t) override {
-    if (mode_ == SimMode::RealTime) return real_.sleep_until(t);
+    if (mode_ == SimMode::RealTime) return real_->sleep_until(t);
     return request(t);
   }
-  void barrier() override { request(mode_ == SimMode::Virtual ? at(page_->now_ns).load() : 0); }
-  bool simulated() const override { return true; }
+  // A request for the time it already is: answered after the simulator's next step, which has
+  // seen every write made so far.
+  void settle() override { request(mode_ == SimMode::Virtual ? at(page_->now_ns).load() : 0); }
   const char* describe() const override {
     return mode_ == SimMode::Virtual ? "pmu-sim virtual time" : "pmu-sim real time";
   }
@@ -122,21 +97,19 @@ class SimClock : public Clock {
   std::filesystem::path path_;
   ClockPage* page_;
   SimMode mode_ = SimMode::Virtual;
-  RealClock real_;
+  std::unique_ptr<Clock> real_ = real_clock();
 };
 
 }  // namespace
 
-std::unique_ptr<Clock> real_clock() {
-  return std::make_unique<RealClock>();
-}
-
-std::unique_ptr<Clock> machine_clock(const Machine& machine) {
-  if (machine.is_live()) return real_clock();
+MachineClock machine_clock(const Machine& machine) {
+  if (machine.is_live()) return {real_clock(), nullptr};
   auto path = machine.param("sim.path") / "clock";
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return real_clock();
-  return std::make_unique<SimClock>(path);
+  if (!std::filesystem::exists(path, ec)) return {real_clock(), nullptr};
+  auto sim = std::make_unique<SimClock>(path);
+  pmu::Settle* settle = sim.get();
+  return {std::move(sim), settle};
 }
 
 ClockServer::ClockServer(const Machine& machine, SimMode mode)

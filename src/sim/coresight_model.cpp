@@ -6,78 +6,71 @@
 // PMCNTENCLR reads 0 (any non-zero value is a clear request); PMOVSCLR holds the overflow flags
 // plus a marker in a bit no counter uses, so writing back the counters' flags is always a change.
 // A block whose banks have no spare bit gets no overflow flags.
-#include <bit>
-
-#include "pmukit/pmu/coresight_regs.h"
-#include "pmukit/pmu/register_io.h"
+#include "pmukit/regs/coresight.h"
 #include "pmukit/sim/simulator.h"
 
 namespace pmukit::sim {
 
 namespace {
 
-using discovery::CoreSightUnit;
-using namespace pmu::cspmu;
+using namespace regs::coresight;
+using pmu::Role;
 
 class CoreSightModel : public UnitModel {
  public:
-  CoreSightModel(const discovery::PmuUnit& unit, const Rates& rates)
-      : u_(*unit.as<CoreSightUnit>()), kind_(unit.pmu_kind), rates_(rates) {
-    unsigned logical = static_cast<unsigned>(PmcfgrN::get(u_.pmcfgr)) + 1;
-    width_ = static_cast<unsigned>(PmcfgrSize::get(u_.pmcfgr)) + 1;
-    cc_ = PmcfgrCc::get(u_.pmcfgr) != 0;
-    for (unsigned n = 0; counters_.size() < logical - (cc_ ? 1 : 0); ++n)
-      if (n != kCycleCounter) counters_.push_back(n);
-    if (cc_) counters_.push_back(kCycleCounter);
-    unsigned top = 0;
-    for (unsigned n : counters_) top = std::max(top, n);
-    banks_ = top / 32 + 1;
+  CoreSightModel(const pmu::UnitLayout& layout, const Rates& rates)
+      : l_(layout), kind_(layout.unit->pmu_kind), rates_(rates), width_(layout.unit->counter_width),
+        counters_(layout.indices(Role::Counter)), banks_(static_cast<unsigned>(layout.count(Role::EnableSet))) {
+    if (layout.count(Role::CycleCounter)) counters_.push_back(kCycleCounter);
     enabled_.assign(banks_, 0);
     overflow_.assign(banks_, 0);
     marker_.assign(banks_, 0);
     std::vector<std::uint32_t> used(banks_, 0);
-    for (unsigned n : counters_) used[n / 32] |= 1u << (n % 32);
+    for (unsigned n : counters_) used[n / kCountersPerBank] |= 1u << (n % kCountersPerBank);
     for (unsigned b = 0; b < banks_; ++b) marker_[b] = high_free(used[b]);
     acc_.resize(counters_.size());
   }
 
-  void step(pmu::RegisterIo& io, std::uint64_t dt_ns) override {
-    std::uint64_t pmcr = io.read(p0(PMCR));
+  void step(Registers& io, std::uint64_t dt_ns) override {
+    const pmu::Reg& pmcr_reg = l_.at(Role::PmuControl);
+    std::uint64_t pmcr = io.read(pmcr_reg);
     if (PmcrP::get(pmcr) || PmcrC::get(pmcr)) {
       for (std::size_t i = 0; i < counters_.size(); ++i) {
         bool cycle = counters_[i] == kCycleCounter;
         if (cycle ? PmcrC::get(pmcr) : PmcrP::get(pmcr)) io.write(counter(counters_[i]), 0), acc_[i].reset();
       }
       pmcr &= ~(PmcrP::mask | PmcrC::mask);
-      io.write(p0(PMCR), pmcr);
+      io.write(pmcr_reg, pmcr);
     }
     for (unsigned b = 0; b < banks_; ++b) {
-      auto set = static_cast<std::uint32_t>(io.read(p0(PMCNTENSET + 4 * b)));
-      if (set != enabled_[b]) enabled_[b] |= set;
-      if (auto clr = static_cast<std::uint32_t>(io.read(p0(PMCNTENCLR + 4 * b)))) enabled_[b] &= ~clr;
-      io.write(p0(PMCNTENSET + 4 * b), enabled_[b]);
-      io.write(p0(PMCNTENCLR + 4 * b), 0);
-      auto ovs = static_cast<std::uint32_t>(io.read(p1(PMOVSCLR + 4 * b)));
+      const pmu::Reg &set = l_.at(Role::EnableSet, b), &clr = l_.at(Role::EnableClear, b);
+      auto requested = static_cast<std::uint32_t>(io.read(set));
+      if (requested != enabled_[b]) enabled_[b] |= requested;
+      if (auto cleared = static_cast<std::uint32_t>(io.read(clr))) enabled_[b] &= ~cleared;
+      io.write(set, enabled_[b]);
+      io.write(clr, 0);
+      auto ovs = static_cast<std::uint32_t>(io.read(l_.at(Role::OverflowClear, b)));
       if (ovs != shown(b)) overflow_[b] &= ~ovs;  // write-one-to-clear
     }
-    if (PmcrE::get(pmcr) && dt_ns) {
-      const std::uint64_t mask = low_mask(width_);
-      for (std::size_t i = 0; i < counters_.size(); ++i) {
-        unsigned n = counters_[i];
-        if (!(enabled_[n / 32] >> (n % 32) & 1)) continue;
-        double rate =
-            n == kCycleCounter ? rates_.rate(kind_, "cycles") : rates_.rate(kind_, io.read(p0(PMEVTYPER + 4 * n)));
-        std::uint64_t inc = acc_[i].advance(rate, dt_ns);
-        std::uint64_t old = io.read(counter(n));
-        // A step may pass 2^width more than once only at absurd rates; one flag covers it.
-        if (mask != ~0ull && (inc > mask || old + inc > mask)) overflow_[n / 32] |= 1u << (n % 32);
-        io.write(counter(n), (old + inc) & mask);
-      }
-    }
-    for (unsigned b = 0; b < banks_; ++b) io.write(p1(PMOVSCLR + 4 * b), shown(b));
+    if (PmcrE::get(pmcr) && dt_ns) count(io, dt_ns);
+    for (unsigned b = 0; b < banks_; ++b) io.write(l_.at(Role::OverflowClear, b), shown(b));
   }
 
  private:
+  void count(Registers& io, std::uint64_t dt_ns) {
+    const std::uint64_t mask = low_mask(width_);
+    for (std::size_t i = 0; i < counters_.size(); ++i) {
+      unsigned n = counters_[i], bank = n / kCountersPerBank, bit = n % kCountersPerBank;
+      if (!(enabled_[bank] >> bit & 1)) continue;
+      double rate =
+          n == kCycleCounter ? rates_.rate(kind_, "cycles") : rates_.rate(kind_, io.read(l_.at(Role::EventType, n)));
+      std::uint64_t inc = acc_[i].advance(rate, dt_ns);
+      std::uint64_t old = io.read(counter(n));
+      // A step may pass 2^width more than once only at absurd rates; one flag covers it.
+      if (mask != ~0ull && (inc > mask || old + inc > mask)) overflow_[bank] |= 1u << bit;
+      io.write(counter(n), (old + inc) & mask);
+    }
+  }
   static std::uint32_t high_free(std::uint32_t used) {
     for (int bit = 30; bit >= 0; --bit)
       if (!(used >> bit & 1)) return 1u << bit;
@@ -88,27 +81,24 @@ class CoreSightModel : public UnitModel {
     if (!marker_[b]) return 0;
     return overflow_[b] ? overflow_[b] | marker_[b] : 0;
   }
-  pmu::Reg p0(std::uint32_t off) const { return pmu::mmio32(u_.base0 + off); }
-  pmu::Reg p1(std::uint32_t off) const { return pmu::mmio32(u_.base1 + off); }
-  pmu::Reg counter(unsigned n) const {
-    if (width_ <= 32) return pmu::mmio32(u_.base1 + PMEVCNTR + 4u * n);
-    return pmu::mmio64(u_.base1 + PMEVCNTR + 8u * n, u_.atomic64);
+  const pmu::Reg& counter(unsigned n) const {
+    return n == kCycleCounter ? l_.at(Role::CycleCounter, n) : l_.at(Role::Counter, n);
   }
 
-  const CoreSightUnit& u_;
+  const pmu::UnitLayout& l_;
   std::string kind_;
   const Rates& rates_;
-  unsigned width_ = 32, banks_ = 1;
-  bool cc_ = false;
-  std::vector<unsigned> counters_;
+  unsigned width_;
+  std::vector<unsigned> counters_;  // physical indices, the cycle counter last
+  unsigned banks_;
   std::vector<std::uint32_t> enabled_, overflow_, marker_;
   std::vector<Accumulator> acc_;
 };
 
 }  // namespace
 
-std::unique_ptr<UnitModel> make_coresight_model(const discovery::PmuUnit& unit, const Rates& rates) {
-  return std::make_unique<CoreSightModel>(unit, rates);
+std::unique_ptr<UnitModel> make_coresight_model(const pmu::UnitLayout& layout, const Rates& rates) {
+  return std::make_unique<CoreSightModel>(layout, rates);
 }
 
 }  // namespace pmukit::sim

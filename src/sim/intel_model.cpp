@@ -1,80 +1,69 @@
 // pmukit -- simulated Intel uncore box: freeze, reset-control, reset-counter and enable bits.
-#include "pmukit/discovery/intel_discovery_regs.h"
-#include "pmukit/pmu/register_io.h"
+#include "pmukit/regs/intel_pmon.h"
 #include "pmukit/sim/simulator.h"
 
 namespace pmukit::sim {
 
 namespace {
 
-using discovery::IntelUnit;
-using discovery::RegAccess;
-using namespace discovery::intel;
+using namespace regs::intel;
+using pmu::Role;
 
 class IntelModel : public UnitModel {
  public:
-  IntelModel(const discovery::PmuUnit& unit, const Rates& rates)
-      : u_(*unit.as<IntelUnit>()), kind_(unit.pmu_kind), rates_(rates), mask_(low_mask(unit.counter_width)),
-        acc_(u_.ctr.size()) {}
+  IntelModel(const pmu::UnitLayout& layout, const Rates& rates)
+      : l_(layout), kind_(layout.unit->pmu_kind), rates_(rates), mask_(low_mask(layout.unit->counter_width)),
+        counters_(static_cast<unsigned>(layout.count(Role::CounterControl))), acc_(counters_) {
+    if (const auto* f = layout.find(Role::FixedControl)) fixed_ctl_ = &f->reg, fixed_ctr_ = &l_.at(Role::FixedCounter);
+  }
 
-  void step(pmu::RegisterIo& io, std::uint64_t dt_ns) override {
-    std::uint64_t box = io.read(reg(u_.box_ctl, false));
+  void step(Registers& io, std::uint64_t dt_ns) override {
+    const pmu::Reg& box_ctl = l_.at(Role::BoxControl);
+    std::uint64_t box = io.read(box_ctl);
     // Reset bits act once and read back as 0 (they are self-clearing on hardware).
     if (BoxCtlResetCtrl::get(box)) {
-      for (auto c : u_.ctl) io.write(reg(c, u_.access == RegAccess::PciConfig), 0);
-      if (u_.fixed_ctl) io.write(reg(*u_.fixed_ctl, false), 0);
+      for (unsigned i = 0; i < counters_; ++i) io.write(l_.at(Role::CounterControl, i), 0);
+      if (fixed_ctl_) io.write(*fixed_ctl_, 0);
     }
     if (BoxCtlResetCtrs::get(box)) {
-      for (auto c : u_.ctr) io.write(reg(c, true), 0);
-      if (u_.fixed_ctr) io.write(reg(*u_.fixed_ctr, true), 0);
+      for (unsigned i = 0; i < counters_; ++i) io.write(l_.at(Role::Counter, i), 0);
+      if (fixed_ctr_) io.write(*fixed_ctr_, 0);
       for (auto& a : acc_) a.reset();
     }
     if (BoxCtlResetCtrl::get(box) || BoxCtlResetCtrs::get(box)) {
       box &= ~(BoxCtlResetCtrl::mask | BoxCtlResetCtrs::mask);
-      io.write(reg(u_.box_ctl, false), box);
+      io.write(box_ctl, box);
     }
     if (BoxCtlFreeze::get(box) || dt_ns == 0) return;
-    for (std::size_t i = 0; i < u_.ctl.size(); ++i) {
-      std::uint64_t ctl = io.read(reg(u_.ctl[i], u_.access == RegAccess::PciConfig));
+    for (unsigned i = 0; i < counters_; ++i) {
+      std::uint64_t ctl = io.read(l_.at(Role::CounterControl, i));
       if (!CtrCtlEnable::get(ctl)) continue;
       std::uint64_t inc = acc_[i].advance(rates_.rate(kind_, ctl & 0xffff), dt_ns);
-      Reg ctr = reg(u_.ctr[i], true);
+      const pmu::Reg& ctr = l_.at(Role::Counter, i);
       io.write(ctr, (io.read(ctr) + inc) & mask_);
     }
-    if (u_.fixed_ctl && CtrCtlEnable::get(io.read(reg(*u_.fixed_ctl, false)))) {
-      Reg ctr = reg(*u_.fixed_ctr, true);
-      io.write(ctr, (io.read(ctr) + fixed_acc_.advance(rates_.rate(kind_, "fixed"), dt_ns)) & mask_);
-    }
+    if (fixed_ctl_ && CtrCtlEnable::get(io.read(*fixed_ctl_)))
+      io.write(*fixed_ctr_, (io.read(*fixed_ctr_) + fixed_acc_.advance(rates_.rate(kind_, "fixed"), dt_ns)) & mask_);
   }
 
  private:
-  using Reg = pmu::Reg;
-  Reg reg(std::uint64_t addr, bool wide) const {
-    switch (u_.access) {
-    case RegAccess::Msr:
-      return pmu::msr(static_cast<std::uint32_t>(u_.msr_cpu), addr);
-    case RegAccess::Mmio:
-      return wide ? pmu::mmio64(addr, true) : pmu::mmio32(addr);
-    case RegAccess::PciConfig:
-      return wide ? pmu::pci64(*u_.pci_device, addr) : pmu::pci32(*u_.pci_device, addr);
-    }
-    return {};
-  }
-
-  const IntelUnit& u_;
+  const pmu::UnitLayout& l_;
   std::string kind_;
   const Rates& rates_;
   std::uint64_t mask_;
+  unsigned counters_;
+  const pmu::Reg* fixed_ctl_ = nullptr;
+  const pmu::Reg* fixed_ctr_ = nullptr;
   std::vector<Accumulator> acc_;
   Accumulator fixed_acc_;
 };
 
 }  // namespace
 
-std::unique_ptr<UnitModel> make_intel_model(const discovery::PmuUnit& unit, const Rates& rates) {
-  const auto& iu = *unit.as<IntelUnit>();
-  if (iu.access == RegAccess::Msr && iu.msr_cpu < 0) return nullptr;
-  return std::make_unique<IntelModel>(unit, rates);
+std::unique_ptr<UnitModel> make_intel_model(const pmu::UnitLayout& layout, const Rates& rates) {
+  const auto& iu = *layout.unit->as<discovery::IntelUnit>();
+  if (iu.access == discovery::RegAccess::Msr && iu.msr_cpu < 0) return nullptr;
+  return std::make_unique<IntelModel>(layout, rates);
 }
 
 }  // namespace pmukit::sim

@@ -1,44 +1,78 @@
-// pmukit -- the simulator: one model per discovered unit, stepped together.
+// pmukit -- the simulator: one model per discovered unit, stepped together, and the registers
+// they step.
 #include "pmukit/sim/simulator.h"
+
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/access/msr.h"
+#include "pmukit/access/register_window.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/pmu/driver.h"
-#include "pmukit/pmu/register_io.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::sim {
 
+Registers::Registers(Machine& machine) : machine_(machine), io_(machine) {}
+Registers::~Registers() = default;
+
+RegisterWindow* Registers::msr_window(int cpu) {
+  auto it = msr_.find(cpu);
+  if (it != msr_.end()) return it->second.get();
+  MsrDevice& dev = machine_.msr(cpu);
+  std::unique_ptr<RegisterWindow> w;
+  std::error_code ec;
+  if (dev.is_snapshot_file()) {
+    auto size = std::filesystem::file_size(dev.path(), ec);
+    if (!ec && size >= 8) w = std::make_unique<RegisterWindow>(dev.path().string(), 0, size & ~7ull, 0, true);
+  }
+  return msr_.emplace(cpu, std::move(w)).first->second.get();
+}
+
+std::uint64_t Registers::read(const pmu::Reg& r) {
+  if (const auto* m = std::get_if<pmu::MsrAddress>(&r.at))
+    if (auto* w = msr_window(m->cpu); w && m->msr * 8ull + 8 <= w->size()) return w->read64(m->msr * 8ull);
+  return io_.read(r);
+}
+
+void Registers::write(const pmu::Reg& r, std::uint64_t value) {
+  if (const auto* m = std::get_if<pmu::MsrAddress>(&r.at))
+    if (auto* w = msr_window(m->cpu); w && m->msr * 8ull + 8 <= w->size()) return w->write64(m->msr * 8ull, value);
+  io_.write(r, value);
+}
+
+void Registers::map(const pmu::UnitLayout& layout) {
+  for (const auto& b : layout.blocks) io_.map_block(b.base, b.size);
+}
+
 Simulator::Simulator(Machine& machine, const discovery::Inventory& inventory, Rates rates)
-    : rates_(std::move(rates)), io_(std::make_unique<pmu::RegisterIo>(machine)) {
-  io_->map_msr_files(true);
+    : rates_(std::move(rates)), io_(std::make_unique<Registers>(machine)) {
   const Rates& kept = rates_;  // models keep a reference: the simulator neither moves nor copies
   for (const auto& unit : inventory.units) {
+    auto layout = std::make_unique<pmu::UnitLayout>(pmu::make_layout(unit, platform::Database::builtin()));
     std::unique_ptr<UnitModel> model;
     switch (unit.family) {
     case discovery::Family::IntelUncore:
-      model = make_intel_model(unit, kept);
+      model = make_intel_model(*layout, kept);
       break;
     case discovery::Family::CoreSight:
-      model = make_coresight_model(unit, kept);
+      model = make_coresight_model(*layout, kept);
       break;
     case discovery::Family::DwcRasDes:
-      model = make_dwc_model(unit, kept);
+      model = make_dwc_model(*layout, kept);
       break;
     case discovery::Family::T410C2c:
     case discovery::Family::T410CmemLatency:
-      model = make_t410_model(unit, kept);
+      model = make_t410_model(*layout, kept);
       break;
     }
     if (!model) {
       skipped_.push_back(unit.name);
       continue;
     }
-    // Map the unit's register blocks the same way its driver does.
-    for (const auto& [base, size] : pmu::make_driver(unit, platform::Database::builtin())->mmio_blocks())
-      io_->map_block(base, size);
+    io_->map(*layout);
+    layouts_.push_back(std::move(layout));
     models_.push_back(std::move(model));
   }
 }

@@ -1,11 +1,11 @@
 // pmukit -- Intel discovery table encoder.
 #include "pmukit/snapshot/intel_table_writer.h"
 
-#include "pmukit/discovery/intel_discovery_regs.h"
+#include "pmukit/regs/intel_pmon.h"
 
 namespace pmukit::snapshot {
 
-using namespace discovery::intel;
+using namespace regs::intel;
 
 namespace {
 void put64(std::vector<std::uint8_t>& out, std::size_t at, std::uint64_t v) {

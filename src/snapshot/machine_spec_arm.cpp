@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/regs/coresight.h"
 #include "pmukit/util/error.h"
 #include "spec_context.h"
 
@@ -15,6 +16,7 @@ namespace pmukit::snapshot::spec {
 namespace {
 
 namespace fs = std::filesystem;
+namespace cs = regs::coresight;
 
 constexpr std::string_view kAcpiRoot = "/sys/devices/LNXSYSTM:00/LNXSYBUS:00";
 
@@ -101,6 +103,23 @@ void put_text(std::vector<std::uint8_t>& b, std::size_t at, const std::string& s
   for (std::size_t i = 0; i < n; ++i) b[at + i] = i < s.size() ? static_cast<std::uint8_t>(s[i]) : ' ';
 }
 
+// The block's ID registers (CoreSight PMU architecture, page 0), and both pages made to exist
+// (base1 0: a single page).
+void write_id_registers(Context& ctx, const json& r, std::uint64_t base0, std::uint64_t base1,
+                        const std::string& where) {
+  ctx.builder.write_phys32(base0 + cs::PMCFGR, static_cast<std::uint32_t>(num_or(r, "pmcfgr", 0, where)));
+  ctx.builder.write_phys32(base0 + cs::PMCR, static_cast<std::uint32_t>(num_or(r, "pmcr", 0, where)));
+  ctx.builder.write_phys32(base0 + cs::PMIIDR, static_cast<std::uint32_t>(num_or(r, "pmiidr", 0, where)));
+  if (r.contains("pmpidr")) {
+    const json& p = r["pmpidr"];
+    for (unsigned k = 0; k < 4; ++k)
+      ctx.builder.write_phys32(base0 + cs::PMPIDR0 + 4 * k, static_cast<std::uint32_t>(num(p.at(k), where)));
+    ctx.builder.write_phys32(base0 + cs::PMPIDR4, static_cast<std::uint32_t>(num(p.at(4), where)));
+  }
+  ctx.builder.write_phys32(base0 + cs::kPageBytes - 4, 0);  // the whole page exists
+  if (base1) ctx.builder.write_phys32(base1 + cs::kPageBytes - 4, 0);
+}
+
 // One APMT node (+ its CoreSight registers, iomem ranges, ACPI device, kernel PMU); `i` is the
 // repeat index that {i} and the *_step fields advance by.
 void add_apmt_node(Context& ctx, const json& n, std::uint64_t i, std::vector<std::uint8_t>& table,
@@ -137,25 +156,11 @@ void add_apmt_node(Context& ctx, const json& n, std::uint64_t i, std::vector<std
   put(table, at + 44, num_or(n, "irq_flags", 0, where), 4);
   put(table, at + 48, affinity, 4);
   put(table, at + 52, num_or(n, "impl_id", 0, where), 4);
-  // The block's ID registers (CoreSight PMU architecture, page 0).
-  if (n.contains("registers")) {
-    const json& r = n["registers"];
-    ctx.builder.write_phys32(base0 + 0xe00, static_cast<std::uint32_t>(num_or(r, "pmcfgr", 0, where)));
-    ctx.builder.write_phys32(base0 + 0xe04, static_cast<std::uint32_t>(num_or(r, "pmcr", 0, where)));
-    ctx.builder.write_phys32(base0 + 0xe08, static_cast<std::uint32_t>(num_or(r, "pmiidr", 0, where)));
-    if (r.contains("pmpidr")) {
-      const json& p = r["pmpidr"];
-      for (unsigned k = 0; k < 4; ++k)
-        ctx.builder.write_phys32(base0 + 0xfe0 + 4 * k, static_cast<std::uint32_t>(num(p.at(k), where)));
-      ctx.builder.write_phys32(base0 + 0xfd0, static_cast<std::uint32_t>(num(p.at(4), where)));
-    }
-    ctx.builder.write_phys32(base0 + 0xffc, 0);  // the whole page exists
-    if (flags & 1) ctx.builder.write_phys32(base1 + 0xffc, 0);
-  }
+  if (n.contains("registers")) write_id_registers(ctx, n["registers"], base0, (flags & 1) ? base1 : 0, where);
   // Linux's APMT code makes platform device arm-cs-arch-pmu.<id> with one resource per page.
   std::string pdev = fmt::format("arm-cs-arch-pmu.{}", id);
-  add_iomem(ctx, base0, 0x1000, pdev);
-  if (flags & 1) add_iomem(ctx, base1, 0x1000, pdev);
+  add_iomem(ctx, base0, cs::kPageBytes, pdev);
+  if (flags & 1) add_iomem(ctx, base1, cs::kPageBytes, pdev);
   if (!hid.empty() && n.value("acpi_device", false)) {
     ensure_acpi_root(ctx);
     add_acpi_device(ctx, std::string(kAcpiRoot), hid, std::to_string(secondary), expand_i(n.value("acpi_path", ""), i),

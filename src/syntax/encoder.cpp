@@ -12,7 +12,7 @@
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
 
-namespace pmukit::events {
+namespace pmukit::syntax {
 
 const EventAlias* find_alias(const PmuDescription& pmu, std::string_view name) {
   if (auto it = pmu.aliases.find(std::string(name)); it != pmu.aliases.end()) return &it->second;
@@ -164,4 +164,4 @@ EncodedEvent encode(const EventSpec& spec, const PmuDescription& pmu) {
   return Encoder(spec, pmu).run();
 }
 
-}  // namespace pmukit::events
+}  // namespace pmukit::syntax

@@ -8,7 +8,7 @@
 
 #include "pmukit/util/text.h"
 
-namespace pmukit::events {
+namespace pmukit::syntax {
 
 bool is_modifier_char(char c) {
   return c != '\0' && std::string_view("ukhpPGHSDIWeb").find(c) != std::string_view::npos;
@@ -260,4 +260,4 @@ std::vector<Term> parse_terms(std::string_view text) {
   return Parser(text).bare_terms();
 }
 
-}  // namespace pmukit::events
+}  // namespace pmukit::syntax

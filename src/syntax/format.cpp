@@ -7,7 +7,7 @@
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
 
-namespace pmukit::events {
+namespace pmukit::syntax {
 
 namespace {
 
@@ -117,4 +117,4 @@ std::uint64_t gather_value(const FormatField& field, const ConfigWords& words) {
   return value;
 }
 
-}  // namespace pmukit::events
+}  // namespace pmukit::syntax

@@ -14,7 +14,7 @@ std::string errno_text(int err) {
 }
 
 void throw_errno(std::string_view what, int err) {
-  throw Error(fmt::format("{}: {}", what, errno_text(err)));
+  throw SystemError(fmt::format("{}: {}", what, errno_text(err)), err);
 }
 
 }  // namespace pmukit

@@ -7,7 +7,7 @@
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/pmu/driver.h"
+#include "pmukit/pmu/unit_layout.h"
 #include "pmukit/util/file.h"
 
 namespace pmukit::test {
@@ -26,13 +26,7 @@ RegisterImage register_image(Machine& machine, const discovery::Inventory& inven
   for (const auto& e : std::filesystem::directory_iterator(machine.param("sysfs.path") / "devices", ec))
     if (auto text = try_read_file(e.path() / "config")) image[(e.path() / "config").string()] = bytes_of(*text);
   for (const auto& unit : inventory.units) {
-    std::unique_ptr<pmu::UnitDriver> driver;
-    try {
-      driver = pmu::make_driver(unit, platform::Database::builtin());
-    } catch (const std::exception&) {
-      continue;  // families without a driver are never written
-    }
-    for (const auto& [base, size] : driver->mmio_blocks()) {
+    for (const auto& [base, size] : pmu::make_layout(unit, platform::Database::builtin()).blocks) {
       auto w = machine.memory().map(base, size, false);
       std::vector<std::uint8_t> b(size);
       for (std::uint64_t off = 0; off + 4 <= size; off += 4) {

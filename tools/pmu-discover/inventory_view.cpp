@@ -7,25 +7,33 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/unit_layout.h"
+
 namespace pmukit::tools {
 
 namespace {
 
 using discovery::IntelUnit;
 using discovery::PmuUnit;
-using discovery::RegAccess;
+using pmu::Role;
 
-std::string addr(const IntelUnit& u, std::uint64_t a) {
-  if (u.access == RegAccess::PciConfig) return fmt::format("{}@{:#x}", u.pci_device->str(), a);
-  return fmt::format("{:#x}", a);
+// A register as the Intel table shows it: its address, with the device for config space.
+std::string where(const pmu::Reg& r) {
+  if (const auto* c = std::get_if<pmu::ConfigAddress>(&r.at)) return fmt::format("{}@{:#x}", c->bdf.str(), c->offset);
+  return fmt::format("{:#x}", pmu::location(r.at));
 }
 
-// "0xc8aa2840+4i": first address and step, which give every register of the unit.
-std::string series(const IntelUnit& u, const std::vector<std::uint64_t>& regs, unsigned step) {
-  if (regs.empty()) return "-";
-  std::string first =
-      u.access == RegAccess::PciConfig ? fmt::format("@{:#x}", regs.front()) : fmt::format("{:#x}", regs.front());
-  return regs.size() == 1 ? first : fmt::format("{}+{}i", first, step);
+// "0xc8aa2840+4i": the first register of a role and the step, which give every one of them.
+std::string series(const pmu::UnitLayout& l, Role role) {
+  const auto n = l.count(role);
+  if (n == 0) return "-";
+  const pmu::Reg& first = l.at(role, 0);
+  std::string text = std::holds_alternative<pmu::ConfigAddress>(first.at)
+                         ? fmt::format("@{:#x}", pmu::location(first.at))
+                         : fmt::format("{:#x}", pmu::location(first.at));
+  if (n == 1) return text;
+  return fmt::format("{}+{}i", text, pmu::location(l.at(role, 1).at) - pmu::location(first.at));
 }
 
 void print_intel(const discovery::DiscoveryResult& r, bool verbose) {
@@ -66,14 +74,17 @@ void print_intel(const discovery::DiscoveryResult& r, bool verbose) {
     std::string last_notes;
     for (const PmuUnit* u : units) {
       const auto& iu = *u->as<IntelUnit>();
+      const auto layout = pmu::make_layout(*u, platform::Database::builtin());
       std::string type = u->type_name.empty() ? "-" : u->type_name;
       fmt::print("    {:<8} {:>4} {:>4}  {:<6} {:<22} {:<20} {:<20} {:>5}  {}\n", type, iu.type, iu.box_id,
-                 discovery::access_name(iu.access), addr(iu, iu.box_ctl), series(iu, iu.ctl, iu.ctl_step),
-                 series(iu, iu.ctr, iu.ctr_step), fmt::format("{}x{}", u->num_counters, u->counter_width), u->name);
+                 discovery::access_name(iu.access), where(layout.at(Role::BoxControl)),
+                 series(layout, Role::CounterControl), series(layout, Role::Counter),
+                 fmt::format("{}x{}", u->num_counters, u->counter_width), u->name);
       std::string notes;
       for (const auto& n : u->notes) notes += n + "\n";
-      if (verbose && iu.fixed_ctr)
-        fmt::print("    {:>49}fixed counter {:#x}, control {:#x}\n", "", *iu.fixed_ctr, *iu.fixed_ctl);
+      if (verbose && layout.find(Role::FixedCounter))
+        fmt::print("    {:>49}fixed counter {:#x}, control {:#x}\n", "",
+                   pmu::location(layout.at(Role::FixedCounter).at), pmu::location(layout.at(Role::FixedControl).at));
       if (!notes.empty() && notes != last_notes)
         for (const auto& n : u->notes) fmt::print("      ! {}: {}\n", type, n);
       last_notes = notes;

@@ -1,215 +1,240 @@
-// pmu-raw -- backend choice per event, and the composite that runs direct and perf together.
+// pmu-raw -- backend choice per event: the preflight's typed verdicts decide, and the preflight
+// itself goes on to the direct backend, which adopts its mappings and saved registers.
 #include "backend_choice.h"
 
-#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "composite_backend.h"
 #include "direct_backend.h"
 #include "perf_backend.h"
 #include "pmukit/events/unit_events.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/pmu/driver.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::tools {
 
 namespace {
 
-class Composite : public Backend {
+// Why an event's units are not counted directly: the first unit's verdict that is not Ok.
+struct Refusal {
+  pmu::Verdict verdict;
+  std::string unit;
+  std::string text() const { return pmu::describe(verdict, unit); }
+  bool busy() const { return std::holds_alternative<pmu::Busy>(verdict); }
+};
+
+// How one -e event is counted.
+struct Choice {
+  std::vector<const discovery::PmuUnit*> units;  // the discovered units it names
+  bool kernel = false;                           // the kernel's perf has its PMU (or it is a bare name)
+  bool direct = false;
+  std::optional<Refusal> refused;  // auto mode: why not directly
+};
+
+// What was decided for a PMU as written, once per PMU.
+struct Decision {
+  bool direct = false;
+  std::string note;
+};
+
+class Chooser {
  public:
-  void add(std::unique_ptr<Backend> b) { parts_.push_back(std::move(b)); }
-  void note(std::string n) { notes_.push_back(std::move(n)); }
-  void start() override {
-    for (auto& p : parts_) p->start();
-  }
-  void stop() override {
-    for (auto& p : parts_) p->stop();
-  }
-  std::vector<Row> read(std::uint64_t window_ns) override {
-    std::vector<Row> rows;
-    for (auto& p : parts_) {
-      auto r = p->read(window_ns);
-      rows.insert(rows.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
-    }
-    return rows;
-  }
-  std::uint64_t max_read_period_ns() const override {
-    std::uint64_t period = UINT64_MAX;
-    for (const auto& p : parts_) period = std::min(period, p->max_read_period_ns());
-    return period;
-  }
-  std::vector<std::string> notes() const override {
-    auto all = notes_;
-    for (const auto& p : parts_)
-      for (auto& n : p->notes()) all.push_back(std::move(n));
-    return all;
-  }
-  std::vector<std::string> finish() override {
-    std::vector<std::string> errors;
-    for (auto& p : parts_)
-      for (auto& e : p->finish()) errors.push_back(std::move(e));
-    return errors;
-  }
+  Chooser(Machine& machine, const std::vector<syntax::EventSpec>& specs, const discovery::DiscoveryResult& found,
+          const BackendRequest& req, bool (*skip)(const syntax::EventSpec&))
+      : machine_(machine), specs_(specs), found_(found), req_(req), skip_(skip),
+        preflight_(std::make_unique<pmu::Preflight>(machine, platform::Database::builtin())), choices_(specs.size()) {}
+
+  void choose_each_event();
+  void send_refused_pmus_to_perf();
+  void note_decisions(CompositeBackend& composite);
+  void check_interval_limit() const;
+  void add_direct_part(CompositeBackend& composite, const sim::MachineClock& time);
+  void add_perf_part(CompositeBackend& composite);
 
  private:
-  std::vector<std::unique_ptr<Backend>> parts_;
-  std::vector<std::string> notes_;
+  bool skipped(std::size_t i) const { return skip_ && skip_(specs_[i]); }
+  std::optional<Refusal> first_refusal(const std::vector<const discovery::PmuUnit*>& units);
+  std::optional<Refusal> refusal_of_group(const std::vector<syntax::EventSpec>& group);
+  void require_a_way(const syntax::EventSpec& s, const Choice& c) const;
+  std::string decision_note(const std::string& key, const Choice& c) const;
+  std::vector<std::size_t> members(bool direct) const;
+  [[noreturn]] void rethrow_with_first_reason(const Error& e, const std::vector<std::size_t>& perf) const;
+
+  Machine& machine_;
+  const std::vector<syntax::EventSpec>& specs_;
+  const discovery::DiscoveryResult& found_;
+  const BackendRequest& req_;
+  bool (*skip_)(const syntax::EventSpec&);
+  std::unique_ptr<pmu::Preflight> preflight_;
+  std::vector<Choice> choices_;
+  std::map<std::string, Decision> decisions_;  // PMU as written -> what was decided
 };
 
-// Why the units an event names cannot all be counted directly, or "" when they can.
-std::string direct_problem(Machine& machine, const std::vector<const discovery::PmuUnit*>& units) {
-  if (units.empty()) return "pmukit discovered no such unit";
-  for (const auto* u : units) {
-    try {
-      auto driver = pmu::make_driver(*u, platform::Database::builtin());
-      if (auto p = pmu::direct_access_problem(machine, *driver)) return fmt::format("{}: {}", u->name, *p);
-    } catch (const Error& e) {
-      return e.what();
+std::optional<Refusal> Chooser::first_refusal(const std::vector<const discovery::PmuUnit*>& units) {
+  for (const auto* u : units)
+    if (const auto& v = preflight_->access(*u); !pmu::ok(v)) return Refusal{v, u->name};
+  return std::nullopt;
+}
+
+void Chooser::choose_each_event() {
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    if (skipped(i)) continue;
+    const auto& s = specs_[i];
+    auto& c = choices_[i];
+    c.units = s.pmu.empty() ? std::vector<const discovery::PmuUnit*>{} : found_.inventory.find(s.pmu);
+    c.kernel = s.pmu.empty() || !perf::find_pmus(machine_, s.pmu).empty();  // bare names: perf software events
+    if (req_.mode == "direct") {
+      if (c.units.empty())
+        throw UsageError(fmt::format("event '{}': no PMU '{}' among the units pmukit discovered{}", s.text, s.pmu,
+                                     c.kernel ? " (the kernel's perf has it: use --backend perf or auto)" : ""));
+      c.direct = true;
+    } else if (req_.mode == "auto" && !c.units.empty()) {
+      c.refused = first_refusal(c.units);
+      c.direct = !c.refused || (!c.kernel && req_.force);
     }
+    if (!c.direct) require_a_way(s, c);
   }
-  return "";
 }
 
-// Why the direct drivers refuse these events (all naming one PMU), or "" when they take them: the
-// checks DirectSession makes before writing anything -- encodings, filters, counters per unit --
-// made early so that auto mode can still send the PMU to the kernel's perf instead.
-std::string direct_refusal(const std::vector<events::EventSpec>& specs, const discovery::Inventory& inventory) {
+// An event not counted directly must have a kernel PMU; otherwise say why neither way works.
+void Chooser::require_a_way(const syntax::EventSpec& s, const Choice& c) const {
+  if (!c.kernel) {
+    if (c.units.empty())
+      throw UsageError(fmt::format("event '{}': no PMU '{}': neither pmukit nor the kernel's perf knows it "
+                                   "(pmu-discover lists the PMUs)",
+                                   s.text, s.pmu));
+    if (req_.mode == "perf")
+      throw UsageError(fmt::format("event '{}': the kernel has no perf PMU '{}'; pmukit can count it directly "
+                                   "(--backend direct or auto): only the direct backend reaches units no kernel "
+                                   "driver exposes",
+                                   s.text, s.pmu));
+    // A runtime condition (busy, no access), not a mistake in the command line.
+    throw Error(fmt::format("event '{}': cannot be counted directly ({}), and the kernel has no perf PMU '{}'{}",
+                            s.text, c.refused ? c.refused->text() : "", s.pmu,
+                            c.refused && c.refused->busy()
+                                ? "; --force takes a busy unit anyway (its registers are restored afterwards)"
+                                : ""));
+  }
+  if (req_.force && req_.mode == "perf")
+    throw UsageError("--force takes busy units for direct programming; with --backend perf it has no use");
+}
+
+// Why the direct drivers refuse these events (all naming one PMU): binding or fitting them on a
+// unit, checked before anything is written.
+std::optional<Refusal> Chooser::refusal_of_group(const std::vector<syntax::EventSpec>& group) {
+  std::map<const discovery::PmuUnit*, std::vector<syntax::EncodedEvent>> per_unit;
   try {
-    const auto& db = platform::Database::builtin();
-    auto bound = events::bind_events(specs, inventory, db);
-    std::map<const discovery::PmuUnit*, std::vector<events::EncodedEvent>> per_unit;
-    for (auto& b : bound) per_unit[b.unit].push_back(std::move(b.encoded));
-    for (const auto& [unit, encoded] : per_unit) pmu::make_driver(*unit, db)->check(encoded);
-  } catch (const std::exception& e) {
-    return e.what();
+    for (auto& b : events::bind_events(group, found_.inventory, platform::Database::builtin()))
+      per_unit[b.unit].push_back(std::move(b.encoded));
+  } catch (const Error& e) {
+    return Refusal{pmu::DoesNotFit{e.what(), ""}, group.front().pmu};
   }
-  return "";
+  for (const auto& [unit, encoded] : per_unit)
+    if (auto v = preflight_->fit(*unit, encoded); !pmu::ok(v)) return Refusal{v, unit->name};
+  return std::nullopt;
 }
 
-struct Choice {
-  std::vector<const discovery::PmuUnit*> units;
-  bool kernel = false;
-  bool use_direct = false;
-  std::string why_not_direct;
-};
+// Auto mode: a PMU whose events the direct drivers would refuse (more events than counters, a
+// filter the registers cannot express) goes to the kernel's perf when it has that PMU, as a
+// whole -- its events stay in one place, and perf multiplexes what does not fit.
+void Chooser::send_refused_pmus_to_perf() {
+  std::map<std::string, std::vector<std::size_t>> by_pmu;
+  for (std::size_t i = 0; i < specs_.size(); ++i)
+    if (choices_[i].direct && choices_[i].kernel && !specs_[i].pmu.empty()) by_pmu[specs_[i].pmu].push_back(i);
+  for (const auto& [pmu_name, indices] : by_pmu) {
+    std::vector<syntax::EventSpec> group;
+    for (auto i : indices) group.push_back(specs_[i]);
+    if (auto refusal = refusal_of_group(group))
+      for (auto i : indices) choices_[i].direct = false, choices_[i].refused = refusal;
+  }
+}
+
+std::string Chooser::decision_note(const std::string& key, const Choice& c) const {
+  if (c.direct) return fmt::format("{}: direct, {} unit{}", key, c.units.size(), c.units.size() == 1 ? "" : "s");
+  if (req_.mode == "perf") return fmt::format("{}: perf (--backend perf)", key);
+  if (c.units.empty()) return fmt::format("{}: perf (a kernel PMU; pmukit discovered no unit of that name)", key);
+  return fmt::format("{}: perf, because {}", key, c.refused ? c.refused->text() : "");
+}
+
+void Chooser::note_decisions(CompositeBackend& composite) {
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    if (skipped(i)) continue;
+    std::string key = specs_[i].pmu.empty() ? specs_[i].text : specs_[i].pmu;
+    if (decisions_.count(key)) continue;
+    Decision d{choices_[i].direct, decision_note(key, choices_[i])};
+    composite.note(d.note);
+    decisions_.emplace(key, std::move(d));
+  }
+}
+
+void Chooser::check_interval_limit() const {
+  if (!req_.interval_ms || req_.interval_ms >= kPerfMinIntervalMs || members(false).empty()) return;
+  std::vector<std::string> why;
+  for (const auto& [key, d] : decisions_)
+    if (!d.direct) why.push_back(d.note);
+  throw UsageError(fmt::format("-I {}: intervals under {} ms are a direct-backend ability (perf stat's limit), and "
+                               "these PMUs go through perf: {}",
+                               req_.interval_ms, kPerfMinIntervalMs, fmt::join(why, "; ")));
+}
+
+std::vector<std::size_t> Chooser::members(bool direct) const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < specs_.size(); ++i)
+    if (!skipped(i) && choices_[i].direct == direct) out.push_back(i);
+  return out;
+}
+
+void Chooser::add_direct_part(CompositeBackend& composite, const sim::MachineClock& time) {
+  auto index = members(true);
+  if (index.empty()) return;
+  std::vector<syntax::EventSpec> direct;
+  for (auto i : index) direct.push_back(specs_[i]);
+  auto bound = events::bind_events(direct, found_.inventory, platform::Database::builtin());
+  for (auto& b : bound) b.spec = index[b.spec];
+  composite.add(make_direct_backend(std::move(preflight_), specs_, bound, req_.force, time));
+}
+
+// When auto sent a PMU to perf because the direct driver refused it, perf's complaint alone would
+// hide the first reason: give both.
+void Chooser::rethrow_with_first_reason(const Error& e, const std::vector<std::size_t>& perf) const {
+  for (auto i : perf)
+    if (!choices_[i].units.empty() && choices_[i].refused) {
+      auto both = fmt::format("{}; {} went to perf because {}", e.what(), specs_[i].pmu, choices_[i].refused->text());
+      if (dynamic_cast<const UsageError*>(&e)) throw UsageError(both);
+      throw Error(both);
+    }
+  throw;
+}
+
+void Chooser::add_perf_part(CompositeBackend& composite) {
+  auto index = members(false);
+  if (index.empty()) return;
+  std::vector<syntax::EventSpec> perf_specs;
+  for (auto i : index) perf_specs.push_back(specs_[i]);
+  try {
+    composite.add(make_perf_backend(machine_, perf_specs, index, req_.per_socket, found_.topology));
+  } catch (const Error& e) {
+    rethrow_with_first_reason(e, index);
+  }
+}
 
 }  // namespace
 
-std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events::EventSpec>& specs,
+std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<syntax::EventSpec>& specs,
                                       const discovery::DiscoveryResult& found, const BackendRequest& req,
-                                      sim::Clock& clock, bool (*skip)(const events::EventSpec&)) {
-  std::vector<events::EventSpec> direct, perf_specs;
-  std::vector<std::size_t> direct_index, perf_index;
-  auto composite = std::make_unique<Composite>();
-  std::map<std::string, std::string> decided;  // PMU as written -> decision already noted
-  std::vector<Choice> choices(specs.size());
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    const auto& s = specs[i];
-    if (skip && skip(s)) continue;
-    auto& [units, kernel, use_direct, why_not_direct] = choices[i];
-    units = s.pmu.empty() ? std::vector<const discovery::PmuUnit*>{} : found.inventory.find(s.pmu);
-    kernel = !(s.pmu.empty() ? std::vector<perf::SysfsPmu>{} : perf::find_pmus(machine, s.pmu)).empty() ||
-             s.pmu.empty();  // bare names are perf software events or aliases
-    if (req.mode == "direct") {
-      if (units.empty())
-        throw UsageError(fmt::format("event '{}': no PMU '{}' among the units pmukit discovered{}", s.text, s.pmu,
-                                     kernel ? " (the kernel's perf has it: use --backend perf or auto)" : ""));
-      use_direct = true;
-    } else if (req.mode == "auto" && !units.empty()) {
-      why_not_direct = direct_problem(machine, units);
-      use_direct = why_not_direct.empty() || (!kernel && req.force);
-    }
-    if (!use_direct) {
-      if (!kernel) {
-        if (units.empty())
-          throw UsageError(fmt::format("event '{}': no PMU '{}': neither pmukit nor the kernel's perf knows it "
-                                       "(pmu-discover lists the PMUs)",
-                                       s.text, s.pmu));
-        if (req.mode == "perf")
-          throw UsageError(fmt::format("event '{}': the kernel has no perf PMU '{}'; pmukit can count it directly "
-                                       "(--backend direct or auto): only the direct backend reaches units no kernel "
-                                       "driver exposes",
-                                       s.text, s.pmu));
-        // A runtime condition (busy, no access), not a mistake in the command line.
-        throw Error(fmt::format("event '{}': cannot be counted directly ({}), and the kernel has no perf PMU '{}'{}",
-                                s.text, why_not_direct, s.pmu,
-                                why_not_direct.find("in use") != std::string::npos
-                                    ? "; --force takes a busy unit anyway (its registers are restored afterwards)"
-                                    : ""));
-      }
-      if (req.force && req.mode == "perf")
-        throw UsageError("--force takes busy units for direct programming; with --backend perf it has no use");
-    }
-  }
-  // Auto mode: a PMU whose events the direct drivers would refuse (more events than counters, a
-  // filter the registers cannot express) goes to the kernel's perf when it has that PMU, as a
-  // whole -- its events stay in one place, and perf multiplexes what does not fit.
-  if (req.mode == "auto") {
-    std::map<std::string, std::vector<std::size_t>> by_pmu;
-    for (std::size_t i = 0; i < specs.size(); ++i)
-      if (choices[i].use_direct && choices[i].kernel && !specs[i].pmu.empty()) by_pmu[specs[i].pmu].push_back(i);
-    for (const auto& [pmu_name, members] : by_pmu) {
-      std::vector<events::EventSpec> group;
-      for (auto i : members) group.push_back(specs[i]);
-      if (auto refusal = direct_refusal(group, found.inventory); !refusal.empty()) {
-        refusal = refusal.substr(0, refusal.find("; "));  // the reason, without its advice (which was perf)
-        for (auto i : members) choices[i].use_direct = false, choices[i].why_not_direct = refusal;
-      }
-    }
-  }
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    const auto& s = specs[i];
-    if (skip && skip(s)) continue;
-    const auto& [units, kernel, use_direct, why_not_direct] = choices[i];
-    std::string key = s.pmu.empty() ? s.text : s.pmu;
-    if (!decided.count(key)) {
-      std::string n = use_direct ? fmt::format("{}: direct, {} unit{}", key, units.size(), units.size() == 1 ? "" : "s")
-                      : req.mode == "perf" ? fmt::format("{}: perf (--backend perf)", key)
-                      : units.empty()
-                          ? fmt::format("{}: perf (a kernel PMU; pmukit discovered no unit of that name)", key)
-                          : fmt::format("{}: perf, because {}", key, why_not_direct);
-      decided[key] = n;
-      composite->note(n);
-    }
-    if (use_direct)
-      direct.push_back(s), direct_index.push_back(i);
-    else
-      perf_specs.push_back(s), perf_index.push_back(i);
-  }
-  if (!perf_specs.empty() && req.interval_ms && req.interval_ms < kPerfMinIntervalMs) {
-    std::vector<std::string> why;
-    for (const auto& [key, note] : decided)
-      if (note.find(": perf") != std::string::npos) why.push_back(note);
-    throw UsageError(fmt::format("-I {}: intervals under {} ms are a direct-backend ability (perf stat's limit), and "
-                                 "these PMUs go through perf: {}",
-                                 req.interval_ms, kPerfMinIntervalMs, fmt::join(why, "; ")));
-  }
-  if (!direct.empty()) {
-    auto bound = events::bind_events(direct, found.inventory, platform::Database::builtin());
-    for (auto& b : bound) b.spec = direct_index[b.spec];
-    composite->add(make_direct_backend(machine, specs, bound, req.force, clock));
-  }
-  if (!perf_specs.empty()) {
-    try {
-      composite->add(make_perf_backend(machine, perf_specs, perf_index, req.per_socket, found.topology));
-    } catch (const Error& e) {
-      // When auto sent a PMU to perf because the direct driver refused it, perf's complaint alone
-      // would hide the first reason: give both.
-      std::string refused;
-      for (auto i : perf_index)
-        if (!choices[i].units.empty() && !choices[i].why_not_direct.empty()) {
-          refused = fmt::format("; {} went to perf because {}", specs[i].pmu, choices[i].why_not_direct);
-          break;
-        }
-      if (refused.empty()) throw;
-      if (dynamic_cast<const UsageError*>(&e)) throw UsageError(e.what() + refused);
-      throw Error(e.what() + refused);
-    }
-  }
+                                      const sim::MachineClock& time, bool (*skip)(const syntax::EventSpec&)) {
+  Chooser chooser(machine, specs, found, req, skip);
+  chooser.choose_each_event();
+  if (req.mode == "auto") chooser.send_refused_pmus_to_perf();
+  auto composite = std::make_unique<CompositeBackend>();
+  chooser.note_decisions(*composite);
+  chooser.check_interval_limit();
+  chooser.add_direct_part(*composite, time);
+  chooser.add_perf_part(*composite);
   return composite;
 }
 

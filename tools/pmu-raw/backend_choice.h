@@ -1,16 +1,13 @@
 // pmu-raw -- which backend counts each event (--backend direct|perf|auto), and why.
 //
-// auto counts an event's units directly when every register they own can be mapped and written
-// and no other agent is using them; otherwise through the kernel's perf PMU of the same name. Each
-// decision is reported per PMU, with the reason.
+// auto counts an event's units directly when the preflight finds every register they own can be
+// mapped and written and no other agent is using them, and their events fit; otherwise through the
+// kernel's perf PMU of the same name. Each decision is reported per PMU, with the reason.
 #pragma once
 
 #include "backend.h"
 #include "pmukit/discovery/discover.h"
-
-namespace pmukit::sim {
-class Clock;
-}
+#include "pmukit/sim/clock.h"
 
 namespace pmukit::tools {
 
@@ -27,8 +24,8 @@ constexpr std::uint64_t kPerfMinIntervalMs = 10;
 
 // The backend for every spec except the bare names `skip` accepts (duration_time), and one note
 // per decision. Throws UsageError when an event has no way to be counted, naming each reason.
-std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<events::EventSpec>& specs,
+std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<syntax::EventSpec>& specs,
                                       const discovery::DiscoveryResult& found, const BackendRequest& request,
-                                      sim::Clock& clock, bool (*skip)(const events::EventSpec&));
+                                      const sim::MachineClock& time, bool (*skip)(const syntax::EventSpec&));
 
 }  // namespace pmukit::tools

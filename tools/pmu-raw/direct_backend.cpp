@@ -6,9 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/platform/database.h"
 #include "pmukit/pmu/session.h"
-#include "pmukit/sim/clock.h"
 
 namespace pmukit::tools {
 
@@ -16,9 +14,9 @@ namespace {
 
 class DirectBackend : public Backend {
  public:
-  DirectBackend(Machine& machine, const std::vector<events::EventSpec>& specs,
-                const std::vector<events::BoundEvent>& bound, bool force, sim::Clock& clock)
-      : clock_(clock) {
+  DirectBackend(std::unique_ptr<pmu::Preflight> preflight, const std::vector<syntax::EventSpec>& specs,
+                const std::vector<events::BoundEvent>& bound, bool force, const sim::MachineClock& time)
+      : clock_(*time.clock) {
     // One work item per unit, its events in -e order.
     std::map<const discovery::PmuUnit*, std::size_t> index;
     std::vector<pmu::UnitEvents> work;
@@ -32,8 +30,8 @@ class DirectBackend : public Backend {
     }
     pmu::SessionOptions opts;
     opts.force = force;
-    if (clock.simulated()) opts.barrier = [&clock] { clock.barrier(); };
-    session_ = std::make_unique<pmu::DirectSession>(machine, std::move(work), platform::Database::builtin(), opts);
+    opts.settle = time.settle;
+    session_ = std::make_unique<pmu::DirectSession>(std::move(preflight), std::move(work), opts);
   }
 
   void start() override { session_->start(); }
@@ -86,17 +84,18 @@ class DirectBackend : public Backend {
     events::BoundEvent bound;
     bool hardware_units = false;
   };
-  sim::Clock& clock_;
+  const Clock& clock_;
   std::vector<Slot> slots_;
   std::unique_ptr<pmu::DirectSession> session_;
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> make_direct_backend(Machine& machine, const std::vector<events::EventSpec>& specs,
+std::unique_ptr<Backend> make_direct_backend(std::unique_ptr<pmu::Preflight> preflight,
+                                             const std::vector<syntax::EventSpec>& specs,
                                              const std::vector<events::BoundEvent>& bound, bool force,
-                                             sim::Clock& clock) {
-  return std::make_unique<DirectBackend>(machine, specs, bound, force, clock);
+                                             const sim::MachineClock& time) {
+  return std::make_unique<DirectBackend>(std::move(preflight), specs, bound, force, time);
 }
 
 }  // namespace pmukit::tools

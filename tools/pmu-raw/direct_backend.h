@@ -3,15 +3,16 @@
 
 #include "backend.h"
 #include "pmukit/events/unit_events.h"
-
-namespace pmukit::sim {
-class Clock;
-}
+#include "pmukit/pmu/preflight.h"
+#include "pmukit/sim/clock.h"
 
 namespace pmukit::tools {
 
-std::unique_ptr<Backend> make_direct_backend(Machine& machine, const std::vector<events::EventSpec>& specs,
+// Counts `bound` (events already bound to units) through a DirectSession that adopts `preflight`:
+// the units' mappings and saved registers from backend choice are the session's.
+std::unique_ptr<Backend> make_direct_backend(std::unique_ptr<pmu::Preflight> preflight,
+                                             const std::vector<syntax::EventSpec>& specs,
                                              const std::vector<events::BoundEvent>& bound, bool force,
-                                             sim::Clock& clock);
+                                             const sim::MachineClock& time);
 
 }  // namespace pmukit::tools

@@ -14,7 +14,7 @@ const events::PerfmonEvent* lookup(const std::vector<events::PerfmonEvents>& fil
 }  // namespace
 
 std::map<std::size_t, SpecScale> apply_event_files(const std::vector<events::PerfmonEvents>& files,
-                                                   std::vector<events::EventSpec>& specs) {
+                                                   std::vector<syntax::EventSpec>& specs) {
   std::map<std::size_t, SpecScale> scales;
   if (files.empty()) return scales;
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -23,13 +23,13 @@ std::map<std::size_t, SpecScale> apply_event_files(const std::vector<events::Per
       const auto* e = lookup(files, s.terms[0].key);
       if (!e) continue;
       s.pmu = e->pmu_type;
-      s.terms = events::parse_terms(e->terms);
+      s.terms = syntax::parse_terms(e->terms);
       if (s.name.empty()) s.name = e->name;
       s.text = s.pmu + "/" + e->terms + "/";
       scales[i] = {e->scale, e->scale_unit};
       continue;
     }
-    std::vector<events::Term> rewritten;
+    std::vector<syntax::Term> rewritten;
     bool changed = false;
     for (const auto& t : s.terms) {
       const events::PerfmonEvent* e = t.value ? nullptr : lookup(files, t.key);
@@ -37,7 +37,7 @@ std::map<std::size_t, SpecScale> apply_event_files(const std::vector<events::Per
         rewritten.push_back(t);
         continue;
       }
-      for (auto& term : events::parse_terms(e->terms)) rewritten.push_back(std::move(term));
+      for (auto& term : syntax::parse_terms(e->terms)) rewritten.push_back(std::move(term));
       scales[i] = {e->scale, e->scale_unit};
       changed = true;
     }

@@ -19,6 +19,6 @@ struct SpecScale {
 // "uncore_imc/event=0x05,umask=0xcf/" named UNC_M_CAS_COUNT.RD; in "uncore_imc_3/unc_m_cas_count.rd/"
 // the name is replaced by its terms. Returns the ScaleUnit of every rewritten spec, by index.
 std::map<std::size_t, SpecScale> apply_event_files(const std::vector<events::PerfmonEvents>& files,
-                                                   std::vector<events::EventSpec>& specs);
+                                                   std::vector<syntax::EventSpec>& specs);
 
 }  // namespace pmukit::tools

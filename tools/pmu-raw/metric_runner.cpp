@@ -13,7 +13,7 @@ namespace pmukit::tools {
 
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
                                               const std::vector<std::string>& pmus,
-                                              std::vector<events::EventSpec>& specs) {
+                                              std::vector<syntax::EventSpec>& specs) {
   std::vector<MetricInstance> out;
   for (const auto& arg : args) {
     std::string name = arg, extra;
@@ -39,7 +39,7 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
           std::size_t index = specs.size();
           for (std::size_t i = 0; i < specs.size(); ++i)
             if (specs[i].text == text) index = i;
-          if (index == specs.size()) specs.push_back(events::parse_event_list(text).at(0));
+          if (index == specs.size()) specs.push_back(syntax::parse_event_list(text).at(0));
           inst.specs[b.variable].push_back(index);
         }
       out.push_back(std::move(inst));

@@ -24,7 +24,7 @@ struct MetricInstance {
 // unknown metric, a metric no PMU here has, or a missing required term.
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
                                               const std::vector<std::string>& pmus,
-                                              std::vector<events::EventSpec>& specs);
+                                              std::vector<syntax::EventSpec>& specs);
 
 // The metrics' values over a window of `window_ns`, from that window's rows.
 std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,

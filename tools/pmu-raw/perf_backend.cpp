@@ -20,7 +20,7 @@ struct SocketSet {
 
 class PerfBackend : public Backend {
  public:
-  PerfBackend(Machine& machine, std::vector<events::EventSpec> specs, std::vector<std::size_t> spec_index,
+  PerfBackend(Machine& machine, std::vector<syntax::EventSpec> specs, std::vector<std::size_t> spec_index,
               bool per_socket, const discovery::Topology& topo)
       : specs_(std::move(specs)), spec_index_(std::move(spec_index)) {
     auto bound = perf::bind_events(machine, specs_);
@@ -80,7 +80,7 @@ class PerfBackend : public Backend {
   }
 
  private:
-  std::vector<events::EventSpec> specs_;
+  std::vector<syntax::EventSpec> specs_;
   std::vector<std::size_t> spec_index_;
   std::vector<SocketSet> sets_;
   std::set<std::string> pmus_;
@@ -88,7 +88,7 @@ class PerfBackend : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_perf_backend(Machine& machine, std::vector<events::EventSpec> specs,
+std::unique_ptr<Backend> make_perf_backend(Machine& machine, std::vector<syntax::EventSpec> specs,
                                            std::vector<std::size_t> spec_index, bool per_socket,
                                            const discovery::Topology& topology) {
   return std::make_unique<PerfBackend>(machine, std::move(specs), std::move(spec_index), per_socket, topology);

@@ -19,7 +19,7 @@ namespace pmukit::tools {
 namespace {
 
 void on_signal(int) {
-  sim::g_interrupted.store(true);
+  g_interrupted.store(true);
 }
 
 }  // namespace
@@ -42,9 +42,9 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
   std::uint64_t seq = 0, request = 0;
   if (!opts.realtime) {
     std::uint64_t now = 0;
-    while (!sim::g_interrupted.load()) {
+    while (!g_interrupted.load()) {
       if (!server.pending(seq, request)) {
-        sim::nap_ns(50'000);
+        nap_ns(50'000);
         continue;
       }
       std::uint64_t dt = request > now ? request - now : 0;
@@ -58,12 +58,12 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
   // effect) is answered within ~50 us instead of at the next period, so programming hundreds of
   // boxes does not wait hundreds of periods.
   const std::uint64_t period = opts.step_ms * 1'000'000ull;
-  std::uint64_t last = sim::monotonic_ns(), next = last + period;
-  while (!sim::g_interrupted.load()) {
+  std::uint64_t last = monotonic_ns(), next = last + period;
+  while (!g_interrupted.load()) {
     bool waiting = server.pending(seq, request);
-    std::uint64_t now = sim::monotonic_ns();
+    std::uint64_t now = monotonic_ns();
     if (!waiting && now < next) {
-      sim::nap_ns(std::min<std::uint64_t>(50'000, next - now));
+      nap_ns(std::min<std::uint64_t>(50'000, next - now));
       continue;
     }
     simulator.step(now - last);
@@ -76,9 +76,9 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
 }
 
 int advance_clock(Machine& machine, std::uint64_t ms) {
-  auto clock = sim::machine_clock(machine);
-  if (!clock->simulated()) throw Error(fmt::format("{}: no pmu-sim is serving this machine", machine.describe()));
-  clock->sleep_until(clock->now_ns() + ms * 1'000'000ull);
+  auto time = sim::machine_clock(machine);
+  if (!time.simulated()) throw Error(fmt::format("{}: no pmu-sim is serving this machine", machine.describe()));
+  time.clock->sleep_until(time.clock->now_ns() + ms * 1'000'000ull);
   return 0;
 }
 

@@ -37,7 +37,7 @@ struct PerfmonEvent {
 
   // The event as a PMU's events/ alias, named in lower case as perf names JSON events:
   // {"unc_m_cas_count.rd", "event=0x05,umask=0xcf", 64, "Bytes"}.
-  EventAlias alias() const;
+  syntax::EventAlias alias() const;
 };
 
 class PerfmonEvents {

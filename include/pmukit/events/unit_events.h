@@ -16,19 +16,20 @@ class Database;
 namespace pmukit::events {
 
 // The formats and named events of a unit, as its kernel PMU would list them in sysfs.
-PmuDescription describe_unit(const discovery::PmuUnit& unit, const platform::Database& db);
+syntax::PmuDescription describe_unit(const discovery::PmuUnit& unit, const platform::Database& db);
 
 struct BoundEvent {
-  std::size_t spec = 0;  // index of the EventSpec it came from
+  std::size_t spec = 0;  // index of the syntax::EventSpec it came from
   const discovery::PmuUnit* unit = nullptr;
-  EncodedEvent encoded;
+  syntax::EncodedEvent encoded;
 };
 
 // Binds every spec to each unit its PMU selects: an exact kernel PMU name ("uncore_imc_3",
 // "nvidia_scf_pmu_0") or a type prefix that expands to all its units ("uncore_imc"). Throws
 // UsageError naming the event: no such PMU here, a bare name without a PMU, an encoding error.
 // Specs with an empty PMU that `keep_bare` accepts (duration_time) are left for the caller.
-std::vector<BoundEvent> bind_events(const std::vector<EventSpec>& specs, const discovery::Inventory& inventory,
-                                    const platform::Database& db, bool (*keep_bare)(const EventSpec&) = nullptr);
+std::vector<BoundEvent> bind_events(const std::vector<syntax::EventSpec>& specs, const discovery::Inventory& inventory,
+                                    const platform::Database& db,
+                                    bool (*keep_bare)(const syntax::EventSpec&) = nullptr);
 
 }  // namespace pmukit::events

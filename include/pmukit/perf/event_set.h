@@ -42,7 +42,7 @@ struct BoundEvent {
 // page-faults, ...) or else an alias found in any PMU; modifiers u, k, h, I, D, e become attr bits
 // as perf sets them. Throws UsageError naming the event ("event 'foo/x/': kernel has no PMU
 // 'foo' ...", encoder errors, unsupported modifiers).
-std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const events::EventSpec> specs);
+std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const syntax::EventSpec> specs);
 
 enum class Grouping { by_pmu, none };
 

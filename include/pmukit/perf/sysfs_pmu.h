@@ -22,7 +22,7 @@ class Machine;
 namespace pmukit::perf {
 
 struct SysfsPmu {
-  events::PmuDescription desc;  // name, format/ fields, events/ aliases with .scale and .unit
+  syntax::PmuDescription desc;  // name, format/ fields, events/ aliases with .scale and .unit
   std::uint32_t type = 0;       // perf_event_attr.type, from <pmu>/type
   // <pmu>/cpumask (or <pmu>/cpus on hybrid core PMUs): the CPUs the PMU counts on. Uncore PMUs
   // have one and count system-wide only. Empty when absent: any CPU, and per-task counting works.

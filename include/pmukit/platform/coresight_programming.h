@@ -47,7 +47,8 @@ struct CoreSightProgramming {
   std::vector<AuxRegister> aux;  // shared by all counters: events must agree on them
   struct Unsupported {
     ConfigBits bits;
-    std::string why;
+    std::string why;     // what the direct driver cannot do
+    std::string advice;  // what to do instead ("count it with --backend perf")
   };
   std::vector<Unsupported> unsupported;  // config bits the direct driver cannot program
 

@@ -72,7 +72,7 @@ struct PmuKind {
   std::string kind;
   std::string description;
   std::map<std::string, std::string> formats;
-  std::map<std::string, events::EventAlias> events;
+  std::map<std::string, syntax::EventAlias> events;
   std::map<std::string, std::string> event_help;   // alias -> description
   std::map<std::string, std::string> format_help;  // format term -> what it selects
   std::optional<CoreSightProgramming> coresight;   // CoreSight kinds: config words -> registers

@@ -84,13 +84,7 @@ struct T410Block {
   std::string peer;
   unsigned counters = 0;
   unsigned width = 0;
-  std::vector<std::pair<std::string, std::uint32_t>> registers;  // per instance
-};
-
-struct DwcRegister {
-  std::string name;
-  std::uint16_t offset = 0;
-  std::string help;
+  std::vector<std::pair<std::string, std::uint32_t>> registers;  // per instance, offsets from regs/tegra410.h
 };
 
 struct DwcRasDes {
@@ -104,7 +98,6 @@ struct DwcRasDes {
   std::vector<Alias> aliases;
   std::string pmu_kind;
   std::map<std::uint16_t, std::string> vendors;
-  std::vector<DwcRegister> registers;
   std::vector<std::string> event_groups;
 };
 

@@ -1,17 +1,19 @@
 // pmukit -- one programming interface, a driver per PMU family.
 //
-// A driver programs events on one discovered unit through a WriteGuard: it declares every register
-// it owns (saved before anything is written), refuses configurations the hardware cannot count,
-// starts, stops, reads raw counter values, and restores every register it owns.
+// A driver programs events on one discovered unit through its layout and a WriteGuard. It says
+// whether the unit is in use and whether events fit its counters, and it writes in phases: the
+// session runs one phase on every unit, then settles once (pmu/settle.h), then the next. Reading
+// is not the driver's: configure() says where the counts are (a SamplePlan) and the session reads
+// them. So a session can reprogram a unit mid-run (time-division multiplexing) with the same
+// saved registers and mappings, and a sampling loop can read every counter from one flat list.
 #pragma once
 
 #include <memory>
 #include <optional>
-#include <string>
 #include <vector>
 
-#include "pmukit/discovery/inventory.h"
-#include "pmukit/pmu/register_io.h"
+#include "pmukit/pmu/unit_layout.h"
+#include "pmukit/pmu/verdict.h"
 #include "pmukit/syntax/pmu_description.h"
 
 namespace pmukit::platform {
@@ -20,51 +22,65 @@ class Database;
 
 namespace pmukit::pmu {
 
-struct Reading {
-  std::uint64_t raw = 0;
-  bool overflow = false;  // the hardware's overflow flag for this counter, where it has one
+// Where the counts of the programmed events are: a flat list of counter loads, the overflow
+// status registers read before them, and for each event which loads it sums.
+struct SamplePlan {
+  struct Status {
+    Reg reg;
+    std::uint32_t mask = 0;  // the bits of our counters; those seen set are written back to clear them
+  };
+  struct Counter {
+    std::uint32_t first = 0, count = 1;  // loads[first, first + count) summed
+    int status = -1;                     // index in `status` of its overflow flag, -1: none
+    std::uint32_t bit = 0;
+    unsigned width = 64;           // counter width in bits (wrap arithmetic)
+    std::uint64_t multiplier = 1;  // hardware count x multiplier = the kernel's unit
+  };
+  std::vector<Reg> loads;
+  std::vector<Status> status;
+  std::vector<Counter> counters;  // one per programmed event, in program order
+
+  void clear() { loads.clear(), status.clear(), counters.clear(); }
+  // Adds an event read from `regs` (summed); returns its index.
+  std::size_t add(const std::vector<Reg>& regs, unsigned width, std::uint64_t multiplier = 1);
 };
+
+// Restoring runs in three phases, a settle between each: stop counting; clear counters that are
+// not writable by the effect that clears them; put every saved value back.
+enum class RestorePhase { Quiesce, Clear, PutBack };
+constexpr RestorePhase kRestorePhases[] = {RestorePhase::Quiesce, RestorePhase::Clear, RestorePhase::PutBack};
 
 class UnitDriver {
  public:
-  explicit UnitDriver(const discovery::PmuUnit& unit) : unit_(unit) {}
+  explicit UnitDriver(const UnitLayout& layout) : layout_(layout), unit_(*layout.unit) {}
   virtual ~UnitDriver() = default;
   UnitDriver(const UnitDriver&) = delete;
   UnitDriver& operator=(const UnitDriver&) = delete;
 
   const discovery::PmuUnit& unit() const { return unit_; }
+  const UnitLayout& layout() const { return layout_; }
 
-  // Every register of the unit a run may change, and the MMIO blocks that hold them.
-  virtual std::vector<Reg> registers() const = 0;
-  virtual std::vector<std::pair<std::uint64_t, std::uint64_t>> mmio_blocks() const { return {}; }
-  // Why another agent seems to be using the unit (a kernel driver, another tool), or nullopt.
-  virtual std::optional<std::string> busy(WriteGuard& guard) const = 0;
-  // Checks `events` against the unit's counters and encodings without touching hardware; throws
-  // UsageError naming the unit and the limit ("5 events but the box has 4 counters").
-  virtual void check(const std::vector<events::EncodedEvent>& events) const = 0;
-  // Programs the events (counters stopped), then starts and stops them all together.
-  virtual void program(WriteGuard& guard, const std::vector<events::EncodedEvent>& events) = 0;
+  // Another agent's counting, as the register that shows it, or nullopt. Reads, never writes.
+  virtual std::optional<Busy> busy(WriteGuard& guard) const = 0;
+  // Whether the events fit the unit's counters and encodings; nullopt when they do. No I/O.
+  virtual std::optional<DoesNotFit> fit(const std::vector<syntax::EncodedEvent>& events) const = 0;
+  // Programming, phase 1: the unit stopped and its counters cleared.
+  virtual void reset(WriteGuard& guard) = 0;
+  // Phase 2 (after a settle): the events' controls, and where their counts are read.
+  virtual void configure(WriteGuard& guard, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) = 0;
+  // Every programmed counter together; then stopped together.
   virtual void start(WriteGuard& guard) = 0;
   virtual void stop(WriteGuard& guard) = 0;
-  // One reading per programmed event, in program order, into `out` (resized by the driver; its
-  // capacity is reused, so the sampling path does not allocate).
-  virtual void read(WriteGuard& guard, std::vector<Reading>& out) = 0;
-  // Counter width of programmed event i, and the factor the hardware count is multiplied by to
-  // give the kernel's unit (DesignWare payload events count 16-byte units).
-  virtual unsigned width(std::size_t event) const = 0;
-  virtual std::uint64_t multiplier(std::size_t) const { return 1; }
-  // Puts every register the driver owns back to its saved value.
-  virtual void restore(WriteGuard& guard) = 0;
+  // One phase of putting the unit back as the guard saved it.
+  virtual void restore(WriteGuard& guard, RestorePhase phase) = 0;
 
  protected:
+  const UnitLayout& layout_;
   const discovery::PmuUnit& unit_;
 };
 
-// Why `unit` cannot be counted directly here -- its registers cannot be mapped or written, or it
-// is busy -- or nullopt when it can. Writes nothing.
-std::optional<std::string> direct_access_problem(Machine& machine, const UnitDriver& driver);
-
-// The single dispatch point from a discovered family to its driver.
-std::unique_ptr<UnitDriver> make_driver(const discovery::PmuUnit& unit, const platform::Database& db);
+// The single dispatch point from a discovered family to its driver. Throws Error (the NoDriver
+// reason) when nothing here can program the unit.
+std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform::Database& db);
 
 }  // namespace pmukit::pmu

@@ -1,10 +1,9 @@
-// pmukit -- a direct counting session: takes the machine lock, checks every unit is idle, saves
-// every register it may touch, programs the events, samples them, and restores everything --
-// on normal exit, on error (the destructor), and after a signal (the caller's loop ends and the
-// destructor runs). No register outside a discovered unit's own set is ever written.
+// pmukit -- a direct counting session: adopts a preflight (the machine lock, every unit's
+// mappings, saved registers and driver), programs the events phase by phase, samples them, and
+// restores everything -- on normal exit, on error (the destructor), and after a signal (the
+// caller's loop ends and the destructor runs). No register outside a unit's layout is written.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "pmukit/discovery/inventory.h"
 #include "pmukit/pmu/counter.h"
 #include "pmukit/pmu/driver.h"
+#include "pmukit/pmu/settle.h"
 #include "pmukit/syntax/pmu_description.h"
 
 namespace pmukit {
@@ -24,14 +24,17 @@ class Database;
 
 namespace pmukit::pmu {
 
+class Preflight;
+
 struct UnitEvents {
   const discovery::PmuUnit* unit = nullptr;
-  std::vector<events::EncodedEvent> events;
+  std::vector<syntax::EncodedEvent> events;
 };
 
 struct SessionOptions {
-  bool force = false;             // take units that look busy
-  std::function<void()> barrier;  // see RegisterIo::barrier (pmu-sim); may be empty
+  bool force = false;                         // take units that look busy
+  Settle* settle = nullptr;                   // waited on between phases (pmu-sim); nullptr on hardware
+  std::vector<WriteRecord>* trace = nullptr;  // every write the session makes, when set
 };
 
 struct CounterValue {
@@ -44,8 +47,10 @@ struct CounterValue {
 
 class DirectSession {
  public:
-  // Throws Error (busy unit, no access, lock held) or UsageError (events that do not fit) before
-  // any register is written.
+  // Adopts `preflight` (whose verdicts it reuses) and programs the work. Throws Error (busy unit,
+  // no access, lock held) or UsageError (events that do not fit) before any register is written.
+  DirectSession(std::unique_ptr<Preflight> preflight, std::vector<UnitEvents> work, SessionOptions options);
+  // The same with a preflight of its own.
   DirectSession(Machine& machine, std::vector<UnitEvents> work, const platform::Database& db, SessionOptions options);
   ~DirectSession();  // restores; never throws
   DirectSession(const DirectSession&) = delete;
@@ -56,30 +61,43 @@ class DirectSession {
   // Reads every counter; result[u][e] is event e of work unit u. The result lives until the next
   // sample(): its storage is reused so that sampling does not allocate.
   const std::vector<std::vector<CounterValue>>& sample();
+  // Replaces the events of work unit u while the run goes on (time-division multiplexing): the
+  // unit is stopped, reprogrammed and started again, with the same saved registers and mappings.
+  // Its counts start from zero; the other units count on. Throws UsageError when they do not fit.
+  void reprogram(std::size_t u, std::vector<syntax::EncodedEvent> events);
   // Puts every saved register back. Idempotent; the destructor calls it.
   void restore();
   // Problems met while restoring (each names the register); empty when all went back.
   const std::vector<std::string>& restore_errors() const { return restore_errors_; }
   std::size_t register_writes() const;
+  // Every counter read of one sample, flat: what a sampling loop at the one-load floor walks.
+  const std::vector<SamplePlan>& plans() const { return plans_; }
   // The longest time between two sample()s for which every counter provably wraps at most once:
-  // a w-bit counter is read at least every 2^w / kMaxCountsPerNs / 2 ns (48-bit and wider: the
-  // kernel's own 60 s uncore poll). A counter read less often than this may wrap twice unseen --
-  // the DesignWare lane counters are 32 bits with no overflow flag at all.
+  // counters narrower than 48 bits at the highest rate a PMU event plausibly reaches (4 counts per
+  // ns: a 4 GHz clock, or a byte counter at 4 GB/s per unit). Wider counters need no bound, so
+  // this is capped at 60 s for them.
   std::uint64_t max_read_period_ns() const;
-  // The fastest an uncore counter is assumed to advance: one count per cycle at 4 GHz. Occupancy
-  // events that add more per cycle live in 48-bit counters, where the margin is hours.
   static constexpr std::uint64_t kMaxCountsPerNs = 4;
   static constexpr std::uint64_t kLongestReadPeriodNs = 60'000'000'000ull;
 
  private:
-  std::unique_ptr<MachineLock> lock_;
-  std::unique_ptr<RegisterIo> io_;
-  std::unique_ptr<WriteGuard> guard_;
+  void admit();
+  void track(std::size_t u);
+  void settle();
+  void read(std::size_t u);
+  void baseline(std::size_t u);
+  void restore_phase(RestorePhase phase, std::vector<bool>& failed);
+
+  std::unique_ptr<Preflight> preflight_;
+  SessionOptions options_;
   std::vector<UnitEvents> work_;
-  std::vector<std::unique_ptr<UnitDriver>> drivers_;
+  std::vector<UnitDriver*> drivers_;
+  std::vector<SamplePlan> plans_;
   std::vector<std::vector<CounterTracker>> trackers_;
-  std::vector<std::vector<Reading>> readings_;
+  std::vector<std::vector<std::uint64_t>> raw_;
+  std::vector<std::vector<bool>> overflow_;
   std::vector<std::vector<CounterValue>> values_;
+  std::size_t settled_writes_ = 0;  // guard writes when the session last settled
   bool programmed_ = false, restored_ = false;
   std::vector<std::string> restore_errors_;
 };

@@ -1,17 +1,20 @@
-// pmukit -- time for counting runs, and the protocol that couples pmu-raw to pmu-sim.
+// pmukit -- the protocol that couples pmu-raw to pmu-sim: a shared clock page.
 //
-// On hardware, time is CLOCK_MONOTONIC and register writes take effect at once. On a simulated
-// machine pmu-sim publishes a clock page at <sim.path>/clock. In virtual mode time stands still
+// On hardware, time is CLOCK_MONOTONIC (util/clock.h) and register writes take effect at once. On
+// a simulated machine pmu-sim publishes a clock page at <sim.path>/clock. In virtual mode time stands still
 // until a client asks for it to advance, so a test that runs `pmu-raw -I 1000` for 5 intervals gets
 // exactly 5 s of modelled counts, however long the run really takes. In real-time mode pmu-sim
 // steps on its own; a client only uses the page for barriers (waiting until the simulator has seen
-// its writes). Waiting is polling a shared counter with short sleeps, never a guessed delay.
+// its writes: the page is the direct session's pmu::Settle). Waiting is polling a shared counter with short sleeps,
+// never a guessed delay.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+
+#include "pmukit/pmu/settle.h"
+#include "pmukit/util/clock.h"
 
 namespace pmukit {
 class Machine;
@@ -19,31 +22,16 @@ class Machine;
 
 namespace pmukit::sim {
 
-// Set by a signal handler: sleeps and waits return early when it becomes true.
-extern std::atomic<bool> g_interrupted;
-
-// CLOCK_MONOTONIC in nanoseconds, and one nanosleep (EINTR ends it early: callers re-check their
-// condition). The pieces both sides of the protocol poll with.
-std::uint64_t monotonic_ns();
-void nap_ns(std::uint64_t ns);
-
-class Clock {
- public:
-  virtual ~Clock() = default;
-  virtual std::uint64_t now_ns() = 0;
-  // Returns false when interrupted (g_interrupted) before `t`.
-  virtual bool sleep_until(std::uint64_t t_ns) = 0;
-  // Makes sure the writes made so far have taken effect (see RegisterIo::barrier).
-  virtual void barrier() {}
-  virtual bool simulated() const { return false; }
-  virtual const char* describe() const = 0;
+// The clock a counting run goes by on `machine`, and the settle point its direct session waits on
+// between phases: pmu-sim's clock page while a pmu-sim serves the machine (the page implements
+// both), CLOCK_MONOTONIC and no settle point otherwise. Throws Error when a clock page exists but
+// its pmu-sim is gone.
+struct MachineClock {
+  std::unique_ptr<Clock> clock;
+  pmu::Settle* settle = nullptr;  // into *clock; nullptr on hardware
+  bool simulated() const { return settle != nullptr; }
 };
-
-// CLOCK_MONOTONIC and nanosleep.
-std::unique_ptr<Clock> real_clock();
-// The pmu-sim clock of this machine when pmu-sim is serving it, otherwise the real clock. Throws
-// Error when a clock page exists but its pmu-sim is gone.
-std::unique_ptr<Clock> machine_clock(const Machine& machine);
+MachineClock machine_clock(const Machine& machine);
 
 enum class SimMode : std::uint64_t { Virtual = 0, RealTime = 1 };
 

@@ -14,13 +14,14 @@
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
+#include "pmukit/pmu/register_io.h"
+#include "pmukit/pmu/settle.h"
+#include "pmukit/pmu/unit_layout.h"
 
 namespace pmukit {
 class Machine;
-}
-namespace pmukit::pmu {
-class RegisterIo;
-}
+class RegisterWindow;
+}  // namespace pmukit
 
 namespace pmukit::sim {
 
@@ -50,34 +51,59 @@ class Accumulator {
   std::uint64_t rem_ns_ = 0;  // count x ns short of a whole count (integral rates)
 };
 
+// The registers the models step: MMIO blocks and config space reached as pmu-raw reaches them, and
+// a snapshot's MSR files mapped whole (the simulator reads every control register of every unit
+// at each step; a pread per MSR would dominate).
+class Registers {
+ public:
+  explicit Registers(Machine& machine);
+  ~Registers();
+  Registers(const Registers&) = delete;
+  Registers& operator=(const Registers&) = delete;
+  std::uint64_t read(const pmu::Reg& r);
+  void write(const pmu::Reg& r, std::uint64_t value);
+  void map(const pmu::UnitLayout& layout);  // the unit's MMIO blocks, as its driver maps them
+
+ private:
+  RegisterWindow* msr_window(int cpu);
+
+  Machine& machine_;
+  pmu::RegisterIo io_;
+  std::map<int, std::unique_ptr<RegisterWindow>> msr_;
+};
+
 class UnitModel {
  public:
   virtual ~UnitModel() = default;
-  virtual void step(pmu::RegisterIo& io, std::uint64_t dt_ns) = 0;
+  virtual void step(Registers& io, std::uint64_t dt_ns) = 0;
 };
 
-class Simulator {
+// Also the settle point of an in-process session (tests): settling is a step of no time.
+class Simulator : public pmu::Settle {
  public:
   Simulator(Machine& machine, const discovery::Inventory& inventory, Rates rates);
-  ~Simulator();
+  ~Simulator() override;
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
   // Applies side effects and advances every enabled counter by dt_ns of simulated time.
   void step(std::uint64_t dt_ns);
+  void settle() override { step(0); }
   std::size_t units() const { return models_.size(); }
   const std::vector<std::string>& skipped() const { return skipped_; }  // units it cannot model
 
  private:
   Rates rates_;
-  std::unique_ptr<pmu::RegisterIo> io_;
+  std::unique_ptr<Registers> io_;
+  std::vector<std::unique_ptr<pmu::UnitLayout>> layouts_;  // models keep references
   std::vector<std::unique_ptr<UnitModel>> models_;
   std::vector<std::string> skipped_;
 };
 
-// The family models (sim/*_model.cpp).
-std::unique_ptr<UnitModel> make_intel_model(const discovery::PmuUnit& unit, const Rates& rates);
-std::unique_ptr<UnitModel> make_coresight_model(const discovery::PmuUnit& unit, const Rates& rates);
-std::unique_ptr<UnitModel> make_dwc_model(const discovery::PmuUnit& unit, const Rates& rates);
-std::unique_ptr<UnitModel> make_t410_model(const discovery::PmuUnit& unit, const Rates& rates);
+// The family models (sim/*_model.cpp), each stepping a unit's registers as its layout places them;
+// nullptr when the unit cannot be modelled (its registers are not all known).
+std::unique_ptr<UnitModel> make_intel_model(const pmu::UnitLayout& layout, const Rates& rates);
+std::unique_ptr<UnitModel> make_coresight_model(const pmu::UnitLayout& layout, const Rates& rates);
+std::unique_ptr<UnitModel> make_dwc_model(const pmu::UnitLayout& layout, const Rates& rates);
+std::unique_ptr<UnitModel> make_t410_model(const pmu::UnitLayout& layout, const Rates& rates);
 
 }  // namespace pmukit::sim

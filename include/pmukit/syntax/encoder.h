@@ -21,7 +21,7 @@
 #include "pmukit/syntax/event_spec.h"
 #include "pmukit/syntax/pmu_description.h"
 
-namespace pmukit::events {
+namespace pmukit::syntax {
 
 // Throws UsageError naming the event: "event 'bar/foo/': unknown term 'foo' for pmu 'bar'
 // (valid terms: ...)", "event 'x': value 0x1ff too big for format 'event' (config:0-7, maximum
@@ -31,4 +31,4 @@ EncodedEvent encode(const EventSpec& spec, const PmuDescription& pmu);
 // The alias named `name` (exact, else ignoring case, as perf matches sysfs event names).
 const EventAlias* find_alias(const PmuDescription& pmu, std::string_view name);
 
-}  // namespace pmukit::events
+}  // namespace pmukit::syntax

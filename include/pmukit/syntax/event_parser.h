@@ -24,7 +24,7 @@
 #include "pmukit/syntax/event_spec.h"
 #include "pmukit/util/error.h"
 
-namespace pmukit::events {
+namespace pmukit::syntax {
 
 // A malformed event list. The message names the event and the column:
 //   "event 'uncore_imc/event=0x5': missing closing '/' (column 11)"
@@ -48,4 +48,4 @@ std::vector<Term> parse_terms(std::string_view text);
 // perf's event modifier letters (u k h p P G H S D I W e b).
 bool is_modifier_char(char c);
 
-}  // namespace pmukit::events
+}  // namespace pmukit::syntax

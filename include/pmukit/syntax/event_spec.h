@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace pmukit::events {
+namespace pmukit::syntax {
 
 struct Term {
   std::string key;                   // "event", "config1", "cas_count_read"
@@ -32,4 +32,4 @@ struct EventSpec {
   int group = -1;           // index of the {...} group it belongs to, -1 when ungrouped
 };
 
-}  // namespace pmukit::events
+}  // namespace pmukit::syntax

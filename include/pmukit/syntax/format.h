@@ -15,7 +15,7 @@
 
 #include "pmukit/syntax/pmu_description.h"
 
-namespace pmukit::events {
+namespace pmukit::syntax {
 
 // The three attr words a format can address: config, config1, config2.
 using ConfigWords = std::array<std::uint64_t, 3>;
@@ -41,4 +41,4 @@ ConfigWords spread_value(const FormatField& field, std::uint64_t value);
 // The inverse of spread_value: the field's value as found in the config words.
 std::uint64_t gather_value(const FormatField& field, const ConfigWords& words);
 
-}  // namespace pmukit::events
+}  // namespace pmukit::syntax

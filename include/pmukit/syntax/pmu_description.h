@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace pmukit::events {
+namespace pmukit::syntax {
 
 // One format/ entry: "config:8-15,32-55" -> {config,8,15},{config,32,55}; "config1:0" -> {config1,0,0}.
 struct FormatRange {
@@ -48,4 +48,4 @@ struct EncodedEvent {
   std::string unit;
 };
 
-}  // namespace pmukit::events
+}  // namespace pmukit::syntax

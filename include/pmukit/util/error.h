@@ -21,10 +21,21 @@ class UsageError : public Error {
   using Error::Error;
 };
 
+// An Error a failed system call caused: the message names the object and says why in words, and
+// code() keeps errno as a number, so callers decide on EPERM or ENOENT without reading the text.
+class SystemError : public Error {
+ public:
+  SystemError(const std::string& what, int err) : Error(what), err_(err) {}
+  int code() const { return err_; }
+
+ private:
+  int err_;
+};
+
 // strerror(err) as a std::string ("Operation not permitted").
 std::string errno_text(int err);
 
-// Throws Error("<what>: <strerror(err)>").
+// Throws SystemError("<what>: <strerror(err)>", err).
 [[noreturn]] void throw_errno(std::string_view what, int err);
 
 }  // namespace pmukit

@@ -9,6 +9,7 @@
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/coresight.h"
 #include "pmukit/discovery/discover.h"
+#include "pmukit/regs/coresight.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/test_support.h"
 
@@ -143,7 +144,7 @@ TEST(CoreSight, ImplIdOverridesPmiidrAndNamesFollowEachBackend) {
 TEST(CoreSight, PmpidrRebuildsPmiidr) {
   const std::uint32_t p[5] = {0xf2, 0xb2, 0x1e, 0x30, 0x03};
   // part 0x2f2, des 0x6b/0x3, variant 1, revision 3 -> 0x2f21336b
-  EXPECT_EQ(discovery::cs::pmiidr_from_pmpidr(p), 0x2f21336bu);
+  EXPECT_EQ(regs::coresight::pmiidr_from_pmpidr(p), 0x2f21336bu);
 }
 
 TEST(CoreSight, SocketFollowsProcessorAffinityAndNumaNode) {

@@ -101,7 +101,7 @@ TEST(PerfmonJson, ImcCasCountBecomesTheKernelsTerms) {
 
 TEST(PerfmonJson, EventsBecomeAliasesOfTheSharedPmuDescription) {
   auto events = PerfmonEvents::parse(kArrayFile, "imc.json");
-  pmukit::events::EventAlias a = events.find("UNC_M_CAS_COUNT.WR")->alias();
+  pmukit::syntax::EventAlias a = events.find("UNC_M_CAS_COUNT.WR")->alias();
   EXPECT_EQ(a.name, "unc_m_cas_count.wr");
   EXPECT_EQ(a.terms, "event=0x05,umask=0xf0");
   EXPECT_EQ(a.scale, 64.0);

@@ -25,7 +25,7 @@ class BindTest : public ::testing::Test {
   }
   std::vector<BoundEvent> bind(std::string_view text) {
     Machine m(MachineOptions{dir.path()});
-    return bind_events(m, events::parse_event_list(text));
+    return bind_events(m, syntax::parse_event_list(text));
   }
   std::string bind_error(std::string_view text) {
     try {
@@ -157,7 +157,7 @@ TEST_F(BindTest, NoGroupingOpensEveryEventAlone) {
 
 TEST_F(BindTest, CpumaskWithoutAChosenCpuIsAUsageErrorBeforeAnyOpen) {
   Machine m(MachineOptions{dir.path()});
-  auto bound = bind_events(m, events::parse_event_list("dwc_rootport_3018/tx_pcie_tlp_data_payload/"));
+  auto bound = bind_events(m, syntax::parse_event_list("dwc_rootport_3018/tx_pcie_tlp_data_payload/"));
   CountOptions opts;
   opts.cpus = {0, 2};
   try {

@@ -99,7 +99,7 @@ std::unique_ptr<EventSet> counting_on(std::pair<int, int> cpus) {
   Machine live = Machine::live();
   CountOptions opts;
   opts.cpus = {cpus.first, cpus.second};
-  auto set = std::make_unique<EventSet>(live, bind_events(live, events::parse_event_list("msr/tsc/,cpu-clock")), opts);
+  auto set = std::make_unique<EventSet>(live, bind_events(live, syntax::parse_event_list("msr/tsc/,cpu-clock")), opts);
   set->enable();
   return set;
 }

@@ -148,7 +148,7 @@ TEST(Group, FailingLeaderLeaksNothing) {
 TEST(EventSet, SystemWideOnEveryOnlineCpuSumsLikePerf) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
   Machine live = Machine::live();
-  auto bound = bind_events(live, events::parse_event_list("msr/tsc/,cpu-clock,task-clock"));
+  auto bound = bind_events(live, syntax::parse_event_list("msr/tsc/,cpu-clock,task-clock"));
   EventSet set(live, bound, CountOptions{});
   std::size_t cpus = online_cpus(live).size();
   // Two PMUs (msr, software), each opened once per online CPU.
@@ -178,7 +178,7 @@ TEST(EventSet, SystemWideOnEveryOnlineCpuSumsLikePerf) {
 TEST(EventSet, PerTaskCountsOneGroupPerPmu) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
   Machine live = Machine::live();
-  auto bound = bind_events(live, events::parse_event_list("{msr/tsc/,task-clock},cpu-clock"));
+  auto bound = bind_events(live, syntax::parse_event_list("{msr/tsc/,task-clock},cpu-clock"));
   CountOptions opts;
   opts.pid = 0;
   EventSet set(live, bound, opts);

@@ -60,7 +60,7 @@ inline std::optional<std::string> msr_system_wide_unavailable() {
 inline std::vector<perf::Counter> live_counters(std::string_view text) {
   Machine live = Machine::live();
   std::vector<perf::Counter> out;
-  for (auto& b : perf::bind_events(live, events::parse_event_list(text))) out.push_back(b.counter);
+  for (auto& b : perf::bind_events(live, syntax::parse_event_list(text))) out.push_back(b.counter);
   return out;
 }
 

@@ -11,7 +11,7 @@
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/discovery/discover.h"
-#include "pmukit/pmu/coresight_regs.h"
+#include "pmukit/regs/coresight.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"
 #include "support/test_support.h"
@@ -86,7 +86,7 @@ TEST(RawPerfBackend, AutoFallsBackToPerfForABusyUnit) {
   {
     PhysicalMemory mem(machine);
     auto w = mem.map(cs->base0, 0x1000, true);
-    w->write32(pmu::cspmu::PMCNTENSET, 0x1);
+    w->write32(regs::coresight::PMCNTENSET, 0x1);
   }
   write_file(root / "sys/bus/event_source/devices/nvidia_scf_pmu_0/type",
              read_file(Machine::live().param("events.path") / "msr" / "type"));

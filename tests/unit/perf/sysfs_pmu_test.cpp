@@ -16,8 +16,8 @@ using namespace pmukit::perf;
 
 namespace {
 
-events::EncodedEvent encode_on(const SysfsPmu& pmu, std::string_view text) {
-  return events::encode(events::parse_event_list(text).at(0), pmu.desc);
+syntax::EncodedEvent encode_on(const SysfsPmu& pmu, std::string_view text) {
+  return syntax::encode(syntax::parse_event_list(text).at(0), pmu.desc);
 }
 
 std::vector<std::string> names(const std::vector<SysfsPmu>& pmus) {
@@ -56,7 +56,7 @@ TEST_F(SysfsPmuTest, UncoreImcLikeSapphireRapids) {
   EXPECT_EQ(pmu->cpumask, std::vector<int>{0});
   EXPECT_EQ(pmu->mux_interval_ms, 4u);
   EXPECT_EQ(pmu->desc.formats.size(), 5u);
-  EXPECT_EQ(events::format_text(pmu->desc.formats.at("umask")), "config:8-15,32-55");
+  EXPECT_EQ(syntax::format_text(pmu->desc.formats.at("umask")), "config:8-15,32-55");
   ASSERT_EQ(pmu->desc.aliases.size(), 3u);
   const auto& rd = pmu->desc.aliases.at("cas_count_read");
   EXPECT_EQ(rd.terms, "event=0x04,umask=0x03");
@@ -227,7 +227,7 @@ TEST(LiveSysfs, MsrPmuMatchesThisMachine) {
   Machine live = Machine::live();
   auto msr = read_pmu(live, "msr");
   if (!msr) GTEST_SKIP() << "this machine has no msr PMU";
-  EXPECT_EQ(events::format_text(msr->desc.formats.at("event")), "config:0-63");
+  EXPECT_EQ(syntax::format_text(msr->desc.formats.at("event")), "config:0-63");
   ASSERT_TRUE(msr->desc.aliases.count("tsc"));
   EXPECT_EQ(encode_on(*msr, "msr/tsc/").config, 0u);
   EXPECT_FALSE(list_pmus(live).empty());

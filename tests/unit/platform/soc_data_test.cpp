@@ -89,7 +89,7 @@ TEST(SocData, LoaderRejectsBadDataNamingTheFile) {
   EXPECT_EQ(load_error({{"p.json", kGenericKind},
                         {"b.json",
                          R"({"t410_blocks": [{"hid": "X", "interface": "i", "family": "t410-c2c", "instances": 1,
-                                      "name": "n", "pmu": "nope", "counters": 1, "width": 64, "registers": {}}]})"}}),
+                                      "name": "n", "pmu": "nope", "counters": 1, "width": 64, "registers": []}]})"}}),
             "platforms: t410 block X names unknown pmu kind 'nope'");
   EXPECT_EQ(load_error({{"r.json", R"({"pcie_rc_maps": [{"name": "x", "method": "magic", "pmus": []}]})"}}),
             "platforms/r.json rc map x: method 'magic' is neither dvsec nor domain");

@@ -5,9 +5,9 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/pmu/coresight_regs.h"
-#include "pmukit/pmu/dwc_rasdes_regs.h"
 #include "pmukit/pmu/session.h"
+#include "pmukit/regs/coresight.h"
+#include "pmukit/regs/designware.h"
 #include "pmukit/sim/simulator.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/util/error.h"
@@ -31,6 +31,7 @@ discovery::PmuUnit coresight_unit(unsigned counters, unsigned width, bool dual_p
   cs.base1 = dual_page ? kBase1 : kBase0;
   cs.atomic64 = atomic;
   cs.pmcfgr = (counters - 1) | (width - 1) << 8 | 1u << 14;  // N, SIZE, CC
+  cs.has_cycle_counter = true;
   u.num_counters = counters;
   u.counter_width = width;
   u.detail = cs;
@@ -59,7 +60,7 @@ struct Rig {
     snapshot::SnapshotBuilder b(dir.path());
     for (const auto& u : units) {
       if (const auto* cs = u.as<discovery::CoreSightUnit>()) {
-        b.write_phys32(cs->base0 + pmu::cspmu::PMCFGR, cs->pmcfgr);
+        b.write_phys32(cs->base0 + regs::coresight::PMCFGR, cs->pmcfgr);
         b.write_phys32(cs->base1 + 0xffc, 0);  // page 1 exists
       } else {
         snapshot::PciDeviceSpec rp;
@@ -77,16 +78,16 @@ struct Rig {
     for (const auto& rule : rates) r.add_rule(rule);
     sim = std::make_unique<sim::Simulator>(*machine, inv, r);
   }
-  std::unique_ptr<pmu::DirectSession> session(std::vector<events::EncodedEvent> events) {
+  std::unique_ptr<pmu::DirectSession> session(std::vector<syntax::EncodedEvent> events) {
     pmu::SessionOptions o;
-    o.barrier = [this] { sim->step(0); };
+    o.settle = sim.get();
     return std::make_unique<pmu::DirectSession>(*machine, std::vector<pmu::UnitEvents>{{&inv.units[0], events}},
                                                 platform::Database::builtin(), o);
   }
 };
 
-events::EncodedEvent ev(std::uint64_t config, std::uint64_t config1 = 0) {
-  events::EncodedEvent e;
+syntax::EncodedEvent ev(std::uint64_t config, std::uint64_t config1 = 0) {
+  syntax::EncodedEvent e;
   e.config = config;
   e.config1 = config1;
   return e;
@@ -101,10 +102,10 @@ TEST(CoreSightDriver, EventsAndTheCycleCounterCountAndRestore) {
     auto s = rig.session({ev(0x1a5), ev(1ull << 32), ev(0x1a6, 0xff)});
     pmu::RegisterIo io(*rig.machine);
     io.map_block(kBase0, 0x1000);
-    EXPECT_EQ(io.read(pmu::mmio32(kBase0 + pmu::cspmu::PMEVTYPER + 4)), 0x1a6u);
-    EXPECT_EQ(io.read(pmu::mmio32(kBase0 + pmu::cspmu::PMEVFILTR + 4)), 0xffu);  // config1 -> PMEVFILTR
+    EXPECT_EQ(io.read(pmu::mmio32(kBase0 + regs::coresight::PMEVTYPER + 4)), 0x1a6u);
+    EXPECT_EQ(io.read(pmu::mmio32(kBase0 + regs::coresight::PMEVFILTR + 4)), 0xffu);  // config1 -> PMEVFILTR
     s->start();
-    EXPECT_EQ(io.read(pmu::mmio32(kBase0 + pmu::cspmu::PMCNTENSET)), 0x80000003u);  // counters 0, 1 and 31
+    EXPECT_EQ(io.read(pmu::mmio32(kBase0 + regs::coresight::PMCNTENSET)), 0x80000003u);  // counters 0, 1 and 31
     rig.sim->step(1'000'000'000);
     auto v = s->sample();
     EXPECT_EQ(v[0][0].delta, 100'000'000u);

@@ -68,7 +68,7 @@ struct Rig {
   pmu::SessionOptions options(bool force = false) {
     pmu::SessionOptions o;
     o.force = force;
-    o.barrier = [this] { sim->step(0); };
+    o.settle = sim.get();
     return o;
   }
   std::unique_ptr<pmu::DirectSession> session(std::vector<pmu::UnitEvents> work, bool force = false) {
@@ -77,8 +77,8 @@ struct Rig {
   }
 };
 
-events::EncodedEvent ev(std::uint64_t config, std::uint64_t config1 = 0) {
-  events::EncodedEvent e;
+syntax::EncodedEvent ev(std::uint64_t config, std::uint64_t config1 = 0) {
+  syntax::EncodedEvent e;
   e.config = config;
   e.config1 = config1;
   return e;
@@ -133,7 +133,7 @@ TEST(IntelDriver, CountersWrapAt48BitsAndTotalsCarryOn) {
 TEST(IntelDriver, CounterControlFieldsLandWhereTheFormatsSay) {
   Rig rig(machine_spec());
   auto bound = events::bind_events(
-      events::parse_event_list("uncore_cha_1/event=0x35,umask=0x1bc8ff,edge=1,inv=1,thresh=0x5,tid_en=1/"),
+      syntax::parse_event_list("uncore_cha_1/event=0x35,umask=0x1bc8ff,edge=1,inv=1,thresh=0x5,tid_en=1/"),
       rig.found.inventory, platform::Database::builtin());
   ASSERT_EQ(bound.size(), 1u);
   const std::uint64_t want =
@@ -228,4 +228,30 @@ TEST(IntelDriver, OneMachineOneSession) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("another pmu-raw"), std::string::npos) << e.what();
   }
+}
+
+// Time-division multiplexing's building block: a unit's events are replaced mid-run with the same
+// saved registers and mappings, its counts start again from zero, the other units count on, and
+// the restore still puts back what was there before the run.
+TEST(IntelDriver, ReprogrammingAUnitMidRunKeepsTheSavedRegisters) {
+  Rig rig(machine_spec());
+  auto before = test::register_image(*rig.machine, rig.found.inventory);
+  {
+    auto s = rig.session({{rig.unit("uncore_imc_0"), {ev(0xcf05)}}, {rig.unit("uncore_imc_1"), {ev(0xcf05)}}});
+    s->start();
+    rig.sim->step(1'000'000'000);
+    EXPECT_EQ(s->sample()[0][0].delta, 100'000'000u);  // cas_count_read: 1e8/s
+    const auto writes = s->register_writes();
+    s->reprogram(0, {ev(0xf005), ev(0xff)});  // cas_count_write and the DRAM clocks
+    EXPECT_GT(s->register_writes(), writes);
+    rig.sim->step(2'000'000'000);
+    auto v = s->sample();
+    ASSERT_EQ(v[0].size(), 2u);
+    EXPECT_EQ(v[0][0].delta, 100'000'000u);    // 5e7/s for 2 s, from the reprogramming on
+    EXPECT_EQ(v[0][1].delta, 3'200'000'000u);  // the fixed counter's default rate, 1.6e9/s
+    EXPECT_EQ(v[1][0].delta, 200'000'000u);    // the other box counted on
+    EXPECT_THROW(s->reprogram(0, {ev(1), ev(2), ev(3), ev(4), ev(5)}), UsageError);
+  }
+  rig.sim->step(0);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
 }

@@ -8,7 +8,7 @@
 #include "pmukit/util/error.h"
 
 using namespace pmukit;
-using namespace pmukit::events;
+using namespace pmukit::syntax;
 
 namespace {
 

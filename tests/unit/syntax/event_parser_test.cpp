@@ -5,7 +5,7 @@
 #include "pmukit/syntax/event_parser.h"
 
 using namespace pmukit;
-using namespace pmukit::events;
+using namespace pmukit::syntax;
 
 namespace {
 

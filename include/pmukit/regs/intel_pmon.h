@@ -1,5 +1,6 @@
-// pmukit -- Intel uncore PMON discovery: where the table is and how its records are laid out.
-// Linux arch/x86/events/intel/uncore_discovery.{c,h}; reference/hardware.md sections 1.1-1.7.
+// pmukit -- the Intel uncore PMON register map: where the discovery table is, how its records are
+// laid out, and the generic box and counter controls they point at (SPR and later).
+// Linux arch/x86/events/intel/uncore_discovery.{c,h} and uncore_snbep.c (SNBEP_PMON_CTL_*).
 // Records are little-endian qwords decoded with explicit fields, never C bitfields.
 #pragma once
 
@@ -7,7 +8,7 @@
 
 #include "pmukit/util/bits.h"
 
-namespace pmukit::discovery::intel {
+namespace pmukit::regs::intel {
 
 // ---- Finding the table ----
 constexpr std::uint16_t kVendorIntel = 0x8086;
@@ -64,6 +65,24 @@ constexpr unsigned kMmioCtrStep = 8;
 constexpr unsigned kPciStep = 8;
 constexpr std::uint64_t kMmioBoxMapSize = 0x4000;  // UNCORE_GENERIC_MMIO_SIZE
 
+// Access widths in bits, the one statement of the rule: MSRs are 64-bit (wrmsrl); an MMIO box's
+// controls are written with writel and its counters read with readq; a PCI box control is one
+// config dword (intel_generic_uncore_pci_init_box), its counter controls and counters are two
+// (spr_uncore_pci_enable_event writes the high dword first; the counters are read as a pair).
+struct Widths {
+  unsigned box_ctl, ctl, ctr, fixed_ctl, filter;
+};
+constexpr Widths widths(AccessType a) {
+  switch (a) {
+  case AccessType::Mmio:
+    return {32, 32, 64, 32, 64};
+  case AccessType::Pci:
+    return {32, 64, 64, 32, 64};
+  default:
+    return {64, 64, 64, 64, 64};
+  }
+}
+
 // ---- Box control (generic, SPR+) ----
 struct BoxCtl;
 using BoxCtlFreeze = Field<BoxCtl, 0, 0>;
@@ -80,4 +99,4 @@ using CtrCtlInvert = Field<CtrCtl, 23, 23>;
 using CtrCtlThreshold = Field<CtrCtl, 31, 24>;
 using CtrCtlUmaskExt = Field<CtrCtl, 63, 32>;
 
-}  // namespace pmukit::discovery::intel
+}  // namespace pmukit::regs::intel

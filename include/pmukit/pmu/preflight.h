@@ -1,0 +1,67 @@
+// pmukit -- the preflight: can each unit be counted directly here, and with these events?
+//
+// Computed once per unit and cached. For each unit it builds the layout and the driver once, maps
+// each MMIO block once, checks the MSR and config-space files can be written, saves every
+// register the unit owns once, and asks the driver whether another agent is counting on it. The
+// DirectSession that then programs the units adopts all of it -- the mappings, the saved values,
+// the drivers -- so a run maps each block and saves each register exactly once.
+//
+// The machine lock (access/machine_lock.h) is taken before the first register is saved, and held
+// by whatever adopts the preflight: original values are never saved while another pmu-raw may be
+// programming the machine's units.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "pmukit/pmu/driver.h"
+#include "pmukit/pmu/register_io.h"
+#include "pmukit/pmu/unit_layout.h"
+#include "pmukit/pmu/verdict.h"
+
+namespace pmukit {
+class Machine;
+class MachineLock;
+}  // namespace pmukit
+
+namespace pmukit::pmu {
+
+class Preflight {
+ public:
+  Preflight(Machine& machine, const platform::Database& db);
+  ~Preflight();
+  Preflight(const Preflight&) = delete;
+  Preflight& operator=(const Preflight&) = delete;
+
+  // Ok, NoDriver, NoAccess or Busy: whether the unit's registers can be reached and written and
+  // nobody else is counting on them. Throws Error when another pmu-raw holds the machine lock.
+  const Verdict& access(const discovery::PmuUnit& unit);
+  // Ok, NoDriver or DoesNotFit: whether its counters take these events (no hardware is touched).
+  Verdict fit(const discovery::PmuUnit& unit, const std::vector<syntax::EncodedEvent>& events);
+
+  // What a session adopts: the unit's layout and driver (nullptr with a NoDriver verdict).
+  const UnitLayout& layout(const discovery::PmuUnit& unit);
+  UnitDriver* driver(const discovery::PmuUnit& unit);
+  WriteGuard& guard() { return *guard_; }
+  Machine& machine() { return machine_; }
+
+ private:
+  struct UnitState {
+    UnitLayout layout;
+    std::unique_ptr<UnitDriver> driver;
+    std::string no_driver;          // why make_driver refused, when it did
+    std::optional<Verdict> access;  // cached
+  };
+  UnitState& state(const discovery::PmuUnit& unit);
+  Verdict check_access(UnitState& s);
+
+  Machine& machine_;
+  const platform::Database& db_;
+  std::unique_ptr<MachineLock> lock_;
+  std::unique_ptr<RegisterIo> io_;
+  std::unique_ptr<WriteGuard> guard_;
+  std::map<const discovery::PmuUnit*, std::unique_ptr<UnitState>> units_;
+};
+
+}  // namespace pmukit::pmu

@@ -1,0 +1,56 @@
+// pmukit -- the DesignWare PCIe RAS DES counter register map (Linux dwc_pcie_pmu.c,
+// include/linux/pcie-dwc.h): byte offsets from the RAS DES VSEC in a root port's configuration
+// space, and the bit fields of the two control registers.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "pmukit/util/bits.h"
+
+namespace pmukit::regs::dwc {
+
+constexpr std::uint32_t EVENT_CNT_CTL = 0x08;
+struct EventCntCtl;
+using EventCntClear = Field<EventCntCtl, 1, 0>;   // 0x1: per-event clear
+using EventCntEnable = Field<EventCntCtl, 4, 2>;  // 0x1: per-event off, 0x3: per-event on
+using EventCntStatus = Field<EventCntCtl, 7, 7>;
+using EventCntLane = Field<EventCntCtl, 11, 8>;
+using EventCntSelect = Field<EventCntCtl, 27, 16>;  // group [27:24] + event [23:16]
+constexpr std::uint64_t kPerEventClear = 0x1;
+constexpr std::uint64_t kPerEventOff = 0x1;
+constexpr std::uint64_t kPerEventOn = 0x3;
+constexpr std::uint32_t EVENT_CNT_DATA = 0x0c;  // 32-bit lane event counter
+
+constexpr std::uint32_t TIME_BASED_ANAL_CTL = 0x10;
+struct TimeCtl;
+using TimeCtlEnable = Field<TimeCtl, 0, 0>;     // timer start
+using TimeCtlDuration = Field<TimeCtl, 15, 8>;  // 0: manual control
+using TimeCtlReportSelect = Field<TimeCtl, 31, 24>;
+constexpr std::uint32_t TIME_BASED_ANAL_DATA_LOW = 0x14;        // 64-bit counter, read hi-lo-hi
+constexpr std::uint32_t TIME_BASED_ANAL_DATA_HIGH = 0x18;       // its high dword
+constexpr std::uint32_t kSpan = TIME_BASED_ANAL_DATA_HIGH + 4;  // bytes the VSEC must cover
+static_assert(disjoint<EventCntClear, EventCntEnable>() && disjoint<EventCntLane, EventCntSelect>());
+
+// The registers by name, in offset order: what pmu-discover and the inventory JSON show.
+struct NamedRegister {
+  std::string_view name;
+  std::uint32_t offset;
+};
+constexpr NamedRegister kRegisters[] = {{"EVENT_CNT_CTL", EVENT_CNT_CTL},
+                                        {"EVENT_CNT_DATA", EVENT_CNT_DATA},
+                                        {"TIME_BASED_ANAL_CTL", TIME_BASED_ANAL_CTL},
+                                        {"TIME_BASED_ANAL_DATA_LOW", TIME_BASED_ANAL_DATA_LOW},
+                                        {"TIME_BASED_ANAL_DATA_HIGH", TIME_BASED_ANAL_DATA_HIGH}};
+
+// perf config of dwc_rootport PMUs: eventid config:0-15, type config:16-19, lane config:20-27.
+struct PerfConfig;
+using ConfigEventId = Field<PerfConfig, 15, 0>;
+using ConfigType = Field<PerfConfig, 19, 16>;
+using ConfigLane = Field<PerfConfig, 27, 20>;
+constexpr unsigned kTypeTimeBased = 0;
+constexpr unsigned kTypeLane = 1;
+// Time-based data events count 16-byte units; the kernel reports bytes (x16) for ids 0x20-0x23.
+constexpr std::uint64_t kPayloadFirst = 0x20, kPayloadLast = 0x23, kPayloadUnit = 16;
+
+}  // namespace pmukit::regs::dwc

@@ -1,0 +1,94 @@
+// pmukit -- the preflight: one layout, driver, mapping and save per unit, and its verdict.
+#include "pmukit/pmu/preflight.h"
+
+#include <set>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/access/machine_lock.h"
+#include "pmukit/access/msr.h"
+#include "pmukit/access/pci_access.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::pmu {
+
+namespace {
+
+// The CPUs and devices whose msr and config files the layout's registers are reached through.
+void check_writable(Machine& machine, const UnitLayout& layout) {
+  std::set<int> cpus;
+  std::set<Bdf> devices;
+  for (const auto& r : layout.registers) {
+    if (!r.owned) continue;
+    if (const auto* m = std::get_if<MsrAddress>(&r.reg.at); m && cpus.insert(m->cpu).second)
+      machine.msr(m->cpu).check_writable();
+    if (const auto* c = std::get_if<ConfigAddress>(&r.reg.at); c && devices.insert(c->bdf).second)
+      machine.pci().config(c->bdf).check_writable();
+  }
+}
+
+}  // namespace
+
+Preflight::Preflight(Machine& machine, const platform::Database& db)
+    : machine_(machine), db_(db), io_(std::make_unique<RegisterIo>(machine)),
+      guard_(std::make_unique<WriteGuard>(*io_)) {}
+
+Preflight::~Preflight() = default;
+
+Preflight::UnitState& Preflight::state(const discovery::PmuUnit& unit) {
+  auto& slot = units_[&unit];
+  if (slot) return *slot;
+  slot = std::make_unique<UnitState>();
+  slot->layout = make_layout(unit, db_);
+  try {
+    slot->driver = make_driver(slot->layout, db_);
+  } catch (const Error& e) {
+    slot->no_driver = e.what();
+  }
+  return *slot;
+}
+
+Verdict Preflight::check_access(UnitState& s) {
+  if (!s.driver) return NoDriver{s.no_driver};
+  try {
+    for (const auto& b : s.layout.blocks) io_->map_block(b.base, b.size);
+    check_writable(machine_, s.layout);
+  } catch (const SystemError& e) {
+    return NoAccess{e.what(), e.code()};
+  } catch (const Error& e) {
+    return NoAccess{e.what(), 0};
+  }
+  // Saving needs the lock: another pmu-raw's values are not ours to put back.
+  if (!lock_) lock_ = std::make_unique<MachineLock>(machine_);
+  try {
+    guard_->own(s.layout.owned());
+  } catch (const SystemError& e) {
+    return NoAccess{e.what(), e.code()};
+  } catch (const Error& e) {
+    return NoAccess{e.what(), 0};
+  }
+  if (auto busy = s.driver->busy(*guard_)) return *busy;
+  return Ok{};
+}
+
+const Verdict& Preflight::access(const discovery::PmuUnit& unit) {
+  auto& s = state(unit);
+  if (!s.access) s.access = check_access(s);
+  return *s.access;
+}
+
+Verdict Preflight::fit(const discovery::PmuUnit& unit, const std::vector<syntax::EncodedEvent>& events) {
+  auto& s = state(unit);
+  if (!s.driver) return NoDriver{s.no_driver};
+  if (auto refused = s.driver->fit(events)) return *refused;
+  return Ok{};
+}
+
+const UnitLayout& Preflight::layout(const discovery::PmuUnit& unit) {
+  return state(unit).layout;
+}
+
+UnitDriver* Preflight::driver(const discovery::PmuUnit& unit) {
+  return state(unit).driver.get();
+}
+
+}  // namespace pmukit::pmu

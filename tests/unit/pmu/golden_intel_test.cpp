@@ -1,0 +1,139 @@
+// Golden write trace of the Intel PMON box driver on the three access types at once: an IMC box
+// over MMIO (with its fixed counter), a CHA over MSRs (with its TID filter) and an M2M box in PCI
+// config space. Every value below is written from Linux arch/x86/events/intel/uncore_discovery.c
+// (GENERIC_PMON_BOX_CTL_FRZ bit 0, RST_CTRL bit 8, RST_CTRS bit 9 in uncore_discovery.h;
+// intel_generic_uncore_{msr,mmio,pci}_init_box / enable_box / disable_box / enable_event) and
+// uncore_snbep.c (SNBEP_PMON_CTL_EN bit 22, spr_uncore_mmio_enable_event,
+// spr_uncore_pci_enable_event), not from pmukit's headers.
+#include <gtest/gtest.h>
+
+#include "golden.h"
+#include "pmukit/discovery/discover.h"
+#include "pmukit/snapshot/machine_spec.h"
+#include "support/machines.h"
+#include "support/test_support.h"
+
+using namespace pmukit;
+using json = nlohmann::json;
+using test::config_store;
+using test::event;
+using test::mmio_store;
+using test::msr_store;
+
+namespace {
+
+constexpr const char* kM2m = "0000:7e:0c.0";
+
+// IMC boxes at 0xc8aa2800.. (controls +0x40 + 4i, counters +0x8 + 8i, fixed counter +0x38 and its
+// control +0x54 from platforms/intel/spr.json); CHA boxes at MSR 0x2000 + 0x10 * id (controls +2,
+// counters +8); an M2M box at config offset 0x438 of 0000:7e:0c.0 (controls +0x30, counters +8).
+json machine_spec() {
+  json units = json::array({test::seed_spr_imc_group(),
+                            json{{"type", 0},
+                                 {"ids", "0-1"},
+                                 {"access", "msr"},
+                                 {"box_ctl", "0x2000"},
+                                 {"id_stride", "0x10"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", 2},
+                                 {"ctr_offset", 8},
+                                 {"width", 48}},
+                            json{{"type", 7},
+                                 {"ids", "0"},
+                                 {"access", "pci"},
+                                 {"pci", kM2m},
+                                 {"pci_offset", "0x438"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", "0x30"},
+                                 {"ctr_offset", 8},
+                                 {"width", 48}}});
+  return test::intel_machine(143, json::array({test::pmon_device("0000:6a:03.1", 0, "0x2fffe00000")}),
+                             json::array({json{{"device", "0000:6a:03.1"}, {"units", units}}}));
+}
+
+const discovery::PmuUnit* unit(const discovery::DiscoveryResult& found, const std::string& name) {
+  for (const auto& u : found.inventory.units)
+    if (u.name == name) return &u;
+  return nullptr;
+}
+
+// pmukit's own restore (the kernel has none): every register back to its saved value, in the
+// unit's register order (control i, counter i, ...), the box control last.
+void put_back_mmio_box(std::vector<pmu::Access>& t, std::uint64_t box, std::uint64_t fixed_counter_value) {
+  for (unsigned i = 0; i < 4; ++i) {
+    t.push_back(mmio_store(box + 0x40 + 4 * i, 32, 0));  // counter controls: writel
+    t.push_back(mmio_store(box + 0x08 + 8 * i, 64, 0));  // counters: 64-bit
+  }
+  t.push_back(mmio_store(box + 0x54, 32, 0));
+  t.push_back(mmio_store(box + 0x38, 64, fixed_counter_value));
+  t.push_back(mmio_store(box, 32, 0));
+}
+
+}  // namespace
+
+TEST(GoldenTrace, IntelBoxesOverMmioMsrAndPciConfigSpace) {
+  test::TempDir dir;
+  snapshot::build_from_spec(machine_spec(), dir.path() / "m");
+  Machine machine(MachineOptions{dir.path() / "m"});
+  auto found = discovery::discover(machine);
+  const auto* imc = unit(found, "uncore_imc_0");
+  const auto* cha = unit(found, "uncore_cha_1");
+  const auto* m2m = unit(found, "uncore_m2m");
+  ASSERT_TRUE(imc && cha && m2m);
+  const Bdf m2m_bdf = *Bdf::parse(kM2m);
+  {  // Saved values the restore must put back: not all zero.
+    pmu::RegisterIo io(machine);
+    io.map_block(0xc8aa2800, 0x100);
+    io.write(pmu::mmio64(0xc8aa2838, true), 0x77);        // IMC 0 fixed counter
+    io.write(pmu::msr(0, 0x201e), 0x2a);                  // CHA 1 TID filter
+    io.write(pmu::config64(m2m_bdf, 0x440), 0x12345678);  // M2M counter 0
+  }
+  auto trace = test::run_fixed_events(
+      machine, {{imc, {event(0xcf05), event(0xff)}},   // cas_count_read; the fixed counter (UNCORE_FIXED_EVENT)
+                {cha, {event(0x01, 0xc03)}},           // clockticks, TID filter config1 0xc03
+                {m2m, {event(0x0000000300000102)}}});  // event 2, umask 1, umask extension 3 (config:32-)
+  std::vector<pmu::Access> want = {
+      // Programming, phase 1 for every box: frozen (disable_box writes FRZ), then reset. The
+      // kernel's init_box writes the resets alone (0x300); pmukit keeps FRZ (0x301) so nothing
+      // counts before start.
+      mmio_store(0xc8aa2800, 32, 0x1),
+      mmio_store(0xc8aa2800, 32, 0x301),
+      msr_store(0x2010, 0x1),
+      msr_store(0x2010, 0x301),
+      config_store(kM2m, 0x438, 0x1),  // PCI box controls are one config dword (pci_write_config_dword)
+      config_store(kM2m, 0x438, 0x301),
+      // Phase 2: counter controls. enable_event writes the config; pmukit also sets EN (bit 22)
+      // on every control, as PCM does and the SNB-EP paths OR it in (SNBEP_PMON_CTL_EN).
+      mmio_store(0xc8aa2840, 32, 0x40cf05),
+      mmio_store(0xc8aa2854, 32, 0x400000),  // fixed counter: SNBEP_PMON_CTL_EN (spr_uncore_mmio_enable_event)
+      msr_store(0x2012, 0x400001),
+      msr_store(0x201e, 0x3),               // SPR_C0_MSR_PMON_BOX_FILTER0 + 0x10 * box: config1 & 0x3ff
+      config_store(kM2m, 0x46c, 0x3),       // spr_uncore_pci_enable_event: the high dword first,
+      config_store(kM2m, 0x468, 0x400102),  // then the low one
+      // Start: enable_box writes 0 to each box control. Stop: disable_box writes FRZ.
+      mmio_store(0xc8aa2800, 32, 0),
+      msr_store(0x2010, 0),
+      config_store(kM2m, 0x438, 0),
+      mmio_store(0xc8aa2800, 32, 0x1),
+      msr_store(0x2010, 0x1),
+      config_store(kM2m, 0x438, 0x1),
+      // Restore, the last box first: frozen while the registers go back...
+      config_store(kM2m, 0x438, 0x1),
+      msr_store(0x2010, 0x1),
+      mmio_store(0xc8aa2800, 32, 0x1),
+  };
+  // ...then each box's saved values, the box control last. PCI controls and counters are dword
+  // pairs written high first.
+  for (unsigned i = 0; i < 4; ++i) {
+    want.push_back(config_store(kM2m, 0x46c + 8 * i, 0));
+    want.push_back(config_store(kM2m, 0x468 + 8 * i, 0));
+    want.push_back(config_store(kM2m, 0x444 + 8 * i, 0));
+    want.push_back(config_store(kM2m, 0x440 + 8 * i, i == 0 ? 0x12345678 : 0));
+  }
+  want.push_back(config_store(kM2m, 0x438, 0));
+  for (unsigned i = 0; i < 4; ++i) want.push_back(msr_store(0x2012 + i, 0)), want.push_back(msr_store(0x2018 + i, 0));
+  want.push_back(msr_store(0x201e, 0x2a));
+  want.push_back(msr_store(0x2010, 0));
+  put_back_mmio_box(want, 0xc8aa2800, 0x77);
+  EXPECT_EQ(test::trace_difference(trace, want), "");
+}

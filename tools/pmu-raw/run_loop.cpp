@@ -1,0 +1,162 @@
+// pmu-raw -- the run loop. Time comes from a Clock: CLOCK_MONOTONIC on hardware, pmu-sim's
+// virtual clock on a simulated snapshot (so interval tests are exact and instant).
+#include "run_loop.h"
+
+#include <sys/wait.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "pmukit/util/clock.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::tools {
+
+namespace {
+
+bool is_duration_time(const syntax::EventSpec& s) {
+  return s.pmu.empty() && s.terms.size() == 1 && s.terms[0].key == "duration_time";
+}
+
+// Rows for duration_time: perf's software event holding the elapsed nanoseconds.
+void add_duration_rows(const std::vector<syntax::EventSpec>& specs, std::uint64_t window_ns, std::vector<Row>& rows) {
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (is_duration_time(specs[i])) {
+      Row r;
+      r.spec = i;
+      r.event = specs[i].name.empty() ? std::string_view("duration_time") : std::string_view(specs[i].name);
+      r.pmu = "duration_time";
+      r.count = window_ns;
+      r.unit = "ns";
+      r.enabled_ns = r.running_ns = window_ns;
+      r.backend = "clock";
+      rows.push_back(r);
+    }
+}
+
+}  // namespace
+
+void RunLoop::count() {
+  backend_.start();
+  t0_ = last_ = last_read_ = clock_.now_ns();
+  child_ = o_.command.empty() ? 0 : spawn(o_.command);
+  child_done_ = child_ == 0;
+  interval_ns_ = o_.interval_ms.value_or(0) * 1'000'000ull;
+  end_ = o_.duration_s ? t0_ + static_cast<std::uint64_t>(*o_.duration_s * 1e9) : UINT64_MAX;
+  // Narrow direct counters (32-bit DesignWare lane counters have no overflow flag) are read at
+  // least this often whatever the output asks for, so that none wraps twice unseen; the counts
+  // since the last report pile up in pending_.
+  poll_ns_ = backend_.max_read_period_ns();
+  for (;;) {
+    if (g_interrupted.load() && child_done_) break;
+    if (o_.interval_count && intervals_ >= *o_.interval_count) break;
+    if (!(!child_done_ || deadline() == UINT64_MAX ? watch_once() : sleep_once())) break;
+  }
+  stop_time_ = clock_.now_ns();
+  backend_.stop();
+}
+
+std::uint64_t RunLoop::deadline() const {
+  return interval_ns_ ? std::min(end_, t0_ + (intervals_ + 1) * interval_ns_) : end_;
+}
+
+std::uint64_t RunLoop::next_poll() const {
+  return poll_ns_ > UINT64_MAX - last_read_ ? UINT64_MAX : last_read_ + poll_ns_;
+}
+
+bool RunLoop::reap_child() {
+  int st = 0;
+  if (::waitpid(child_, &st, WNOHANG) != child_) return false;
+  child_done_ = true;
+  child_status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  forward_sigterm_to(0);
+  return true;
+}
+
+bool RunLoop::watch_once() {
+  // In virtual mode the command itself may be what advances the time.
+  if (!child_done_ && reap_child()) return false;
+  if (child_done_ && g_interrupted.load()) return false;
+  std::uint64_t now = clock_.now_ns();
+  if (interval_ns_ && now >= deadline())
+    emit_interval(now);
+  else if (now >= next_poll())
+    poll(now);
+  else
+    nap_ns(child_done_ ? 20'000'000 : 1'000'000);
+  return true;
+}
+
+bool RunLoop::sleep_once() {
+  const std::uint64_t until = deadline(), wake = std::min(until, next_poll());
+  bool reached = clock_.sleep_until(wake);
+  std::uint64_t now = clock_.now_ns();
+  if (reached && wake < until) {
+    poll(now);
+    return true;
+  }
+  // Stamped with the time of the read, as perf stat -I does: the counts cover exactly [last, now].
+  if (interval_ns_ && (reached || now > last_)) emit_interval(now);
+  return reached && until < end_;
+}
+
+void RunLoop::poll(std::uint64_t now) {
+  auto rows = backend_.read(now - last_read_);
+  last_read_ = now;
+  if (pending_.empty()) {
+    pending_ = std::move(rows);
+    return;
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    pending_[i].count += rows[i].count;
+    pending_[i].enabled_ns += rows[i].enabled_ns;
+    pending_[i].running_ns += rows[i].running_ns;
+    pending_[i].lost = pending_[i].lost || rows[i].lost;
+  }
+}
+
+void RunLoop::finish_rows(std::vector<Row>& rows) const {
+  for (auto& r : rows)
+    if (auto it = run_.spec_scales.find(r.spec); it != run_.spec_scales.end())
+      r.scale = it->second.scale, r.unit = it->second.unit;
+}
+
+void RunLoop::emit_interval(std::uint64_t now) {
+  poll(now);
+  auto rows = std::move(pending_);
+  pending_.clear();
+  add_duration_rows(run_.specs, now - last_, rows);
+  finish_rows(rows);
+  reporter_.interval(static_cast<double>(now - t0_) / 1e9, rows,
+                     evaluate_metrics(run_.metrics, rows, now - last_, run_.params, run_.per_socket));
+  last_ = now;
+  ++intervals_;
+}
+
+void RunLoop::report_totals(std::vector<Row>& totals) {
+  std::string target =
+      o_.command.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", o_.command[0]);
+  finish_rows(totals);
+  reporter_.totals(totals, evaluate_metrics(run_.metrics, totals, stop_time_ - t0_, run_.params, run_.per_socket),
+                   target, backend_.notes(), static_cast<double>(stop_time_ - t0_) / 1e9);
+  for (const auto& r : totals)
+    if (r.lost)
+      warn(fmt::format("{} on {}: a counter overflowed more than once between reads; its count is too low", r.event,
+                       r.pmu));
+}
+
+std::vector<std::string> RunLoop::report_end() {
+  if (interval_ns_) {
+    if (stop_time_ > last_ && !o_.interval_count) emit_interval(stop_time_);  // the last, partial interval
+    return backend_.finish();
+  }
+  poll(stop_time_);
+  auto totals = std::move(pending_);
+  add_duration_rows(run_.specs, stop_time_ - t0_, totals);
+  auto restore_errors = backend_.finish();
+  report_totals(totals);
+  return restore_errors;
+}
+
+}  // namespace pmukit::tools
