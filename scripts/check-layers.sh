@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Style checks run by CTest (docs/architecture.md): every layer includes only layers above it and
-# never a layer of its own row; no library or tool source file grows past 500 lines.
+# never a layer of its own row; tools include the library's public facade only; no library or tool
+# source file grows past 500 lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Layer rank, one per row of docs/architecture.md's table: a file may include pmukit/<layer>/
@@ -21,6 +22,13 @@ grep -rHo '#include "pmukit/[a-z_]*/[a-z_./]*"' include/pmukit src |
       else if (rank[dep] == rank[layer] && dep != layer) { print file ": layer " layer " includes " dep ", a layer of its own row"; bad = 1 }
     }
     END { exit bad }' || status=1
+# The facade: tools reach hardware through the library's layers (pci/ for config space and device
+# names, pmu/ for registers, discovery/), never through access/ internals. From access/ they may
+# include the machine root (machine.h) and the PCI address type (bdf.h) only.
+if grep -rHn '#include "pmukit/access/' tools | grep -v -e '"pmukit/access/machine.h"' -e '"pmukit/access/bdf.h"'; then
+  echo "tools include access/ internals: use the library's facade (docs/architecture.md, 'The facade')"
+  status=1
+fi
 find src include tools -name '*.cpp' -o -name '*.h' | xargs wc -l |
   awk '$2 != "total" && $1 > 500 { print $2 ": " $1 " lines (keep files under 500)"; bad = 1 } END { exit bad }' || status=1
 exit $status

@@ -122,16 +122,35 @@ void resolve_root_ports(std::vector<Device>& devices) {
 }
 
 std::vector<Device> scan(Machine& machine, const ScanOptions& options) {
+  PciFilter filter;
+  for (const auto& s : options.slots) filter.set_slot(s);
+  for (const auto& d : options.ids) filter.set_id(d);
   PciAccess& pci = machine.pci();
   std::vector<Device> all;
   all.reserve(pci.devices().size());
   for (const auto& info : pci.devices()) all.push_back(read_device(pci, info));
   resolve_root_ports(all);
-  if (!options.filter) return all;
+  if (options.slots.empty() && options.ids.empty()) return all;
   std::vector<Device> kept;
   for (auto& d : all)
-    if (pci.matches(d.bdf, *options.filter)) kept.push_back(std::move(d));
+    if (pci.matches(d.bdf, filter)) kept.push_back(std::move(d));
   return kept;
+}
+
+std::string class_name(Machine& machine, std::uint32_t class_code) {
+  return machine.pci().class_name(class_code);
+}
+
+std::string vendor_device_name(Machine& machine, std::uint16_t vendor, std::uint16_t device) {
+  return machine.pci().vendor_device_name(vendor, device);
+}
+
+std::string access_method(Machine& machine) {
+  return std::string(machine.pci().method());
+}
+
+bool no_devices(Machine& machine) {
+  return machine.pci().devices().empty();
 }
 
 }  // namespace pmukit::pci

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/access/pci_access.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit::tools {
@@ -45,12 +44,12 @@ std::string capability_line(const pci::Capability& c) {
   return fmt::format("{} {}", where, name);
 }
 
-void print_pci_text(PciAccess& pci, const std::vector<pci::Device>& devices, bool verbose) {
+void print_pci_text(Machine& machine, const std::vector<pci::Device>& devices, bool verbose) {
   for (const auto& d : devices) {
-    std::string cls = pci.class_name(d.class_code);
+    std::string cls = pci::class_name(machine, d.class_code);
     if (!cls.ends_with("]")) cls += fmt::format(" [{:04x}]", d.class_code >> 8);  // lspci -nn style
-    fmt::print("{} {}: {} [{:04x}:{:04x}]", d.bdf.str(), cls, pci.vendor_device_name(d.vendor_id, d.device_id),
-               d.vendor_id, d.device_id);
+    fmt::print("{} {}: {} [{:04x}:{:04x}]", d.bdf.str(), cls,
+               pci::vendor_device_name(machine, d.vendor_id, d.device_id), d.vendor_id, d.device_id);
     if (d.revision) fmt::print(" (rev {:02x})", d.revision);
     fmt::print("\n");
     if (d.numa_node >= 0) fmt::print("\tNUMA node: {}\n", d.numa_node);

@@ -7,13 +7,9 @@
 
 #include "pmukit/pci/device.h"
 
-namespace pmukit {
-class PciAccess;
-}
-
 namespace pmukit::tools {
 
-void print_pci_text(PciAccess& pci, const std::vector<pci::Device>& devices, bool verbose);
+void print_pci_text(Machine& machine, const std::vector<pci::Device>& devices, bool verbose);
 nlohmann::ordered_json pci_json(const std::vector<pci::Device>& devices);
 // One capability as lspci -vvv names it: "[100 v1] DVSEC Vendor=8086 ID=0001 Rev=1 Len=16".
 std::string capability_line(const pci::Capability& cap);

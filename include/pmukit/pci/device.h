@@ -12,7 +12,6 @@
 
 namespace pmukit {
 class Machine;
-class PciFilter;
 }  // namespace pmukit
 
 namespace pmukit::pci {
@@ -50,12 +49,24 @@ struct Device {
   const Capability* find_vsec(std::uint16_t vendor, std::uint16_t id) const;
 };
 
+// lspci-style selection, parsed and matched by libpci's own filter functions: devices that do not
+// match are left out of the result (but still used for topology).
 struct ScanOptions {
-  PciFilter* filter = nullptr;  // devices that do not match are left out (but still used for topology)
+  std::vector<std::string> slots;  // -s [[[[domain]:]bus]:][slot][.[func]]
+  std::vector<std::string> ids;    // -d [vendor]:[device][:class]
 };
 
-// Scans every device the machine's PCI access method sees, sorted by BDF.
+// Scans every device the machine's PCI access method sees, sorted by BDF. Throws UsageError naming
+// a bad field of a selection before anything is read.
 std::vector<Device> scan(Machine& machine, const ScanOptions& options = {});
+
+// lspci's words beside a device, from the pci.ids database through libpci ("Ethernet controller",
+// "Intel Corporation Device 09a7"), and how libpci reaches config space ("linux-sysfs", "dump").
+std::string class_name(Machine& machine, std::uint32_t class_code);
+std::string vendor_device_name(Machine& machine, std::uint16_t vendor, std::uint16_t device);
+std::string access_method(Machine& machine);
+// Whether libpci sees no device at all (a dump file with no lspci -x output in it reads so).
+bool no_devices(Machine& machine);
 
 // Fills Device::root_port from bridge bus ranges (works for dump files, which have no sysfs links).
 void resolve_root_ports(std::vector<Device>& devices);
