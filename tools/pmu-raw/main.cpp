@@ -9,23 +9,30 @@
 
 using namespace pmukit;
 
-int main(int argc, char** argv) {
-  CLI::App app{"pmu-raw: count uncore PMU events by programming the PMU registers directly.\n\n"
-               "Events use perf's syntax with kernel PMU names, so perf command lines run as written:\n"
-               "  pmu-raw -a -e 'nvidia_scf_pmu_0/cmem_rd_data/' -I 1000\n"
-               "  pmu-raw -e uncore_imc/cas_count_read/            all IMC boxes, merged (--per-box: each)\n"
-               "  pmu-raw -e 'uncore_imc_3/event=0x05,umask=0xcf,name=rd3/' -- ./workload\n"
-               "  pmu-raw --snapshot /tmp/spr -e uncore_imc/cas_count_read/ -I 1000   (with pmu-sim run)\n"
-               "Every register pmu-raw changes is saved first and restored on exit, on error and on\n"
-               "SIGINT/SIGTERM; only registers of discovered PMU units are ever written.",
-               "pmu-raw"};
-  app.allow_extras(false);
-  tools::RawOptions o;
-  tools::add_machine_options(app, o.machine);
+namespace {
+
+constexpr const char* kAbout =
+    "pmu-raw: count uncore PMU events by programming the PMU registers directly.\n\n"
+    "Events use perf's syntax with kernel PMU names, so perf command lines run as written:\n"
+    "  pmu-raw -a -e 'nvidia_scf_pmu_0/cmem_rd_data/' -I 1000\n"
+    "  pmu-raw -e uncore_imc/cas_count_read/            all IMC boxes, merged (--per-box: each)\n"
+    "  pmu-raw -e 'uncore_imc_3/event=0x05,umask=0xcf,name=rd3/' -- ./workload\n"
+    "  pmu-raw --snapshot /tmp/spr -e uncore_imc/cas_count_read/ -I 1000   (with pmu-sim run)\n"
+    "Every register pmu-raw changes is saved first and restored on exit, on error and on\n"
+    "SIGINT/SIGTERM; only registers of discovered PMU units are ever written.";
+
+// The flags that are not RawOptions fields themselves.
+struct Flags {
+  bool system_wide = false, per_socket = false, per_box = false, json = false;
+  std::string separator;
+  bool list_events = false, list_metrics = false, list_all = false;
+};
+
+// What to count, and for how long.
+void add_counting_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_option("-e,--event", o.events, "Event(s) to count, perf syntax: pmu/term=value,.../ (repeatable)")
       ->type_name("EVENT");
-  bool system_wide = false;
-  app.add_flag("-a,--all-cpus", system_wide,
+  app.add_flag("-a,--all-cpus", f.system_wide,
                "System-wide (accepted for perf compatibility: uncore counting is always "
                "system-wide)");
   app.add_option("-I,--interval-print", o.interval_ms, "Print counts every MS milliseconds")
@@ -35,13 +42,20 @@ int main(int argc, char** argv) {
   app.add_option("--duration", o.duration_s, "Count for SECONDS, then stop")
       ->type_name("SECONDS")
       ->check(CLI::PositiveNumber);
-  bool per_socket = false, per_box = false, json = false;
-  std::string sep;
-  app.add_flag("--per-socket", per_socket, "One line per event per socket");
-  app.add_flag("--per-box,--no-merge", per_box, "One line per event per PMU unit (box)");
-  app.add_option("-x,--field-separator", sep, "CSV output with this separator, as perf stat -x")->type_name("SEP");
-  app.add_flag("-j,--json", json, "JSON lines with perf stat -j's field names");
+}
+
+// How the counts are shown.
+void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
+  app.add_flag("--per-socket", f.per_socket, "One line per event per socket");
+  app.add_flag("--per-box,--no-merge", f.per_box, "One line per event per PMU unit (box)");
+  app.add_option("-x,--field-separator", f.separator, "CSV output with this separator, as perf stat -x")
+      ->type_name("SEP");
+  app.add_flag("-j,--json", f.json, "JSON lines with perf stat -j's field names");
   app.add_option("-o,--output", o.output, "Write the counts to FILE")->type_name("FILE");
+}
+
+// How the events are counted, and what is computed from them.
+void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o) {
   app.add_flag("--force", o.force, "Take units whose counters are already enabled (their registers are restored)");
   app.add_option("--backend", o.backend,
                  "direct: program the registers; perf: the kernel's perf_event_open; auto: direct where the "
@@ -60,24 +74,43 @@ int main(int argc, char** argv) {
                  "Intel perfmon JSON event file(s): their event names (UNC_M_CAS_COUNT.RD) work in -e")
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
-  bool list_events = false, list_metrics = false, list_all = false;
-  app.add_flag("--list-events", list_events,
+}
+
+void add_listing_options(CLI::App& app, Flags& f) {
+  app.add_flag("--list-events", f.list_events,
                "List the events each PMU of this machine knows by name (with --event-file, the file's events too)");
-  app.add_flag("--list-metrics", list_metrics, "List the metrics that apply to this machine's PMUs");
-  app.add_flag("--all", list_all, "With --list-metrics: every metric pmukit knows");
+  app.add_flag("--list-metrics", f.list_metrics, "List the metrics that apply to this machine's PMUs");
+  app.add_flag("--all", f.list_all, "With --list-metrics: every metric pmukit knows");
+}
+
+void apply_output_flags(const Flags& f, tools::RawOptions& o) {
+  if (f.per_socket && f.per_box) throw UsageError("--per-socket and --per-box are exclusive");
+  if (f.json && !f.separator.empty()) throw UsageError("-j and -x are exclusive");
+  o.report.aggregation = f.per_box      ? tools::Aggregation::PerBox
+                         : f.per_socket ? tools::Aggregation::PerSocket
+                                        : tools::Aggregation::Merged;
+  o.report.format = f.json ? tools::Format::Json : f.separator.empty() ? tools::Format::Table : tools::Format::Csv;
+  if (!f.separator.empty()) o.report.separator = f.separator;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{kAbout, "pmu-raw"};
+  app.allow_extras(false);
+  tools::RawOptions o;
+  Flags f;
+  tools::add_machine_options(app, o.machine);
+  add_counting_options(app, o, f);
+  add_output_options(app, o, f);
+  add_backend_and_metric_options(app, o);
+  add_listing_options(app, f);
   app.add_option("command", o.command, "Command to count over (after --)");
   app.set_version_flag("-V,--version", "pmu-raw (pmukit) 0.1.0");
-
   return tools::run_tool("pmu-raw", app, argc, argv, [&] {
-    if (per_socket && per_box) throw UsageError("--per-socket and --per-box are exclusive");
-    if (json && !sep.empty()) throw UsageError("-j and -x are exclusive");
-    o.report.aggregation = per_box      ? tools::Aggregation::PerBox
-                           : per_socket ? tools::Aggregation::PerSocket
-                                        : tools::Aggregation::Merged;
-    o.report.format = json ? tools::Format::Json : sep.empty() ? tools::Format::Table : tools::Format::Csv;
-    if (!sep.empty()) o.report.separator = sep;
-    if (list_events) return tools::list_events(o.machine, o.event_files);
-    if (list_metrics) return tools::list_metric_catalog(o.machine, list_all);
+    apply_output_flags(f, o);
+    if (f.list_events) return tools::list_events(o.machine, o.event_files);
+    if (f.list_metrics) return tools::list_metric_catalog(o.machine, f.list_all);
     return tools::run_counting(o);
   });
 }

@@ -12,77 +12,108 @@
 
 using namespace pmukit;
 
-int main(int argc, char** argv) {
-  CLI::App app{"pmu-sim: synthetic machines whose uncore PMU registers behave like hardware.\n\n"
-               "Examples:\n"
-               "  pmu-sim list                          the bundled machines\n"
-               "  pmu-sim create spr-2s /tmp/spr        write a bundled machine's snapshot tree\n"
-               "  pmu-sim create --spec my.json /tmp/m  write a machine described in JSON\n"
-               "                                        (docs/snapshot-format.md)\n"
-               "  pmu-sim run /tmp/spr --realtime &     make its counters count as time passes\n"
-               "  pmu-sim run /tmp/spr                  virtual time: it advances only when a client\n"
-               "                                        (pmu-raw, pmu-sim advance) asks\n"
-               "  pmu-sim advance /tmp/spr 1000         move virtual time forward by 1000 ms",
-               "pmu-sim"};
-  app.require_subcommand(1);
-  auto* list = app.add_subcommand("list", "List the bundled synthetic machines");
-  auto* create = app.add_subcommand("create", "Write a machine's snapshot tree into an empty directory");
+namespace {
+
+constexpr const char* kAbout = "pmu-sim: synthetic machines whose uncore PMU registers behave like hardware.\n\n"
+                               "Examples:\n"
+                               "  pmu-sim list                          the bundled machines\n"
+                               "  pmu-sim create spr-2s /tmp/spr        write a bundled machine's snapshot tree\n"
+                               "  pmu-sim create --spec my.json /tmp/m  write a machine described in JSON\n"
+                               "                                        (docs/snapshot-format.md)\n"
+                               "  pmu-sim run /tmp/spr --realtime &     make its counters count as time passes\n"
+                               "  pmu-sim run /tmp/spr                  virtual time: it advances only when a client\n"
+                               "                                        (pmu-raw, pmu-sim advance) asks\n"
+                               "  pmu-sim advance /tmp/spr 1000         move virtual time forward by 1000 ms";
+
+// The subcommands and what each was given.
+struct Commands {
+  CLI::App* list = nullptr;
+  CLI::App* create = nullptr;
   std::string spec_file;
-  std::vector<std::string> args;
-  create->add_option("--spec", spec_file, "Machine description in JSON instead of a bundled name")
+  std::vector<std::string> create_args;
+  CLI::App* run = nullptr;
+  std::string run_dir;
+  tools::RunOptions run_opts;
+  CLI::App* advance = nullptr;
+  std::string advance_dir;
+  std::uint64_t advance_ms = 0;
+};
+
+void add_create(CLI::App& app, Commands& c) {
+  c.create = app.add_subcommand("create", "Write a machine's snapshot tree into an empty directory");
+  c.create->add_option("--spec", c.spec_file, "Machine description in JSON instead of a bundled name")
       ->check(CLI::ExistingFile);
-  create
-      ->add_option("args", args,
+  c.create
+      ->add_option("args", c.create_args,
                    "[MACHINE] DIR: bundled machine name (see 'pmu-sim list') and the directory "
                    "to write (created; must be empty)")
       ->required();
-  auto* run = app.add_subcommand("run", "Simulate a snapshot's PMU registers until interrupted");
-  std::string run_dir;
-  tools::RunOptions run_opts;
-  run->add_option("dir", run_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
-  run->add_flag("--realtime", run_opts.realtime,
-                "Step with the wall clock (default: virtual time, advanced by clients)");
-  run->add_option("--step-ms", run_opts.step_ms, "Real-time step period in ms")->capture_default_str();
-  run->add_option("--rate", run_opts.rates,
-                  "Event rate in counts/s: KIND:CODE=RATE, KIND=RATE, cycles=HZ or default=RATE "
-                  "(defaults in platforms/sim/rates.json)")
-      ->type_name("RULE");
-  auto* advance = app.add_subcommand("advance", "Advance a running simulator's virtual time");
-  std::string advance_dir;
-  std::uint64_t advance_ms = 0;
-  advance->add_option("dir", advance_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
-  advance->add_option("ms", advance_ms, "Milliseconds of virtual time")->required();
-  app.set_version_flag("-V,--version", "pmu-sim (pmukit) 0.1.0");
+}
 
+void add_run(CLI::App& app, Commands& c) {
+  c.run = app.add_subcommand("run", "Simulate a snapshot's PMU registers until interrupted");
+  c.run->add_option("dir", c.run_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
+  c.run->add_flag("--realtime", c.run_opts.realtime,
+                  "Step with the wall clock (default: virtual time, advanced by clients)");
+  c.run->add_option("--step-ms", c.run_opts.step_ms, "Real-time step period in ms")->capture_default_str();
+  c.run
+      ->add_option("--rate", c.run_opts.rates,
+                   "Event rate in counts/s: KIND:CODE=RATE, KIND=RATE, cycles=HZ or default=RATE "
+                   "(defaults in platforms/sim/rates.json)")
+      ->type_name("RULE");
+}
+
+void add_advance(CLI::App& app, Commands& c) {
+  c.advance = app.add_subcommand("advance", "Advance a running simulator's virtual time");
+  c.advance->add_option("dir", c.advance_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
+  c.advance->add_option("ms", c.advance_ms, "Milliseconds of virtual time")->required();
+}
+
+int create_machine(const Commands& c) {
+  const auto& args = c.create_args;
+  if (args.size() != (c.spec_file.empty() ? 2u : 1u))
+    throw UsageError(c.spec_file.empty() ? "create: expected MACHINE DIR" : "create --spec FILE: expected DIR");
+  const std::string dir = args.back();
+  const std::string name = c.spec_file.empty() ? args.front() : "";
+  if (!c.spec_file.empty()) {
+    nlohmann::json spec;
+    try {
+      spec = nlohmann::json::parse(read_file(c.spec_file));
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(fmt::format("{}: {}", c.spec_file, e.what()));
+    }
+    snapshot::build_from_spec(spec, dir);
+  } else {
+    snapshot::build_bundled(name, dir);
+  }
+  fmt::print("{}: machine '{}' written\n", dir, name.empty() ? c.spec_file : name);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{kAbout, "pmu-sim"};
+  app.require_subcommand(1);
+  Commands c;
+  c.list = app.add_subcommand("list", "List the bundled synthetic machines");
+  add_create(app, c);
+  add_run(app, c);
+  add_advance(app, c);
+  app.set_version_flag("-V,--version", "pmu-sim (pmukit) 0.1.0");
   return tools::run_tool("pmu-sim", app, argc, argv, [&] {
-    if (list->parsed()) {
+    if (c.list->parsed()) {
       tools::print_bundled_machines();
       return 0;
     }
-    if (run->parsed()) {
-      Machine machine(MachineOptions{run_dir});
-      return tools::run_simulator(machine, run_opts);
+    if (c.run->parsed()) {
+      Machine machine(MachineOptions{c.run_dir});
+      return tools::run_simulator(machine, c.run_opts);
     }
-    if (advance->parsed()) {
-      Machine machine(MachineOptions{advance_dir});
-      return tools::advance_clock(machine, advance_ms);
+    if (c.advance->parsed()) {
+      Machine machine(MachineOptions{c.advance_dir});
+      return tools::advance_clock(machine, c.advance_ms);
     }
-    if (args.size() != (spec_file.empty() ? 2u : 1u))
-      throw UsageError(spec_file.empty() ? "create: expected MACHINE DIR" : "create --spec FILE: expected DIR");
-    const std::string dir = args.back();
-    const std::string name = spec_file.empty() ? args.front() : "";
-    if (!spec_file.empty()) {
-      nlohmann::json spec;
-      try {
-        spec = nlohmann::json::parse(read_file(spec_file));
-      } catch (const nlohmann::json::exception& e) {
-        throw Error(fmt::format("{}: {}", spec_file, e.what()));
-      }
-      snapshot::build_from_spec(spec, dir);
-    } else {
-      snapshot::build_bundled(name, dir);
-    }
-    fmt::print("{}: machine '{}' written\n", dir, name.empty() ? spec_file : name);
-    return 0;
+    return create_machine(c);
   });
 }
