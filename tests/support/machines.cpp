@@ -40,4 +40,39 @@ json seed_spr_imc_group() {
               {"width", 48}};
 }
 
+json spr_every_access_type(json extra_units) {
+  json units = json::array({seed_spr_imc_group(),
+                            json{{"type", 0},
+                                 {"ids", "0-1"},
+                                 {"access", "msr"},
+                                 {"box_ctl", "0x2000"},
+                                 {"id_stride", "0x10"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", 2},
+                                 {"ctr_offset", 8},
+                                 {"width", 48}},
+                            json{{"type", 7},
+                                 {"ids", "0"},
+                                 {"access", "pci"},
+                                 {"pci", "0000:7e:0c.0"},
+                                 {"pci_offset", "0x438"},
+                                 {"num_regs", 4},
+                                 {"ctl_offset", "0x30"},
+                                 {"ctr_offset", 8},
+                                 {"width", 48}}});
+  for (auto& u : extra_units) units.push_back(u);
+  return intel_machine(143, json::array({pmon_device("0000:6a:03.1", 0, "0x2fffe00000")}),
+                       json::array({json{{"device", "0000:6a:03.1"}, {"units", units}}}));
+}
+
+snapshot::PciDeviceSpec dwc_root_port(const Bdf& bdf) {
+  snapshot::PciDeviceSpec rp;
+  rp.bdf = bdf;
+  rp.config = snapshot::ConfigImage(0x1ded, 0x8000, 0x060400, 1);
+  rp.config.add_pcie_cap(0x70, 0x4);
+  rp.config.add_ext_cap(0x100, 0x01, 2);
+  rp.config.add_vsec(0x374, 0x02, 4, 0x100);
+  return rp;
+}
+
 }  // namespace pmukit::test

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "pmukit/snapshot/builder.h"
+
 namespace pmukit::test {
 
 // A PMON discovery device (8086:<device>) with the corpus capability layout and one 64-bit BAR.
@@ -15,5 +17,13 @@ nlohmann::json intel_machine(int model, nlohmann::json devices, nlohmann::json t
 
 // The eight SPR IMC units of seed 001 (type 6, ids 0-7, MMIO, 4 x 48 bits, ctrl offset 64, ctr offset 8).
 nlohmann::json seed_spr_imc_group();
+
+// An SPR machine with a box of every access type: the seed's IMC boxes over MMIO at 0xc8aa2800..,
+// two CHAs over MSRs at 0x2000 + 0x10 * id (controls +2, counters +8) and an M2M box at config
+// offset 0x438 of 0000:7e:0c.0 (controls +0x30, counters +8); `extra_units` join the table.
+nlohmann::json spr_every_access_type(nlohmann::json extra_units = nlohmann::json::array());
+
+// A DesignWare root port (Alibaba 1ded:8000) whose RAS DES VSEC is at config offset 0x374.
+snapshot::PciDeviceSpec dwc_root_port(const Bdf& bdf);
 
 }  // namespace pmukit::test

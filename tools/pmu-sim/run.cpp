@@ -54,7 +54,7 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
     }
     return 0;
   }
-  // Steps every period; a client's barrier (it wrote control registers and waits for them to take
+  // Steps every period; a client's settle request (it wrote control registers and waits for them to take
   // effect) is answered within ~50 us instead of at the next period, so programming hundreds of
   // boxes does not wait hundreds of periods.
   const std::uint64_t period = opts.step_ms * 1'000'000ull;

@@ -58,7 +58,7 @@ class ClockServer {
 
   SimMode mode() const { return mode_; }
   std::uint64_t now_ns() const;
-  // A request waiting to be served: the time it asks for (virtual mode; now for a barrier).
+  // A request waiting to be served: the time it asks for (virtual mode; now to settle).
   bool pending(std::uint64_t& seq, std::uint64_t& request_ns) const;
   void complete(std::uint64_t seq, std::uint64_t now_ns);
   void set_now(std::uint64_t now_ns);

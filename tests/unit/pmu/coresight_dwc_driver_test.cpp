@@ -11,6 +11,7 @@
 #include "pmukit/sim/simulator.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/util/error.h"
+#include "support/machines.h"
 #include "support/register_image.h"
 #include "support/test_support.h"
 
@@ -63,13 +64,7 @@ struct Rig {
         b.write_phys32(cs->base0 + regs::coresight::PMCFGR, cs->pmcfgr);
         b.write_phys32(cs->base1 + 0xffc, 0);  // page 1 exists
       } else {
-        snapshot::PciDeviceSpec rp;
-        rp.bdf = u.as<discovery::DwcUnit>()->root_port;
-        rp.config = snapshot::ConfigImage(0x1ded, 0x8000, 0x060400, 1);
-        rp.config.add_pcie_cap(0x70, 0x4);
-        rp.config.add_ext_cap(0x100, 0x01, 2);
-        rp.config.add_vsec(0x374, 0x02, 4, 0x100);
-        b.add_pci_device(rp);
+        b.add_pci_device(test::dwc_root_port(u.as<discovery::DwcUnit>()->root_port));
       }
     }
     machine = std::make_unique<Machine>(MachineOptions{dir.path()});

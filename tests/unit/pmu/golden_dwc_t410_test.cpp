@@ -11,6 +11,7 @@
 
 #include "golden.h"
 #include "pmukit/snapshot/builder.h"
+#include "support/machines.h"
 #include "support/test_support.h"
 
 using namespace pmukit;
@@ -35,13 +36,7 @@ struct DwcRig {
     unit.pmu_kind = "dwc_pcie";
     unit.detail = d;
     snapshot::SnapshotBuilder b(dir.path());
-    snapshot::PciDeviceSpec rp;
-    rp.bdf = d.root_port;
-    rp.config = snapshot::ConfigImage(0x1ded, 0x8000, 0x060400, 1);
-    rp.config.add_pcie_cap(0x70, 0x4);
-    rp.config.add_ext_cap(0x100, 0x01, 2);
-    rp.config.add_vsec(0x374, 0x02, 4, 0x100);
-    b.add_pci_device(rp);
+    b.add_pci_device(test::dwc_root_port(d.root_port));
     machine = std::make_unique<Machine>(MachineOptions{dir.path()});
   }
 };

@@ -14,7 +14,6 @@
 #include "support/test_support.h"
 
 using namespace pmukit;
-using json = nlohmann::json;
 using test::config_store;
 using test::event;
 using test::mmio_store;
@@ -23,33 +22,6 @@ using test::msr_store;
 namespace {
 
 constexpr const char* kM2m = "0000:7e:0c.0";
-
-// IMC boxes at 0xc8aa2800.. (controls +0x40 + 4i, counters +0x8 + 8i, fixed counter +0x38 and its
-// control +0x54 from platforms/intel/spr.json); CHA boxes at MSR 0x2000 + 0x10 * id (controls +2,
-// counters +8); an M2M box at config offset 0x438 of 0000:7e:0c.0 (controls +0x30, counters +8).
-json machine_spec() {
-  json units = json::array({test::seed_spr_imc_group(),
-                            json{{"type", 0},
-                                 {"ids", "0-1"},
-                                 {"access", "msr"},
-                                 {"box_ctl", "0x2000"},
-                                 {"id_stride", "0x10"},
-                                 {"num_regs", 4},
-                                 {"ctl_offset", 2},
-                                 {"ctr_offset", 8},
-                                 {"width", 48}},
-                            json{{"type", 7},
-                                 {"ids", "0"},
-                                 {"access", "pci"},
-                                 {"pci", kM2m},
-                                 {"pci_offset", "0x438"},
-                                 {"num_regs", 4},
-                                 {"ctl_offset", "0x30"},
-                                 {"ctr_offset", 8},
-                                 {"width", 48}}});
-  return test::intel_machine(143, json::array({test::pmon_device("0000:6a:03.1", 0, "0x2fffe00000")}),
-                             json::array({json{{"device", "0000:6a:03.1"}, {"units", units}}}));
-}
 
 const discovery::PmuUnit* unit(const discovery::DiscoveryResult& found, const std::string& name) {
   for (const auto& u : found.inventory.units)
@@ -73,7 +45,11 @@ void put_back_mmio_box(std::vector<pmu::Access>& t, std::uint64_t box, std::uint
 
 TEST(GoldenTrace, IntelBoxesOverMmioMsrAndPciConfigSpace) {
   test::TempDir dir;
-  snapshot::build_from_spec(machine_spec(), dir.path() / "m");
+  // IMC boxes at 0xc8aa2800.. (controls +0x40 + 4i, counters +0x8 + 8i, fixed counter +0x38 and
+  // its control +0x54, from platforms/intel/spr.json); CHA boxes at MSR 0x2000 + 0x10 * id
+  // (controls +2, counters +8); an M2M box at config offset 0x438 of 0000:7e:0c.0 (controls
+  // +0x30, counters +8).
+  snapshot::build_from_spec(test::spr_every_access_type(), dir.path() / "m");
   Machine machine(MachineOptions{dir.path() / "m"});
   auto found = discovery::discover(machine);
   const auto* imc = unit(found, "uncore_imc_0");

@@ -22,28 +22,7 @@ using json = nlohmann::json;
 namespace {
 
 json machine_spec(json extra_units = json::array()) {
-  json units = json::array({test::seed_spr_imc_group(),
-                            json{{"type", 0},
-                                 {"ids", "0-1"},
-                                 {"access", "msr"},
-                                 {"box_ctl", "0x2000"},
-                                 {"id_stride", "0x10"},
-                                 {"num_regs", 4},
-                                 {"ctl_offset", 2},
-                                 {"ctr_offset", 8},
-                                 {"width", 48}},
-                            json{{"type", 7},
-                                 {"ids", "0"},
-                                 {"access", "pci"},
-                                 {"pci", "0000:7e:0c.0"},
-                                 {"pci_offset", "0x438"},
-                                 {"num_regs", 4},
-                                 {"ctl_offset", "0x30"},
-                                 {"ctr_offset", 8},
-                                 {"width", 48}}});
-  for (auto& u : extra_units) units.push_back(u);
-  return test::intel_machine(143, json::array({test::pmon_device("0000:6a:03.1", 0, "0x2fffe00000")}),
-                             json::array({json{{"device", "0000:6a:03.1"}, {"units", units}}}));
+  return test::spr_every_access_type(std::move(extra_units));
 }
 
 struct Rig {
