@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pmukit/platform/embedded.h"
+#include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/json_fields.h"
 #include "pmukit/util/text.h"
@@ -23,6 +24,7 @@ CpuModel parse_cpu(const json& j, const std::string& where) {
   c.name = json_string(j, "name", where);
   c.description = json_string(j, "description", where);
   c.intel_uncore = json_string(j, "intel_uncore", where, false);
+  c.iio_map = json_string(j, "iio_map", where, false);
   return c;
 }
 
@@ -49,6 +51,27 @@ IntelBoxType parse_box(const json& j, const std::string& where) {
                                 json_number(f.at("ctr"), where + " fixed ctr"), json_string(f, "note", where, false)};
   }
   return b;
+}
+
+// An IIO map's filter terms are formats of its PMU kind, and every part it gives has a ch_mask bit.
+void check_iio_filters(const Database& db, const IioMapScheme& m) {
+  std::string where = "platforms: iio map " + m.name;
+  const PmuKind* kind = db.pmu_kind(m.pmu_kind);
+  if (!kind) throw Error(fmt::format("{}: unknown pmu kind '{}'", where, m.pmu_kind));
+  for (const auto& term : {m.ch_mask_term, m.fc_mask_term})
+    if (!kind->formats.count(term))
+      throw Error(fmt::format("{}: pmu kind '{}' has no format '{}'", where, m.pmu_kind, term));
+  unsigned width = events::format_width(events::parse_format(m.ch_mask_term, kind->formats.at(m.ch_mask_term)));
+  for (const auto& t : m.tables)
+    for (const auto& [name, rules] : t.layouts)
+      for (const auto& r : rules) {
+        unsigned top = r.root_ports ? r.devs.hi - r.devs.lo : 0;
+        for (unsigned p : r.parts) top = std::max(top, p);
+        for (const auto& [id, p] : r.part_by_id) top = std::max(top, p);
+        if (top >= width)
+          throw Error(fmt::format("{} table {} layout {}: part {} has no bit in {} ({} bits)", where, t.name, name, top,
+                                  m.ch_mask_term, width));
+      }
 }
 
 }  // namespace
@@ -109,6 +132,7 @@ void Database::load(const std::string& path, const std::string& body) {
       }
     }
     load_soc_data(doc, "platforms/" + path, soc_);
+    load_iio_maps(doc, "platforms/" + path, iio_maps_);
   } catch (const json::exception& e) {
     throw Error(fmt::format("platforms/{}: {}", path, e.what()));
   }
@@ -128,9 +152,13 @@ Database Database::from_files(const std::vector<std::pair<std::string, std::stri
   }
   for (const auto& [what, kind] : soc_pmu_references(db.soc_))
     if (!db.pmu_kind(kind)) throw Error(fmt::format("platforms: {} names unknown pmu kind '{}'", what, kind));
-  for (const auto& c : db.cpus_)
+  for (const auto& c : db.cpus_) {
     if (!c.intel_uncore.empty() && !db.intel_uncore(c.intel_uncore))
       throw Error(fmt::format("platforms: cpu '{}' names unknown intel uncore table '{}'", c.name, c.intel_uncore));
+    if (!c.iio_map.empty() && !db.iio_map(c.iio_map))
+      throw Error(fmt::format("platforms: cpu '{}' names unknown iio map '{}'", c.name, c.iio_map));
+  }
+  for (const auto& m : db.iio_maps_) check_iio_filters(db, m);
   return db;
 }
 
@@ -156,6 +184,12 @@ const CpuModel* Database::match_cpu(std::string_view vendor, unsigned family, un
 const IntelUncore* Database::intel_uncore(std::string_view name) const {
   auto it = intel_.find(name);
   return it == intel_.end() ? nullptr : &it->second;
+}
+
+const IioMapScheme* Database::iio_map(std::string_view name) const {
+  for (const auto& m : iio_maps_)
+    if (m.name == name) return &m;
+  return nullptr;
 }
 
 const PmuKind* Database::pmu_kind(std::string_view kind) const {
