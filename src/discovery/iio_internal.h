@@ -16,7 +16,8 @@ int iio_socket_of_die(const Topology& topo, int die);
 
 // When the registers cannot say: the locator device's NUMA node, else the order it was found
 // (as PCM does). Adds a warning saying which.
-int iio_socket_fallback(const Topology& topo, const pci::Device& locator, int order, std::vector<std::string>& warnings);
+int iio_socket_fallback(const Topology& topo, const pci::Device& locator, int order,
+                        std::vector<std::string>& warnings);
 
 // Linux uncore_iio_<n>/die<x> files (segment:bus): cross-checked against the stacks read from
 // config space, or, when config space could not be read at all (`use_kernel`), the stacks.

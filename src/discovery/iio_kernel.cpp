@@ -1,5 +1,6 @@
 // pmukit -- the IIO mapping Linux exposes (/sys/devices/uncore_iio_<n>/die<x>, "segment:bus"), as
 // a cross-check of the config-space route and as the route itself when config space is unreadable.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -80,8 +81,16 @@ void stacks_from_kernel(const Topology& topo, IioTopology& out,
     st.kernel = fmt::format("{} = {:04x}:{:02x}", ks.file, ks.segment, ks.bus);
     out.stacks.push_back(std::move(st));
   }
-  out.warnings.push_back(fmt::format("IIO stacks taken from Linux {} files, since config space could not be read",
-                                     out.scheme->pmu_pattern + "/die<x>"));
+  std::sort(out.stacks.begin(), out.stacks.end(), [](const IioStack& a, const IioStack& b) {
+    return std::tie(a.socket, a.entry, a.domain, a.root_bus) < std::tie(b.socket, b.entry, b.domain, b.root_bus);
+  });
+  // One warning for what non-root readers always meet, instead of one per register.
+  auto unreadable = std::erase_if(out.warnings, [](const std::string& w) {
+    return w.find("unreadable (config space needs root") != std::string::npos;
+  });
+  out.warnings.push_back(fmt::format("{} IIO mapping registers are beyond the readable config space (not root?): "
+                                     "IIO stacks taken from Linux uncore_iio_<n>/die<x> files",
+                                     unreadable));
 }
 
 }  // namespace
@@ -101,12 +110,12 @@ int iio_socket_of_die(const Topology& topo, int die) {
 int iio_socket_fallback(const Topology& topo, const pci::Device& locator, int order,
                         std::vector<std::string>& warnings) {
   if (auto s = locator.numa_node >= 0 ? topo.socket_of_node(locator.numa_node) : std::nullopt) {
-    warnings.push_back(fmt::format("{}: socket {} taken from its NUMA node {}", locator.bdf.str(), *s,
-                                   locator.numa_node));
+    warnings.push_back(
+        fmt::format("{}: socket {} taken from its NUMA node {}", locator.bdf.str(), *s, locator.numa_node));
     return *s;
   }
-  warnings.push_back(fmt::format("{}: socket {} taken from the order found (NUMA node unknown)", locator.bdf.str(),
-                                 order));
+  warnings.push_back(
+      fmt::format("{}: socket {} taken from the order found (NUMA node unknown)", locator.bdf.str(), order));
   return order;
 }
 

@@ -15,8 +15,8 @@ namespace pmukit::discovery {
 namespace {
 
 const pci::Device* find_device(const std::vector<pci::Device>& devices, const Bdf& b) {
-  auto it = std::lower_bound(devices.begin(), devices.end(), b,
-                             [](const pci::Device& d, const Bdf& x) { return d.bdf < x; });
+  auto it =
+      std::lower_bound(devices.begin(), devices.end(), b, [](const pci::Device& d, const Bdf& x) { return d.bdf < x; });
   return it != devices.end() && it->bdf == b ? &*it : nullptr;
 }
 
@@ -47,8 +47,8 @@ struct Match {
   std::vector<unsigned> parts;
 };
 
-std::optional<Match> match_rule(const std::vector<platform::IioPartRule>& rules, const pci::Device& anchor,
-                                bool below, unsigned bus_offset) {
+std::optional<Match> match_rule(const std::vector<platform::IioPartRule>& rules, const pci::Device& anchor, bool below,
+                                unsigned bus_offset) {
   for (const auto& r : rules) {
     if (!r.bus_offsets.holds(bus_offset) || !r.devs.holds(anchor.bdf.dev)) continue;
     if ((r.fn && anchor.bdf.fn != *r.fn) || (r.vendor && anchor.vendor_id != *r.vendor)) continue;
@@ -161,6 +161,9 @@ IioDeviceMap map_iio_device(const pci::Device& dev, const std::vector<pci::Devic
   if (!s.free_running_pattern.empty())
     r.free_running = platform::expand_pattern(s.free_running_pattern, {{"pmu", std::to_string(*st->pmu)}});
   r.unit = find_unit(inv, s.iio_box_type, *st->pmu, st->socket);
+  if (r.unit)
+    if (const auto* iu = r.unit->as<IntelUnit>(); iu && iu->table < inv->intel_tables.size())
+      r.unit_table = inv->intel_tables[iu->table].source;
   if (!m) {
     r.error = fmt::format("{} is a function on the root bus of {}: {} counts the stack, but no ch_mask part "
                           "selects {}",

@@ -50,8 +50,8 @@ class RegisterReader {
       v = std::nullopt;
     }
     if (!v) {
-      out_.warnings.push_back(fmt::format("{} @{:#x} ({}): unreadable (config space needs root beyond 64 bytes)",
-                                          bdf.str(), offset, what));
+      out_.warnings.push_back(
+          fmt::format("{} @{:#x} ({}): unreadable (config space needs root beyond 64 bytes)", bdf.str(), offset, what));
     } else if (*v == iio::kAbsent) {
       out_.warnings.push_back(
           fmt::format("{} @{:#x} ({}): reads all ones: the register is not there", bdf.str(), offset, what));
@@ -107,8 +107,8 @@ void choose_table(Context& c) {
     if (!chop) {
       chop = mine, from = here;
     } else if (*chop != mine) {
-      c.out.warnings.push_back(fmt::format("{} gives die chop {:#04b}, but {} gives {:#04b}: using the first", here,
-                                           mine, from, *chop));
+      c.out.warnings.push_back(
+          fmt::format("{} gives die chop {:#04b}, but {} gives {:#04b}: using the first", here, mine, from, *chop));
     }
   }
   if (!chop) {
@@ -135,8 +135,8 @@ std::optional<int> socket_from_gidnidmap(Context& c, const pci::Device& l) {
   unsigned node = static_cast<unsigned>(iio::CpuNodeIdLocal::get(*nodeid));
   for (unsigned i = 0; i < iio::kGidNidMapSockets; ++i)
     if (iio::gidnidmap_node(*map, i) == node) return static_cast<int>(i);
-  c.out.warnings.push_back(fmt::format("{}: node id {} is in no GIDNIDMAP group ({:#x}): socket unknown", l.bdf.str(),
-                                       node, *map));
+  c.out.warnings.push_back(
+      fmt::format("{}: node id {} is in no GIDNIDMAP group ({:#x}): socket unknown", l.bdf.str(), node, *map));
   return std::nullopt;
 }
 
@@ -144,7 +144,8 @@ std::optional<int> socket_from_gidnidmap(Context& c, const pci::Device& l) {
 std::optional<int> socket_from_sad(Context& c, std::uint32_t domain, std::uint8_t bus, const std::string& why) {
   Bdf b{domain, bus, 0, 0};
   if (!c.device_at(b)) {
-    c.out.warnings.push_back(fmt::format("{}: no device {} to read SAD_CONTROL_CFG from: socket unknown", why, b.str()));
+    c.out.warnings.push_back(
+        fmt::format("{}: no device {} to read SAD_CONTROL_CFG from: socket unknown", why, b.str()));
     return std::nullopt;
   }
   auto v = c.read(b, c.s.sad_control, "SAD_CONTROL_CFG");
@@ -156,10 +157,10 @@ void add_stack(Context& c, IioStack st) {
   for (const auto& o : c.out.stacks) {
     if (o.socket != st.socket || o.entry != st.entry || o.socket < 0) continue;
     if (o.domain != st.domain || o.root_bus != st.root_bus)
-      c.out.warnings.push_back(fmt::format("socket {} entry {}: {} gives root bus {:04x}:{:02x}, {} gives {:04x}:{:02x}: "
-                                           "keeping the first",
-                                           st.socket, st.entry, o.source, o.domain, o.root_bus, st.source, st.domain,
-                                           st.root_bus));
+      c.out.warnings.push_back(
+          fmt::format("socket {} entry {}: {} gives root bus {:04x}:{:02x}, {} gives {:04x}:{:02x}: "
+                      "keeping the first",
+                      st.socket, st.entry, o.source, o.domain, o.root_bus, st.source, st.domain, st.root_bus));
     return;
   }
   c.out.stacks.push_back(std::move(st));

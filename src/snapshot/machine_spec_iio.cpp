@@ -98,15 +98,21 @@ void write_stack_devices(Context& ctx, const json& st, std::uint32_t domain, std
 
 // Linux's view: /sys/devices/uncore_iio_<pmu>/die<x> = "segment:bus" (skx_iio_mapping_show), linked
 // from the event_source bus as for every uncore PMU.
-void write_kernel_file(Context& ctx, unsigned pmu, int die, const std::string& value) {
-  std::string name = fmt::format("uncore_iio_{}", pmu);
+void register_pmu(Context& ctx, const std::string& name, unsigned type) {
   std::string dir = "/sys/devices/" + name;
-  ctx.builder.write_text(dir + "/type", fmt::format("{}\n", 60 + pmu));
-  ctx.builder.write_text(fmt::format("{}/die{}", dir, die), value + "\n");
+  ctx.builder.write_text(dir + "/type", fmt::format("{}\n", type));
   fs::path l = ctx.builder.path("/sys/bus/event_source/devices/" + name), t = ctx.builder.path(dir);
   fs::create_directories(l.parent_path());
   std::error_code ec;
   if (!fs::exists(l, ec)) fs::create_symlink(t.lexically_relative(l.parent_path()), l);
+}
+
+// The kernel registers uncore_iio_free_running_<n> beside each IIO PMU (skx/snr/icx/spr
+// *_uncore_iio_free_running).
+void write_kernel_file(Context& ctx, unsigned pmu, int die, const std::string& value) {
+  register_pmu(ctx, fmt::format("uncore_iio_{}", pmu), 60 + pmu);
+  register_pmu(ctx, fmt::format("uncore_iio_free_running_{}", pmu), 80 + pmu);
+  ctx.builder.write_text(fmt::format("/sys/devices/uncore_iio_{}/die{}", pmu, die), value + "\n");
 }
 
 void write_socket(Context& ctx, const json& sj, const std::string& style, const std::string& where) {

@@ -92,6 +92,7 @@ ojson iio_device_json(const IioDeviceMap& r, const IioTopology& t, PciAccess& pc
                     {"pmu", r.pmu},
                     {"free_running", nullable(r.free_running)},
                     {"unit", r.unit ? ojson(r.unit->name) : ojson(nullptr)},
+                    {"unit_table", nullable(r.unit_table)},
                     {"anchor", r.anchor ? ojson(r.anchor->str()) : ojson(nullptr)},
                     {"parts", r.parts},
                     {"part_what", nullable(r.part_what)},
@@ -124,11 +125,13 @@ void print_iio_device(const IioDeviceMap& r, const IioTopology& t, PciAccess& pc
   std::string part = r.parts.empty()       ? "no part"
                      : r.parts.size() == 1 ? fmt::format("part {} ({})", parts_list(r.parts), r.part_what)
                                            : fmt::format("parts {} ({})", parts_list(r.parts), r.part_what);
-  fmt::print("  socket {}, die {}, IIO stack {}, root bus {:04x}:{:02x}, {}\n", s.socket, s.die, s.name, s.domain,
-             s.root_bus, part);
+  fmt::print("  socket {} (Linux logical die {}), IIO stack {}, root bus {:04x}:{:02x}, {}\n", s.socket, s.die, s.name,
+             s.domain, s.root_bus, part);
   fmt::print("  from {} (entry {}); {}\n", s.source, s.entry, t.table_source);
   if (!s.kernel.empty()) fmt::print("  Linux: {}\n", s.kernel);
-  if (r.unit) fmt::print("  discovered unit {}: socket {} die {}\n", r.unit->name, r.unit->socket, r.unit->die);
+  if (r.unit)
+    fmt::print("  discovered unit {}: {} (socket {}, table die {})\n", r.unit->name, r.unit_table, r.unit->socket,
+               r.unit->die);
   std::size_t w_pmu = 0, w_terms = 0;
   for (const auto& f : r.filters) w_pmu = std::max(w_pmu, f.pmu.size()), w_terms = std::max(w_terms, f.terms.size());
   for (const auto& f : r.filters) {

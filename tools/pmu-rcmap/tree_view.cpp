@@ -23,9 +23,9 @@ struct Tree {
     std::string range;
     bool bridge = d.is_bridge() && d.secondary_bus && d.subordinate_bus && *d.secondary_bus > d.bdf.bus;
     if (bridge)
-      range = *d.secondary_bus == *d.subordinate_bus ? fmt::format("-[{:02x}]", *d.secondary_bus)
-                                                     : fmt::format("-[{:02x}-{:02x}]", *d.secondary_bus,
-                                                                   *d.subordinate_bus);
+      range = *d.secondary_bus == *d.subordinate_bus
+                  ? fmt::format("-[{:02x}]", *d.secondary_bus)
+                  : fmt::format("-[{:02x}-{:02x}]", *d.secondary_bus, *d.subordinate_bus);
     std::string note = notes.device ? notes.device(d) : "";
     fmt::print("{}{}{:02x}.{}{}  {}{}{}\n", prefix, last ? "\\-" : "+-", d.bdf.dev, d.bdf.fn, range,
                device_name(pci, d), note.empty() ? "" : "  ", note);

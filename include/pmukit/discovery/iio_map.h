@@ -32,7 +32,7 @@ struct IioStack {
   int die = -1;     // the kernel's logical die: the X of uncore_iio_<n>/die<X>
   std::uint32_t domain = 0;
   std::uint8_t root_bus = 0;
-  unsigned entry = 0;  // CPUBUSNO index, or SAD_CONTROL_CFG stack id
+  unsigned entry = 0;                                    // CPUBUSNO index, or SAD_CONTROL_CFG stack id
   const platform::IioStackEntry* table_entry = nullptr;  // null: an entry the table does not list
   std::optional<std::size_t> parent;                     // index of the stack a part_of bus belongs to
   std::optional<unsigned> pmu;                           // IIO PMU number (uncore_iio_<pmu>)
@@ -69,16 +69,17 @@ struct IioFilter {
 
 struct IioDeviceMap {
   Bdf device;
-  std::string kind;              // "Endpoint", "Root Port", "PCI bridge"...
-  std::optional<Bdf> root_port;  // from the PCI topology
-  std::optional<Bdf> anchor;     // the function on the stack's buses it is attributed through
-  const IioStack* stack = nullptr;    // the stack whose PMU counts it (the parent of a part_of bus)
+  std::string kind;                    // "Endpoint", "Root Port", "PCI bridge"...
+  std::optional<Bdf> root_port;        // from the PCI topology
+  std::optional<Bdf> anchor;           // the function on the stack's buses it is attributed through
+  const IioStack* stack = nullptr;     // the stack whose PMU counts it (the parent of a part_of bus)
   const IioStack* on_stack = nullptr;  // the stack whose bus range holds the anchor
-  std::vector<unsigned> parts;   // ch_mask bits; empty when no part selects it
-  std::string part_what;         // "root port", "DSA"
-  std::string pmu;               // uncore_iio_<n>
-  std::string free_running;      // uncore_iio_free_running_<n>, "" when the model has none
-  const PmuUnit* unit = nullptr;  // the discovered IIO unit (SPR and later), null otherwise
+  std::vector<unsigned> parts;         // ch_mask bits; empty when no part selects it
+  std::string part_what;               // "root port", "DSA"
+  std::string pmu;                     // uncore_iio_<n>
+  std::string free_running;            // uncore_iio_free_running_<n>, "" when the model has none
+  const PmuUnit* unit = nullptr;       // the discovered IIO unit (SPR and later), null otherwise
+  std::string unit_table;              // the discovery table it was found in
   // What an IIO event needs to count this device (part B): ch_mask and fc_mask values, their
   // formats, and the bits they set in config, encoded by the kernel's format rules.
   std::uint64_t ch_mask = 0;

@@ -41,11 +41,11 @@ struct IioPartRule {
 };
 
 struct IioStackEntry {
-  unsigned entry = 0;                // CPUBUSNO index, or SAD_CONTROL_CFG stack id
-  std::optional<unsigned> pmu;       // uncore_iio_<pmu>; none for buses without an IIO PMU (UBOX)
-  std::optional<unsigned> part_of;   // entry whose stack this bus belongs to (GNR accelerator buses)
-  std::string name;                  // "PCIe0", "DMI", "IDX0"
-  std::string layout;                // key into the table's layouts ("" = no parts)
+  unsigned entry = 0;               // CPUBUSNO index, or SAD_CONTROL_CFG stack id
+  std::optional<unsigned> pmu;      // uncore_iio_<pmu>; none for buses without an IIO PMU (UBOX)
+  std::optional<unsigned> part_of;  // entry whose stack this bus belongs to (GNR accelerator buses)
+  std::string name;                 // "PCIe0", "DMI", "IDX0"
+  std::string layout;               // key into the table's layouts ("" = no parts)
   std::string note;
 };
 
@@ -81,7 +81,7 @@ struct IioMapScheme {
   std::string socket_from;
   unsigned nodeid_register = 0;
   unsigned gidnidmap_register = 0;
-  std::optional<unsigned> zero_bus_pmu;  // the one PMU whose root bus may be 0 (others: no stack)
+  std::optional<unsigned> zero_bus_pmu;   // the one PMU whose root bus may be 0 (others: no stack)
   std::optional<IioLocator> chop_device;  // PCU with CAPID4, when tables depend on the die chop
   unsigned chop_register = 0;
   std::string pmu_pattern;           // "uncore_iio_{pmu}"
@@ -91,10 +91,10 @@ struct IioMapScheme {
   std::string pmu_kind;  // platforms/pmus kind whose formats hold the filter terms
   std::string ch_mask_term;
   std::string fc_mask_term;
-  unsigned fc_mask = 0;        // function classes counted: all of them (PCM opCode files: 0x7)
-  std::string example_event;   // "event=0x83,umask=0x01"
+  unsigned fc_mask = 0;       // function classes counted: all of them (PCM opCode files: 0x7)
+  std::string example_event;  // "event=0x83,umask=0x01"
   std::string example_what;
-  bool kernel_mapping = false;  // Linux exposes uncore_iio_<n>/die<x> on this model
+  bool kernel_mapping = false;     // Linux exposes uncore_iio_<n>/die<x> on this model
   std::uint16_t iio_box_type = 1;  // discovery-table box type of IIO units
   std::vector<IioTable> tables;
   std::string source;  // what the data was verified against

@@ -17,8 +17,8 @@ namespace pmukit::regs::intel_iio {
 // Linux skx_iio_topology_cb (BUS_NUM_STRIDE 8).
 constexpr unsigned kCpuBusNoEntriesPerDword = 4;
 constexpr std::uint8_t cpubusno_entry(std::uint32_t dword, unsigned entry) {
-  return static_cast<std::uint8_t>(bits(dword, 8 * (entry % kCpuBusNoEntriesPerDword) + 7,
-                                        8 * (entry % kCpuBusNoEntriesPerDword)));
+  return static_cast<std::uint8_t>(
+      bits(dword, 8 * (entry % kCpuBusNoEntriesPerDword) + 7, 8 * (entry % kCpuBusNoEntriesPerDword)));
 }
 
 // CPUBUSNO_VALID (SPR/GNR MSM): bit i set when entry i is in use (PCM getRootBuses).
