@@ -4,6 +4,8 @@
 // formats place them (ch_mask config:36-47, fc_mask config:48-50, Linux snr_uncore_iio_formats_attr).
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include <nlohmann/json.hpp>
 
 #include "support/bundled_rig.h"
@@ -20,6 +22,10 @@ struct Case {
   const char* pmu;      // the stack's IIO PMU (PCM spr_xcc / srf_sad_to_pmu_id_mapping)
   const char* ch_mask;  // 1 << part
 };
+
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.machine << " " << c.nvme;
+}
 
 }  // namespace
 
