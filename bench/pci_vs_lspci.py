@@ -11,45 +11,17 @@ Prints the median wall and CPU time of each and their ratio; when strace is inst
 pread64 and openat calls each makes per device (config-space reads are pread64 on sysfs `config`).
 """
 import os
-import re
-import shutil
-import resource
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
 devices = int(sys.argv[2]) if len(sys.argv) > 2 else 320
 runs = int(sys.argv[3]) if len(sys.argv) > 3 else 15
 here = os.path.dirname(os.path.abspath(__file__))
-
-
-def syscalls(cmd):
-    """pread64 and openat calls of one run, counted by strace -c; None without strace."""
-    if not shutil.which("strace"):
-        return None
-    out = subprocess.run(["strace", "-f", "-c", "-e", "trace=pread64,openat"] + cmd, capture_output=True, text=True)
-    counts = {m.group(2): int(m.group(1)) for m in re.finditer(r"^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\w+)$",
-                                                                 out.stderr, re.M)}
-    return counts.get("pread64", 0), counts.get("openat", 0)
-
-
-def timed(cmd):
-    """Median wall and CPU seconds of `cmd` over `runs` runs (after a warm-up)."""
-    walls, cpus = [], []
-    for i in range(runs + 1):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if i:
-            walls.append(wall)
-            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return statistics.median(walls), statistics.median(cpus)
-
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, here)
+from pci_vs_lspci_common import syscalls, timed  # noqa: E402
 
 with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as tmp:
     spec = os.path.join(tmp, "spec.json")
@@ -60,7 +32,7 @@ with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as tmp:
     sysfs = os.path.join(root, "sys/bus/pci")
     ours_cmd = [f"{build}/tools/pmu-discover", "--pci", "--json", "--snapshot", root]
     theirs_cmd = ["lspci", "-A", "linux-sysfs", "-O", f"sysfs.path={sysfs}", "-vvv"]
-    ours, theirs = timed(ours_cmd), timed(theirs_cmd)
+    ours, theirs = timed(ours_cmd, runs), timed(theirs_cmd, runs)
     ours_sys, theirs_sys = syscalls(ours_cmd), syscalls(theirs_cmd)
 
 print(f"machine: {devices} synthetic PCI devices; {runs} runs each, medians")

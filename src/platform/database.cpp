@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pmukit/platform/embedded.h"
+#include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/json_fields.h"
 #include "pmukit/util/text.h"
@@ -23,6 +24,7 @@ CpuModel parse_cpu(const json& j, const std::string& where) {
   c.name = json_string(j, "name", where);
   c.description = json_string(j, "description", where);
   c.intel_uncore = json_string(j, "intel_uncore", where, false);
+  c.iio_map = json_string(j, "iio_map", where, false);
   return c;
 }
 
@@ -51,66 +53,95 @@ IntelBoxType parse_box(const json& j, const std::string& where) {
   return b;
 }
 
+// An IIO map's filter terms are formats of its PMU kind, and every part it gives has a ch_mask bit.
+void check_iio_filters(const Database& db, const IioMapScheme& m) {
+  std::string where = "platforms: iio map " + m.name;
+  const PmuKind* kind = db.pmu_kind(m.pmu_kind);
+  if (!kind) throw Error(fmt::format("{}: unknown pmu kind '{}'", where, m.pmu_kind));
+  for (const auto& term : {m.ch_mask_term, m.fc_mask_term})
+    if (!kind->formats.count(term))
+      throw Error(fmt::format("{}: pmu kind '{}' has no format '{}'", where, m.pmu_kind, term));
+  unsigned width = events::format_width(events::parse_format(m.ch_mask_term, kind->formats.at(m.ch_mask_term)));
+  for (const auto& t : m.tables)
+    for (const auto& [name, rules] : t.layouts)
+      for (const auto& r : rules) {
+        unsigned top = r.root_ports ? r.devs.hi - r.devs.lo : 0;
+        for (unsigned p : r.parts) top = std::max(top, p);
+        for (const auto& [id, p] : r.part_by_id) top = std::max(top, p);
+        if (top >= width)
+          throw Error(fmt::format("{} table {} layout {}: part {} has no bit in {} ({} bits)", where, t.name, name, top,
+                                  m.ch_mask_term, width));
+      }
+}
+
+IntelUncore parse_intel_uncore(const json& doc, const std::string& where) {
+  IntelUncore u;
+  u.name = json_string(doc, "name", where);
+  u.description = json_string(doc, "description", where);
+  u.unnamed_pmu = json_string(doc, "unnamed_pmu", where);
+  for (const auto& b : doc["box_types"]) {
+    auto box = parse_box(b, fmt::format("{} box type {}", where, b.value("name", "?")));
+    if (!u.box_types.emplace(box.type, box).second)
+      throw Error(fmt::format("{}: box type {} listed twice", where, box.type));
+  }
+  if (doc.contains("cha_count")) {
+    u.cha_count_type = static_cast<std::uint16_t>(json_number(doc["cha_count"].at("type"), where));
+    u.cha_count_msr = static_cast<std::uint32_t>(json_number(doc["cha_count"].at("msr"), where));
+  }
+  u.clear_global_freeze = doc.contains("global_init") && doc["global_init"].value("clear_freeze_all", false);
+  return u;
+}
+
+PmuKind parse_pmu_kind(const json& p, std::string where) {
+  PmuKind k;
+  k.kind = json_string(p, "kind", where);
+  where += " pmu " + k.kind;
+  k.description = json_string(p, "description", where, false);
+  for (const auto& [name, fmt_text] : p.at("formats").items()) k.formats[name] = fmt_text.get<std::string>();
+  const json format_help = p.value("format_help", json::object());
+  for (const auto& [name, help] : format_help.items()) {
+    if (!k.formats.count(name)) throw Error(fmt::format("{}: format_help names unknown format '{}'", where, name));
+    k.format_help[name] = help.get<std::string>();
+  }
+  for (const auto& [name, ev] : p.at("events").items()) {
+    syntax::EventAlias a;
+    a.name = name;
+    a.terms = json_string(ev, "terms", where + " event " + name);
+    a.scale = ev.value("scale", 1.0);
+    a.unit = ev.value("unit", "");
+    k.event_help[name] = ev.value("description", "");
+    k.events[name] = a;
+  }
+  if (p.contains("coresight")) k.coresight = CoreSightProgramming::from_json(p["coresight"], where);
+  return k;
+}
+
 }  // namespace
 
 void Database::load(const std::string& path, const std::string& body) {
+  const std::string where = "platforms/" + path;
   json doc;
   try {
     doc = json::parse(body);
   } catch (const json::exception& e) {
-    throw Error(fmt::format("platforms/{}: {}", path, e.what()));
+    throw Error(fmt::format("{}: {}", where, e.what()));
   }
   try {
     if (doc.contains("cpus"))
-      for (const auto& c : doc["cpus"]) cpus_.push_back(parse_cpu(c, "platforms/" + path));
+      for (const auto& c : doc["cpus"]) cpus_.push_back(parse_cpu(c, where));
     if (doc.contains("box_types")) {
-      IntelUncore u;
-      std::string where = "platforms/" + path;
-      u.name = json_string(doc, "name", where);
-      u.description = json_string(doc, "description", where);
-      u.unnamed_pmu = json_string(doc, "unnamed_pmu", where);
-      for (const auto& b : doc["box_types"]) {
-        auto box = parse_box(b, fmt::format("{} box type {}", where, b.value("name", "?")));
-        if (!u.box_types.emplace(box.type, box).second)
-          throw Error(fmt::format("{}: box type {} listed twice", where, box.type));
-      }
-      if (doc.contains("cha_count")) {
-        u.cha_count_type = static_cast<std::uint16_t>(json_number(doc["cha_count"].at("type"), where));
-        u.cha_count_msr = static_cast<std::uint32_t>(json_number(doc["cha_count"].at("msr"), where));
-      }
-      u.clear_global_freeze = doc.contains("global_init") && doc["global_init"].value("clear_freeze_all", false);
+      IntelUncore u = parse_intel_uncore(doc, where);
       intel_[u.name] = std::move(u);
     }
-    if (doc.contains("pmus")) {
+    if (doc.contains("pmus"))
       for (const auto& p : doc["pmus"]) {
-        PmuKind k;
-        std::string where = "platforms/" + path;
-        k.kind = json_string(p, "kind", where);
-        where += " pmu " + k.kind;
-        k.description = json_string(p, "description", where, false);
-        for (const auto& [name, fmt_text] : p.at("formats").items()) k.formats[name] = fmt_text.get<std::string>();
-        const json format_help = p.value("format_help", json::object());
-        for (const auto& [name, help] : format_help.items()) {
-          if (!k.formats.count(name))
-            throw Error(fmt::format("{}: format_help names unknown format '{}'", where, name));
-          k.format_help[name] = help.get<std::string>();
-        }
-        for (const auto& [name, ev] : p.at("events").items()) {
-          syntax::EventAlias a;
-          a.name = name;
-          a.terms = json_string(ev, "terms", where + " event " + name);
-          a.scale = ev.value("scale", 1.0);
-          a.unit = ev.value("unit", "");
-          k.event_help[name] = ev.value("description", "");
-          k.events[name] = a;
-        }
-        if (p.contains("coresight")) k.coresight = CoreSightProgramming::from_json(p["coresight"], where);
-        if (!pmus_.emplace(k.kind, k).second) throw Error(fmt::format("{}: pmu kind defined twice", where));
+        PmuKind k = parse_pmu_kind(p, where);
+        if (!pmus_.emplace(k.kind, k).second) throw Error(fmt::format("{} pmu {}: pmu kind defined twice", where, k.kind));
       }
-    }
-    load_soc_data(doc, "platforms/" + path, soc_);
+    load_soc_data(doc, where, soc_);
+    load_iio_maps(doc, where, iio_maps_);
   } catch (const json::exception& e) {
-    throw Error(fmt::format("platforms/{}: {}", path, e.what()));
+    throw Error(fmt::format("{}: {}", where, e.what()));
   }
 }
 
@@ -128,9 +159,13 @@ Database Database::from_files(const std::vector<std::pair<std::string, std::stri
   }
   for (const auto& [what, kind] : soc_pmu_references(db.soc_))
     if (!db.pmu_kind(kind)) throw Error(fmt::format("platforms: {} names unknown pmu kind '{}'", what, kind));
-  for (const auto& c : db.cpus_)
+  for (const auto& c : db.cpus_) {
     if (!c.intel_uncore.empty() && !db.intel_uncore(c.intel_uncore))
       throw Error(fmt::format("platforms: cpu '{}' names unknown intel uncore table '{}'", c.name, c.intel_uncore));
+    if (!c.iio_map.empty() && !db.iio_map(c.iio_map))
+      throw Error(fmt::format("platforms: cpu '{}' names unknown iio map '{}'", c.name, c.iio_map));
+  }
+  for (const auto& m : db.iio_maps_) check_iio_filters(db, m);
   return db;
 }
 
@@ -156,6 +191,12 @@ const CpuModel* Database::match_cpu(std::string_view vendor, unsigned family, un
 const IntelUncore* Database::intel_uncore(std::string_view name) const {
   auto it = intel_.find(name);
   return it == intel_.end() ? nullptr : &it->second;
+}
+
+const IioMapScheme* Database::iio_map(std::string_view name) const {
+  for (const auto& m : iio_maps_)
+    if (m.name == name) return &m;
+  return nullptr;
 }
 
 const PmuKind* Database::pmu_kind(std::string_view kind) const {

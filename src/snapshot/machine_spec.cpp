@@ -171,6 +171,7 @@ constexpr Section kSections[] = {
     {"pci_devices", spec::write_pci_devices},
     {"msrs", spec::write_msrs},
     {"intel_tables", spec::write_intel_tables},
+    {"intel_iio", spec::write_intel_iio},
     {"iomem", spec::write_iomem_section},
     {"acpi_processors", spec::write_acpi_processors},
     {"pcie_root_ports", spec::write_pcie_root_ports},

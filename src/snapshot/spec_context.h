@@ -31,6 +31,7 @@ struct Context {
   std::vector<IomemEntry> iomem;
   bool iomem_hidden = false;                  // print 0-0 for every range, as Linux does for non-root
   std::map<std::string, int> acpi_instances;  // HID -> ACPI devices of that HID written so far
+  bool kernel_iio_files = false;              // intel_iio: write Linux uncore_iio_<n>/die<x> files
 };
 
 // JSON number or "0x.." string; throws Error naming `where`.
@@ -45,6 +46,8 @@ void write_cpus(const json& spec, Context& ctx);
 void write_pci_devices(const json& section, Context& ctx);
 void write_intel_tables(const json& section, Context& ctx);
 void write_msrs(const json& section, Context& ctx);
+// Intel IIO stacks: mapping registers, root ports, endpoints, accelerators (machine_spec_iio.cpp).
+void write_intel_iio(const json& section, Context& ctx);
 // Arm and PCIe-vendor sections (machine_spec_arm.cpp).
 void write_iomem_section(const json& section, Context& ctx);
 void write_acpi_processors(const json& section, Context& ctx);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pmukit/platform/coresight_programming.h"
+#include "pmukit/platform/iio_map.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/syntax/pmu_description.h"
 
@@ -23,6 +24,7 @@ struct CpuModel {
   std::string name;          // "spr"
   std::string description;   // "Intel Xeon (Sapphire Rapids)"
   std::string intel_uncore;  // box-type table name, "" if none
+  std::string iio_map;       // IIO stack mapping scheme (iio_map()), "" if none
 };
 
 // CHA-style filter register written from a config word (e.g. SPR CHA TID filter from config1).
@@ -89,6 +91,8 @@ class Database {
   const CpuModel* match_cpu(std::string_view vendor, unsigned family, unsigned model) const;
   const IntelUncore* intel_uncore(std::string_view name) const;
   const PmuKind* pmu_kind(std::string_view kind) const;
+  // The IIO stack mapping scheme named `name` (platforms/intel/iio_*.json), null if none.
+  const IioMapScheme* iio_map(std::string_view name) const;
   const std::vector<CpuModel>& cpus() const { return cpus_; }
   // CoreSight match table, NVIDIA RC maps and blocks, DesignWare RAS DES (soc_data.h).
   const SocData& soc() const { return soc_; }
@@ -99,6 +103,7 @@ class Database {
   std::vector<CpuModel> cpus_;
   std::map<std::string, IntelUncore, std::less<>> intel_;
   std::map<std::string, PmuKind, std::less<>> pmus_;
+  std::vector<IioMapScheme> iio_maps_;
   SocData soc_;
 };
 
