@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # layer rank: a file may include pmukit/<layer>/ headers of equal or lower rank only.
-ranks="util=0 syntax=0 access=1 platform=1 pci=2 acpi=2 discovery=3 snapshot=4 pmu=4 perf=4 events=5 metrics=5 sim=5"
+ranks="util=0 syntax=0 regs=0 access=1 platform=1 pci=2 acpi=2 discovery=3 snapshot=4 pmu=4 perf=4 events=5 metrics=5 sim=5"
 status=0
 grep -rHo '#include "pmukit/[a-z_]*/[a-z_./]*"' include/pmukit src |
   awk -v ranks="$ranks" '

@@ -45,6 +45,8 @@ std::unique_ptr<UnitDriver> make_driver(const discovery::PmuUnit& unit, const pl
   case discovery::Family::T410C2c:
   case discovery::Family::T410CmemLatency:
     return make_t410_block(unit);
+  case discovery::Family::Cmn:
+    throw Error(fmt::format("{}: pmukit discovers Arm CMN meshes but cannot program their counters yet", unit.name));
   }
   throw Error(fmt::format("{}: unknown PMU family", unit.name));
 }

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cmn_view.h"
 #include "common/bundled.h"
 #include "common/tool.h"
 #include "inventory_view.h"
@@ -27,22 +28,35 @@ int main(int argc, char** argv) {
                "  pmu-discover --dump --json               the inventory as JSON (docs/json.md)\n"
                "  pmu-discover --pci -d 8086:09a7          Intel discovery-table devices, like lspci -vvv\n"
                "  pmu-discover --apmt --machine grace-2s   the ACPI APMT, every field decoded\n"
+               "  pmu-discover --cmn --machine yitian      Arm CMN mesh: every node, and a picture of the mesh\n"
+               "  pmu-discover --cmn --cmn-type ccla       only the CCLA nodes (names as Linux arm-cmn, or 0x105)\n"
                "  pmu-discover --snapshot DIR              a captured or synthetic machine tree\n"
                "  pmu-discover --pci --pci-dump FILE       an 'lspci -xxxx' dump",
                "pmu-discover"};
   tools::MachineArgs machine_args;
   tools::add_machine_options(app, machine_args);
   bool show_pci = false, dump = false, json = false, verbose = false, list_machines = false, show_apmt = false;
+  bool show_cmn = false;
   std::string machine_name, fallback, write_machine;
+  tools::CmnOptions cmn;
   std::vector<std::string> slots, ids;
   auto* modes = app.add_option_group("mode");
   modes->add_flag("--dump", dump, "Print the PMU inventory (the default)");
   modes->add_flag("--pci", show_pci, "List PCI devices with BARs and capabilities (like lspci -vvv)");
   modes->add_flag("--list-machines", list_machines, "List the bundled synthetic machines");
   modes->add_flag("--apmt", show_apmt, "Decode the ACPI APMT: header, checksum, every node field and flag (like fwts)");
+  modes->add_flag(
+      "--cmn", show_cmn,
+      "Arm CMN meshes: every node as nodeid=, logid=, type=, (x,y,portid,devid)=, then a picture of the mesh");
   modes->require_option(0, 1);
   app.add_flag("--json", json, "Print JSON (schemas in docs/json.md) instead of text");
   app.add_flag("-v,--verbose", verbose, "More detail: files tables were read through, fixed counters, PCI warnings");
+  app.add_option("--cmn-type", cmn.types,
+                 "--cmn: only nodes of these types: a name (ccla, HN-F, hnf, rnid...) or a number (0x105)")
+      ->type_name("TYPE");
+  app.add_option("--cmn-pmu", cmn.pmus, "--cmn: only this mesh (arm_cmn_1)")->type_name("NAME");
+  app.add_option("--cmn-svg", cmn.svg, "Write the CMN mesh picture as SVG to FILE (with or without --cmn)")
+      ->type_name("FILE");
   app.add_option("-s", slots, "--pci: select devices by slot, [[[[domain]:]bus]:][slot][.[func]]")->type_name("SLOT");
   app.add_option("-d", ids, "--pci: select devices by ID, [vendor]:[device][:class]")->type_name("ID");
   app.add_option("--machine", machine_name, "Run on a bundled synthetic machine instead of this one")
@@ -82,6 +96,7 @@ int main(int argc, char** argv) {
       for (const auto& w : apmt.all_warnings()) tools::warn(w);
       return 0;
     }
+    if (show_cmn || !cmn.svg.empty()) return tools::show_cmn(*machine, cmn, show_cmn, json);
     if (show_pci) {
       PciFilter filter;
       for (const auto& s : slots) filter.set_slot(s);
