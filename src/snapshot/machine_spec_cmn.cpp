@@ -182,13 +182,28 @@ std::uint64_t node_info(std::uint16_t type, std::uint16_t id, unsigned logid) {
   return type | static_cast<std::uint64_t>(id) << 16 | static_cast<std::uint64_t>(logid) << 32;
 }
 
+// One write per node block: the span from its first to its last register written.
+void flush(Context& ctx, std::uint64_t base, const std::map<std::uint64_t, std::uint64_t>& regs) {
+  for (auto it = regs.begin(); it != regs.end();) {
+    const std::uint64_t block = it->first & ~(kBlock - 1), start = it->first;
+    std::vector<std::uint8_t> bytes;
+    for (; it != regs.end() && (it->first & ~(kBlock - 1)) == block; ++it) {
+      std::size_t at = it->first - start;
+      bytes.resize(std::max(bytes.size(), at + 8), 0);
+      for (unsigned b = 0; b < 8; ++b) bytes[at + b] = static_cast<std::uint8_t>(it->second >> (8 * b));
+    }
+    ctx.builder.write_phys(base + start, bytes);
+  }
+}
+
 void write_region(Context& ctx, Mesh& m, std::uint64_t base, std::uint64_t size, std::uint64_t root, const json& e) {
   std::uint64_t end = kXpSlot * (m.xps.size() + 1);
   if (root % kBlock || (root >= kXpSlot && root < end))
     throw Error(fmt::format("{}: root_offset {:#x} must be 16 KiB aligned and below {:#x}", m.where, root, kXpSlot));
   if (size < end)
     throw Error(fmt::format("{}: size {:#x} is smaller than the {:#x} bytes the mesh needs", m.where, size, end));
-  auto w64 = [&](std::uint64_t off, std::uint64_t v) { ctx.builder.write_phys64(base + off, v); };
+  std::map<std::uint64_t, std::uint64_t> regs;  // written once per node block below
+  auto w64 = [&](std::uint64_t off, std::uint64_t v) { regs[off] = v; };
   w64(size - 8, 0);  // the whole region exists
   // CFG: node_info, periph_id_0/1 (part [7:0], part [11:8] at [35:32]; JEP106 Arm 0x3b), periph_id_2/3
   // (revision [7:4]), por_info_global (multiple DTMs [63], device isolation [44]), child_info, XPs.
@@ -219,6 +234,7 @@ void write_region(Context& ctx, Mesh& m, std::uint64_t base, std::uint64_t size,
       w64(n.offset, node_info(n.type, m.id(n.x, n.y, n.port, n.dev), *n.logid));
     }
   }
+  flush(ctx, base, regs);
 }
 
 void describe_firmware(Context& ctx, const json& e, const Mesh& m, std::uint64_t base, std::uint64_t size,

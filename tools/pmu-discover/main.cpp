@@ -96,6 +96,9 @@ int main(int argc, char** argv) {
       for (const auto& w : apmt.all_warnings()) tools::warn(w);
       return 0;
     }
+    if (!cmn.types.empty() && !show_cmn) throw UsageError("--cmn-type selects nodes for --cmn; add --cmn");
+    if (!cmn.pmus.empty() && !show_cmn && cmn.svg.empty())
+      throw UsageError("--cmn-pmu selects meshes for --cmn or --cmn-svg; add one of them");
     if (show_cmn || !cmn.svg.empty()) return tools::show_cmn(*machine, cmn, show_cmn, json);
     if (show_pci) {
       PciFilter filter;
