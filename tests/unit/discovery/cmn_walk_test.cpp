@@ -249,3 +249,31 @@ TEST(CmnWalk, ChildOffsetWidthIsPerPart) {
   m700.walk();
   EXPECT_EQ(m700.u.nodes.size(), 4u);
 }
+
+// The XP's DTC domain: por_dtm_unit_info [1:0] at 0x910 on CMN-650, 0x960 on CMN-700; CMN-600 has
+// none and nothing is read for it (arm_cmn_dtc_domain()). CMN-600 and CMN-650 XPs have connect
+// info for ports 0 and 1 only (arm_cmn_device_connect_info()).
+TEST(CmnWalk, DtcDomainAndConnectInfoRegistersArePerPart) {
+  auto reads_at = [](const Mesh& m, std::uint64_t off) {
+    return std::count(m.img.reads.begin(), m.img.reads.end(), off);
+  };
+  Mesh m650;
+  m650.img.regs[0x8] = 0x0000'0004'0000'0036;  // part 0x436: CMN-650
+  m650.img.regs[0x20910] = 1;                  // XP (1,0) in domain 1
+  m650.walk();
+  EXPECT_EQ(reads_at(m650, 0x20910), 1);
+  EXPECT_EQ(reads_at(m650, 0x20960), 0);
+  EXPECT_EQ(reads_at(m650, 0x20018), 0);  // port 2's connect info
+  EXPECT_EQ(m650.u.nodes[m650.u.xps[1].node].dtc, 1);
+  Mesh m600;
+  m600.img.regs[0x8] = 0x0000'0004'0000'0034;  // part 0x434: CMN-600
+  m600.walk();
+  EXPECT_EQ(reads_at(m600, 0x20910) + reads_at(m600, 0x20960), 0);
+  EXPECT_EQ(m600.u.nodes[m600.u.xps[1].node].dtc, 0);  // one DTC: domain 0
+  Mesh m700;
+  m700.img.regs[0x20960] = 0x3;
+  m700.walk();
+  EXPECT_EQ(m700.u.nodes[m700.u.xps[1].node].dtc, 3);
+  EXPECT_NE(m700.all().find("XP 0x20 is in DTC domain 3, but the mesh has 1 DTC node(s)"), std::string::npos)
+      << m700.all();
+}
