@@ -2,6 +2,7 @@
 #include "pmukit/discovery/discover.h"
 
 #include "pmukit/acpi/devices.h"
+#include "pmukit/discovery/cmn.h"
 #include "pmukit/discovery/coresight.h"
 #include "pmukit/discovery/dwc_rasdes.h"
 #include "pmukit/discovery/intel_pmon.h"
@@ -33,6 +34,7 @@ DiscoveryResult discover(Machine& machine) {
   r.coresight_mmaps = discover_coresight(machine, r.topology, acpi_devices, r.inventory).mmaps;
   discover_dwc_rasdes(machine, r.devices, r.topology, r.inventory);
   discover_t410_blocks(machine, acpi_devices, r.inventory);
+  discover_cmn(machine, r.topology, acpi_devices, r.inventory);
   r.inventory.root_ports = map_root_ports(machine, r.devices, r.inventory.warnings);
   return r;
 }

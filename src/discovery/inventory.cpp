@@ -17,6 +17,8 @@ std::string_view family_name(Family f) {
     return "t410-c2c";
   case Family::T410CmemLatency:
     return "t410-cmem-latency";
+  case Family::Cmn:
+    return "arm-cmn";
   }
   return "?";
 }

@@ -112,6 +112,10 @@ ojson detail_json(const T410Unit& u) {
                {"registers", regs}};
 }
 
+ojson detail_json(const CmnUnit& u) {
+  return to_json(u);
+}
+
 }  // namespace
 
 ojson to_json(const PmuUnit& u) {

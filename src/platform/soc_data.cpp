@@ -132,6 +132,7 @@ void load_soc_data(const json& doc, const std::string& where, SocData& out) {
   if (doc.contains("t410_blocks"))
     for (const auto& b : doc["t410_blocks"]) load_t410_block(b, where, out);
   if (doc.contains("designware_rasdes")) load_dwc(doc["designware_rasdes"], where, out);
+  if (doc.contains("cmn")) load_cmn_data(doc["cmn"], where, out.cmn);
 }
 
 std::vector<std::pair<std::string, std::string>> soc_pmu_references(const SocData& d) {

@@ -222,6 +222,8 @@ UnitLayout make_layout(const discovery::PmuUnit& unit, const platform::Database&
   case discovery::Family::T410CmemLatency:
     l = t410_layout(unit);
     break;
+  case discovery::Family::Cmn:
+    break;  // discovered and drawn, not yet programmed: no register is owned, so none can be written
   }
   l.unit = &unit;
   return l;

@@ -66,6 +66,8 @@ Simulator::Simulator(Machine& machine, const discovery::Inventory& inventory, Ra
     case discovery::Family::T410CmemLatency:
       model = make_t410_model(*layout, kept);
       break;
+    case discovery::Family::Cmn:
+      break;  // not modelled yet
     }
     if (!model) {
       skipped_.push_back(unit.name);

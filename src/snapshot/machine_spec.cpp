@@ -177,6 +177,7 @@ constexpr Section kSections[] = {
     {"pcie_root_ports", spec::write_pcie_root_ports},
     {"apmt", spec::write_apmt},
     {"acpi_devices", spec::write_acpi_devices},
+    {"cmn", spec::write_cmn},
 };
 
 }  // namespace

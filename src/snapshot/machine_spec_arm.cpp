@@ -13,12 +13,10 @@
 
 namespace pmukit::snapshot::spec {
 
-namespace {
-
 namespace fs = std::filesystem;
 namespace cs = regs::coresight;
 
-constexpr std::string_view kAcpiRoot = "/sys/devices/LNXSYSTM:00/LNXSYBUS:00";
+namespace {
 
 void rewrite_iomem(Context& ctx) {
   // The kernel prints its resource tree in address order; a claim nests under its parent.
@@ -33,7 +31,9 @@ void rewrite_iomem(Context& ctx) {
   ctx.builder.write_text("/proc/iomem", text);
 }
 
-void add_iomem(Context& ctx, std::uint64_t start, std::uint64_t size, const std::string& name, unsigned depth = 0) {
+}  // namespace
+
+void add_iomem(Context& ctx, std::uint64_t start, std::uint64_t size, const std::string& name, unsigned depth) {
   ctx.iomem.push_back({start, start + size - 1, name, depth});
   rewrite_iomem(ctx);
 }
@@ -78,6 +78,8 @@ void add_kernel_pmu(Context& ctx, const std::string& parent_abs, const std::stri
 int next_pmu_type(Context& ctx) {
   return 100 + ctx.acpi_instances["#pmu"]++;
 }
+
+namespace {
 
 std::string expand_i(std::string s, std::uint64_t i) {
   for (auto at = s.find("{i}"); at != std::string::npos; at = s.find("{i}")) s.replace(at, 3, std::to_string(i));

@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -54,6 +56,25 @@ void write_acpi_processors(const json& section, Context& ctx);
 void write_pcie_root_ports(const json& section, Context& ctx);
 void write_apmt(const json& section, Context& ctx);
 void write_acpi_devices(const json& section, Context& ctx);
+
+// cmn: Arm CMN meshes, their ACPI or devicetree description and the configuration region
+// (machine_spec_cmn.cpp).
+void write_cmn(const json& section, Context& ctx);
+
+// Shared by the Arm writers (machine_spec_arm.cpp).
+inline constexpr std::string_view kAcpiRoot = "/sys/devices/LNXSYSTM:00/LNXSYBUS:00";
+// A /proc/iomem range (nested claims one level deeper); the file is rewritten in address order.
+void add_iomem(Context& ctx, std::uint64_t start, std::uint64_t size, const std::string& name, unsigned depth = 0);
+// A relative symlink, as sysfs makes them.
+void link(Context& ctx, std::string_view link_abs, std::string_view target_abs);
+// An ACPI device directory below `parent_abs` with hid/uid/path/status and its bus link; returns
+// the directory ("<parent>/<HID>:<nn>").
+std::string add_acpi_device(Context& ctx, const std::string& parent_abs, const std::string& hid,
+                            const std::optional<std::string>& uid, const std::string& path, std::uint32_t status);
+void ensure_acpi_root(Context& ctx);
+// A perf PMU a loaded driver registered below `parent_abs`, with the given sysfs files.
+void add_kernel_pmu(Context& ctx, const std::string& parent_abs, const std::string& name, int type, const json& files);
+int next_pmu_type(Context& ctx);
 
 // One capability of a "caps" list ({"at", "pcie" | "dvsec" | "vsec" | "ext" | "id"}).
 void add_cap(ConfigImage& c, const json& cap, const std::string& where);

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cmn_view.h"
+
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/unit_layout.h"
 
@@ -253,6 +255,7 @@ void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose) {
   print_coresight(r, verbose);
   print_t410(r, verbose);
   print_dwc(r, verbose);
+  print_cmn_summary(inv, verbose);
   print_root_ports(r);
   if (inv.units.empty()) fmt::print("No uncore PMU units found.\n");
   if (!inv.warnings.empty())

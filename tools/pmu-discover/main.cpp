@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "cmn_view.h"
 #include "common/bundled.h"
 #include "common/tool.h"
 #include "inventory_view.h"
@@ -29,12 +30,16 @@ constexpr const char* kAbout =
     "  pmu-discover --dump --json               the inventory as JSON (docs/json.md)\n"
     "  pmu-discover --pci -d 8086:09a7          Intel discovery-table devices, like lspci -vvv\n"
     "  pmu-discover --apmt --machine grace-2s   the ACPI APMT, every field decoded\n"
+    "  pmu-discover --cmn --machine yitian      Arm CMN mesh: every node, and a picture of the mesh\n"
+    "  pmu-discover --cmn --cmn-type ccla       only the CCLA nodes (names as Linux arm-cmn, or 0x105)\n"
     "  pmu-discover --snapshot DIR              a captured or synthetic machine tree\n"
     "  pmu-discover --pci --pci-dump FILE       an 'lspci -xxxx' dump";
 
 struct Options {
   tools::MachineArgs machine;
   bool show_pci = false, dump = false, json = false, verbose = false, list_machines = false, show_apmt = false;
+  bool show_cmn = false;
+  tools::CmnOptions cmn;
   std::string machine_name, fallback, write_machine;
   pci::ScanOptions selection;  // -s, -d
 };
@@ -47,9 +52,18 @@ void add_options(CLI::App& app, Options& o) {
   modes->add_flag("--list-machines", o.list_machines, "List the bundled synthetic machines");
   modes->add_flag("--apmt", o.show_apmt,
                   "Decode the ACPI APMT: header, checksum, every node field and flag (like fwts)");
+  modes->add_flag(
+      "--cmn", o.show_cmn,
+      "Arm CMN meshes: every node as nodeid=, logid=, type=, (x,y,portid,devid)=, then a picture of the mesh");
   modes->require_option(0, 1);
   app.add_flag("--json", o.json, "Print JSON (schemas in docs/json.md) instead of text");
   app.add_flag("-v,--verbose", o.verbose, "More detail: files tables were read through, fixed counters, PCI warnings");
+  app.add_option("--cmn-type", o.cmn.types,
+                 "--cmn: only nodes of these types: a name (ccla, HN-F, hnf, rnid...) or a number (0x105)")
+      ->type_name("TYPE");
+  app.add_option("--cmn-pmu", o.cmn.pmus, "--cmn: only this mesh (arm_cmn_1)")->type_name("NAME");
+  app.add_option("--cmn-svg", o.cmn.svg, "Write the CMN mesh picture as SVG to FILE (with or without --cmn)")
+      ->type_name("FILE");
   app.add_option("-s", o.selection.slots, "--pci: select devices by slot, [[[[domain]:]bus]:][slot][.[func]]")
       ->type_name("SLOT");
   app.add_option("-d", o.selection.ids, "--pci: select devices by ID, [vendor]:[device][:class]")->type_name("ID");
@@ -132,6 +146,10 @@ int run(Options& o) {
   }
   auto machine = tools::make_machine(o.machine);
   if (o.show_apmt) return show_apmt(*machine);
+  if (!o.cmn.types.empty() && !o.show_cmn) throw UsageError("--cmn-type selects nodes for --cmn; add --cmn");
+  if (!o.cmn.pmus.empty() && !o.show_cmn && o.cmn.svg.empty())
+    throw UsageError("--cmn-pmu selects meshes for --cmn or --cmn-svg; add one of them");
+  if (o.show_cmn || !o.cmn.svg.empty()) return tools::show_cmn(*machine, o.cmn, o.show_cmn, o.json);
   if (o.show_pci) return show_pci(*machine, o);
   auto result = discovery::discover(*machine);
   if (result.inventory.units.empty() && !o.fallback.empty()) {

@@ -1,7 +1,7 @@
 // pmukit -- the uniform inventory of PMU units every discoverer produces: Intel PMON boxes,
-// Arm CoreSight PMU blocks (via ACPI APMT), DesignWare PCIe RAS DES root ports and the Tegra410
-// blocks outside CoreSight. Downstream code (programming, perf mapping, output) never re-checks
-// the CPU model: everything it needs is here.
+// Arm CoreSight PMU blocks (via ACPI APMT), DesignWare PCIe RAS DES root ports, the Tegra410
+// blocks outside CoreSight and Arm CMN meshes. Downstream code (programming, perf mapping,
+// output) never re-checks the CPU model: everything it needs is here.
 #pragma once
 
 #include <cstdint>
@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "pmukit/access/bdf.h"
+#include "pmukit/discovery/cmn_unit.h"
 
 namespace pmukit::discovery {
 
-enum class Family { IntelUncore, CoreSight, DwcRasDes, T410C2c, T410CmemLatency };
+enum class Family { IntelUncore, CoreSight, DwcRasDes, T410C2c, T410CmemLatency, Cmn };
 enum class RegAccess { Msr, Mmio, PciConfig };
 
 std::string_view family_name(Family f);     // "intel-uncore", "coresight", ...
@@ -140,7 +141,7 @@ struct PmuUnit {
   unsigned counter_width = 0;
   std::vector<FilterField> filters;
   std::vector<std::string> notes;  // quirks and flags shown beside the unit
-  std::variant<IntelUnit, CoreSightUnit, DwcUnit, T410Unit> detail;
+  std::variant<IntelUnit, CoreSightUnit, DwcUnit, T410Unit, CmnUnit> detail;
 
   const UnitAlias* alias(std::string_view pmu_name) const {
     for (const auto& a : aliases)

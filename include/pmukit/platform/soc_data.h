@@ -1,6 +1,7 @@
 // pmukit -- platform data for Arm server SoCs and PCIe vendors, as loaded from platforms/:
 // the CoreSight implementer/product match table (coresight/), NVIDIA PCIe RC mapping schemes and
-// Tegra410 non-CoreSight blocks (nvidia/), and DesignWare RAS DES qualification (designware/).
+// Tegra410 non-CoreSight blocks (nvidia/), DesignWare RAS DES qualification (designware/) and Arm
+// CMN meshes (arm/, cmn_data.h).
 // Name patterns use {socket}, {rc}, {index}, {type}, {hid}, {uid}, {sbdf}, {bdf} placeholders.
 #pragma once
 
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "pmukit/platform/cmn_data.h"
 
 namespace pmukit::platform {
 
@@ -106,6 +109,7 @@ struct SocData {
   std::vector<RcMapScheme> rc_maps;
   std::vector<T410Block> t410_blocks;
   std::optional<DwcRasDes> dwc;
+  std::optional<CmnData> cmn;  // Arm CMN meshes (arm/cmn.json)
 };
 
 // Loads the sections this file describes from one platforms/ document (absent sections are

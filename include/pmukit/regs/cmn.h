@@ -1,0 +1,157 @@
+// pmukit -- Arm CMN-600/650/700 and CI-700 mesh registers: the node tree discovery walks and the
+// DTM/DTC blocks counting programs.
+//
+// Offsets and fields are those Linux drivers/perf/arm-cmn.c programs (the CMN_* macros at the top
+// of the file, read with arm_cmn_discover(), arm_cmn_init_dtm(), arm_cmn_init_dtc()); where a field
+// is not used by the kernel, the source is named beside it (Arm SCP-firmware module/cmn700,
+// Arm cmn-tools). What differs between parts (the width of the child offset, which XP register
+// holds the DTC domain, how many ports have a connect-info register) is data, in
+// platforms/arm/cmn.json; this file holds only layouts.
+//
+// Every node owns a register block (16 KiB on CMN-600..700); its PMU registers start at
+// kPmuPage inside the block. All registers are 64 bits wide and little-endian.
+#pragma once
+
+#include <cstdint>
+
+#include "pmukit/util/bits.h"
+
+namespace pmukit::regs::cmn {
+
+// ---- every node -------------------------------------------------------------------------------
+
+// por_*_node_info @ 0x0 (arm-cmn.c CMN_NODE_INFO, CMN_NI_*).
+constexpr std::uint64_t kNodeInfo = 0x0000;
+struct NodeInfo;
+using NodeType = Field<NodeInfo, 15, 0>;
+using NodeId = Field<NodeInfo, 31, 16>;
+using LogicalId = Field<NodeInfo, 47, 32>;
+// XPs on CMN-700: how many device ports the XP has (SCP-firmware cmn700.h
+// CMN700_MXP_NODE_INFO_NUM_DEVICE_PORT; cmn-tools n_device_ports()). The kernel does not use it.
+using XpDevicePorts = Field<NodeInfo, 51, 48>;
+
+// por_*_child_info @ 0x80 (CMN_CHILD_INFO, CMN_CI_*): how many children, and where in the node's
+// block their pointer array starts (0x100 on every part seen).
+constexpr std::uint64_t kChildInfo = 0x0080;
+struct ChildInfo;
+using ChildCount = Field<ChildInfo, 15, 0>;
+using ChildPtrOffset = Field<ChildInfo, 31, 16>;
+
+// One 64-bit entry of the child pointer array (CMN_CHILD_NODE_ADDR, CMN_CHILD_NODE_EXTERNAL).
+// The offset field is [29:0] on CMN-650 and later, [27:0] on CMN-600 (older kernels masked
+// [27:0] for every part; cmn-tools uses 28 bits for CMN-600 only) -- the width is part data.
+struct ChildPointer;
+using ChildOffset30 = Field<ChildPointer, 29, 0>;
+// CMN S3 r2p0 and later flag isolated (powered-down) children here (cmn-tools
+// discover_children()); reserved on the parts pmukit walks, and a child with it set is skipped.
+using ChildIsolated = Field<ChildPointer, 30, 30>;
+// A node outside the CMN power domain (RN-SAMs of CPUs, CXLAs): never read (arm_cmn_discover():
+// "Don't even try to touch anything external").
+using ChildExternal = Field<ChildPointer, 31, 31>;
+
+// ---- the configuration (root) node, type CFG ----------------------------------------------------
+
+// por_cfgm_periph_id_0_periph_id_1 @ 0x8: part number [7:0] in the low word, [11:8] at [35:32]
+// (CMN_CFGM_PERIPH_ID_01, CMN_CFGM_PID0_PART_0, CMN_CFGM_PID1_PART_1).
+constexpr std::uint64_t kPeriphId01 = 0x0008;
+struct PeriphId01;
+using PartLow = Field<PeriphId01, 7, 0>;
+using PartHigh = Field<PeriphId01, 35, 32>;
+// por_cfgm_periph_id_2_periph_id_3 @ 0x10: revision [7:4] (CMN_CFGM_PERIPH_ID_23,
+// CMN_CFGM_PID2_REVISION).
+constexpr std::uint64_t kPeriphId23 = 0x0010;
+struct PeriphId23;
+using Revision = Field<PeriphId23, 7, 4>;
+
+// por_info_global @ 0x900 (CMN_CFGM_INFO_GLOBAL).
+constexpr std::uint64_t kInfoGlobal = 0x0900;
+struct InfoGlobal;
+using MultipleDtmEn = Field<InfoGlobal, 63, 63>;  // XPs with more than two ports have extra DTMs
+using RspVcNum = Field<InfoGlobal, 53, 52>;
+using DatVcNum = Field<InfoGlobal, 51, 50>;
+// Device isolation: with it on, reading behind a port firmware left disabled can lock the machine
+// up, and Non-secure software cannot tell which ports those are; Linux refuses the whole CMN
+// (arm_cmn_discover(), CMN_INFO_DEVICE_ISO_ENABLE).
+using DeviceIsoEnable = Field<InfoGlobal, 44, 44>;
+constexpr std::uint64_t kInfoGlobal1 = 0x0908;  // CMN_CFGM_INFO_GLOBAL_1
+
+// ---- crosspoints, type XP ----------------------------------------------------------------------
+
+// por_mxp_device_port_connect_info_p<n> @ 0x8 + 8n (CMN_MXP__CONNECT_INFO(p)); CI-700 moves
+// ports 2..5 up by 0x10 (CI700_CONNECT_INFO_P2_5_OFFSET). Zero means nothing is connected.
+constexpr std::uint64_t connect_info(unsigned port) {
+  return 0x0008 + 8ull * port;
+}
+struct ConnectInfo;
+// The connected device type (arm_cmn_device_type(): 0x1e is a CCG); 5 bits up to CMN-700, 6 on
+// CMN S3 (CMN__CONNECT_INFO_DEVICE_TYPE).
+using DeviceType = Field<ConnectInfo, 4, 0>;
+using DeviceType6 = Field<ConnectInfo, 5, 0>;
+// A CHI Aggregation Layer joins two devices to the port (SCP-firmware
+// CMN700_MXP_PORT_CONNECT_INFO_CAL_CONNECTED).
+using CalConnected = Field<ConnectInfo, 7, 7>;
+constexpr unsigned kMaxPorts = 6;  // CMN_MAX_PORTS
+
+// por_dtm_unit_info: the XP's DTC domain [1:0] (arm_cmn_dtc_domain(): @0x910 on CMN-650 and CI-700,
+// @0x960 on CMN-700; CMN-600 has none, its XPs' domain cannot be read).
+struct DtmUnitInfo;
+using DtcDomain = Field<DtmUnitInfo, 1, 0>;
+
+// ---- PMU registers: the third 4 KiB page of a node (CMN_PMU_OFFSET) -----------------------------
+
+constexpr std::uint64_t kPmuPage = 0x2000;
+// Every event source: por_*_pmu_event_sel at the PMU page; HN-P and CCLA-RNI nodes have a second
+// one at +8 (CMN_HNP_PMU_EVENT_SEL), and a plain CCLA counts through that one (CMN_CCLA_PMU_EVENT_SEL).
+constexpr std::uint64_t kPmuEventSel = 0x000;
+constexpr std::uint64_t kPmuEventSelHigh = 0x008;
+
+// DTMs live in the XP's PMU page; with multiple DTMs enabled, DTM n is replicated at n * 0x200
+// (CMN_DTM_OFFSET). DTM 1 serves ports 2-3, DTM 2 ports 4-5 (arm_cmn_init_dtcs(): port / 2).
+constexpr std::uint64_t dtm_offset(unsigned n) {
+  return 0x200ull * n;
+}
+constexpr std::uint64_t dtm_wp_config(unsigned n) {  // CMN_DTM_WPn_CONFIG; VAL +8, MASK +0x10
+  return 0x1a0 + 0x18ull * n;
+}
+constexpr std::uint64_t kDtmPmuConfig = 0x210;  // CMN_DTM_PMU_CONFIG
+struct DtmPmuConfig;
+using DtmPmuEn = Field<DtmPmuConfig, 0, 0>;
+using DtmInputSel0 = Field<DtmPmuConfig, 37, 32>;   // one byte per local counter from bit 32
+using DtmGlobalNum0 = Field<DtmPmuConfig, 18, 16>;  // 4 bits apart per local counter
+constexpr std::uint64_t kDtmPmevcnt = 0x220;        // four 16-bit local counters
+constexpr std::uint64_t kDtmPmevcntsr = 0x240;
+constexpr unsigned kDtmCounters = 4;
+
+// ---- DTC nodes, type DTC (relative to the node; the PMU registers sit in its PMU page) ----------
+
+constexpr std::uint64_t kDtcCtl = 0x0a00;          // CMN_DT_DTC_CTL; bit 0 DT_EN
+constexpr std::uint64_t dtc_pmevcnt(unsigned n) {  // CMN_DT_PMEVCNT: 32-bit counters paired on 16 bytes
+  return kPmuPage + ((n / 2) * 4 + n % 2) * 4ull;
+}
+constexpr std::uint64_t kDtcPmccntr = kPmuPage + 0x40;  // 40-bit cycle counter (CMN_DT_PMCCNTR)
+constexpr std::uint64_t kDtcPmcr = kPmuPage + 0x100;    // bit 0 PMU_EN, 5 CNTR_RST, 6 OVFL_INTR_EN
+constexpr std::uint64_t kDtcPmovsr = kPmuPage + 0x118;
+constexpr std::uint64_t kDtcPmovsrClr = kPmuPage + 0x120;
+constexpr std::uint64_t kDtcPmssr = kPmuPage + 0x128;
+constexpr std::uint64_t kDtcPmsrr = kPmuPage + 0x130;
+constexpr unsigned kDtcCounters = 8;  // CMN_DT_NUM_COUNTERS
+constexpr unsigned kMaxDtcs = 4;      // CMN_MAX_DTCS
+
+// ---- mesh limits ---------------------------------------------------------------------------------
+
+constexpr unsigned kMaxDimension = 12;                       // CMN_MAX_DIMENSION
+constexpr unsigned kMaxXps = kMaxDimension * kMaxDimension;  // CMN_MAX_XPS
+// Logical ids count from 0 per node type; one above this is a broken tree (arm_cmn_discover():
+// CMN_MAX_NODES_PER_EVENT).
+constexpr unsigned kMaxLogicalId = kMaxXps;
+// An XP's child pointer array holds 32 entries (SCP-firmware struct cmn700_mxp_reg CHILD_POINTER[32];
+// cmn-tools warns above 32 children of an XP).
+constexpr unsigned kMaxXpChildren = 32;
+
+// Node types (arm-cmn.c enum cmn_node_type). Names and everything else per type are data.
+constexpr std::uint16_t kTypeDvm = 0x1;
+constexpr std::uint16_t kTypeCfg = 0x2;
+constexpr std::uint16_t kTypeDtc = 0x3;
+constexpr std::uint16_t kTypeXp = 0x6;
+
+}  // namespace pmukit::regs::cmn
