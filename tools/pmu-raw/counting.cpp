@@ -116,10 +116,10 @@ std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inve
 
 }  // namespace
 
-int list_metric_catalog(const MachineArgs& machine_args, bool all) {
+int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_only) {
   auto machine = make_machine(machine_args);
   auto found = discovery::discover(*machine);
-  return list_metrics(metrics::Catalog::embedded(), pmu_names(*machine, found.inventory), all);
+  return list_metrics(metrics::Catalog::embedded(), pmu_names(*machine, found.inventory), all, names_only);
 }
 
 int run_counting(RawOptions& o) {

@@ -65,6 +65,10 @@ int main(int argc, char** argv) {
                "List the events each PMU of this machine knows by name (with --event-file, the file's events too)");
   app.add_flag("--list-metrics", list_metrics, "List the metrics that apply to this machine's PMUs");
   app.add_flag("--all", list_all, "With --list-metrics: every metric pmukit knows");
+  bool names_only = false;
+  app.add_flag("--names-only", names_only,
+               "With --list-events or --list-metrics: names alone, one a line (PMU/, PMU/EVENT/, METRIC), for scripts "
+               "and shell completion");
   app.add_option("command", o.command, "Command to count over (after --)");
   app.set_version_flag("-V,--version", "pmu-raw (pmukit) 0.1.0");
 
@@ -76,8 +80,12 @@ int main(int argc, char** argv) {
                                         : tools::Aggregation::Merged;
     o.report.format = json ? tools::Format::Json : sep.empty() ? tools::Format::Table : tools::Format::Csv;
     if (!sep.empty()) o.report.separator = sep;
-    if (list_events) return tools::list_events(o.machine, o.event_files);
-    if (list_metrics) return tools::list_metric_catalog(o.machine, list_all);
+    if (names_only && !list_events && !list_metrics)
+      throw UsageError("--names-only goes with --list-events or --list-metrics");
+    if (list_events)
+      return names_only ? tools::list_event_names(o.machine, o.event_files)
+                        : tools::list_events(o.machine, o.event_files);
+    if (list_metrics) return tools::list_metric_catalog(o.machine, list_all, names_only);
     return tools::run_counting(o);
   });
 }
