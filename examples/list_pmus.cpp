@@ -1,8 +1,9 @@
-// Embedding pmukit: list the PCI devices of a machine (live, or the snapshot given as argv[1]).
+// pmukit -- embedding example: list the uncore PMU units of a machine (live, or the snapshot
+// directory given as argv[1]) with the kernel PMU name perf knows each by.
 #include <cstdio>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/pci/device.h"
+#include "pmukit/discovery/discover.h"
 #include "pmukit/util/error.h"
 
 int main(int argc, char** argv) {
@@ -10,8 +11,11 @@ int main(int argc, char** argv) {
   if (argc > 1) opts.root = argv[1];
   try {
     pmukit::Machine machine(opts);
-    for (const auto& d : pmukit::pci::scan(machine))
-      std::printf("%s %04x:%04x caps=%zu\n", d.bdf.str().c_str(), d.vendor_id, d.device_id, d.caps.size());
+    auto found = pmukit::discovery::discover(machine);
+    for (const auto& u : found.inventory.units)
+      std::printf("socket %d  %-24s %-10s %u counters x %u bits\n", u.socket, u.name.c_str(), u.type_name.c_str(),
+                  u.num_counters, u.counter_width);
+    std::printf("%zu PMU units, %zu PCI devices\n", found.inventory.units.size(), found.devices.size());
   } catch (const pmukit::Error& e) {
     std::fprintf(stderr, "list_pmus: error: %s\n", e.what());
     return 1;

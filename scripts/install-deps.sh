@@ -11,6 +11,11 @@ packages=(
   python3                              # bench/ scripts
   gawk bc                              # bench/rcmap: the seed RC-mapping script uses gawk match()
   clang-format                         # style.format: the sources stay as .clang-format formats them
+  scdoc                                # man pages (docs/man/*.scd), built with the project
+  dpkg-dev file                        # the .deb: CPack runs dpkg-shlibdeps and file on the tools
+  lintian                              # package.lintian: the .deb has no lintian errors or warnings
+  bash-completion                      # where packaging/bash-completion/pmukit is loaded from
+  chromium fonts-dejavu-core           # cli.report_render: pmu-report's page rendered headless
 )
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

@@ -16,3 +16,19 @@ status() { local want=$1; shift; local rc=0; "$@" || rc=$?; [ "$rc" -eq "$want" 
 same_as() { diff -u "$EXPECTED/$1.out" "$2"; }
 # skip REASON: CTest reports the test as skipped.
 skip() { echo "skipped: $*"; exit 77; }
+# sim_start DIR [ARGS...]: `pmu-sim run DIR ARGS` (virtual time) in the background until the script
+# exits; returns once its clock page exists (a bounded wait, as tests/support/sim_process.cpp does).
+SIM_PIDS=()
+sim_start() {
+  "$BIN/pmu-sim" run "$@" > /dev/null 2> "$T/pmu-sim.err" &
+  SIM_PIDS+=($!)
+  trap 'kill "${SIM_PIDS[@]}" 2> /dev/null; wait; rm -rf "$T"' EXIT
+  local i
+  for ((i = 0; i < 2000; i++)); do
+    [ -e "$1/run/pmukit-sim/clock" ] && return 0
+    kill -0 "${SIM_PIDS[-1]}" 2> /dev/null || { cat "$T/pmu-sim.err" >&2; return 1; }
+    sleep 0.005
+  done
+  echo "pmu-sim did not publish its clock page" >&2
+  return 1
+}

@@ -135,10 +135,10 @@ pid_t spawn(const std::vector<std::string>& command) {
   return pid;
 }
 
-int list_metric_catalog(const MachineArgs& machine_args, bool all) {
+int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_only) {
   auto machine = make_machine(machine_args);
   auto found = discovery::discover(*machine);
-  return list_metrics(metrics::Catalog::embedded(), pmu_names(*machine, found.inventory), all);
+  return list_metrics(metrics::Catalog::embedded(), pmu_names(*machine, found.inventory), all, names_only);
 }
 
 int run_counting(RawOptions& o) {

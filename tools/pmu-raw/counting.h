@@ -29,7 +29,7 @@ struct RawOptions {
 // Returns the exit status: 0, the command's status when it failed, or 1 when registers could not
 // all be restored.
 int run_counting(RawOptions& options);
-// --list-metrics [--all]
-int list_metric_catalog(const MachineArgs& machine, bool all);
+// --list-metrics [--all] [--names-only]
+int list_metric_catalog(const MachineArgs& machine, bool all, bool names_only = false);
 
 }  // namespace pmukit::tools

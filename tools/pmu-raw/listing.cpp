@@ -13,6 +13,7 @@
 #include "pmukit/events/perfmon_json.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
+#include "pmukit/util/text.h"
 
 namespace pmukit::tools {
 
@@ -67,6 +68,34 @@ int list_events(const MachineArgs& machine_args, const std::vector<std::string>&
     }
     fmt::print("\n");
   }
+  return 0;
+}
+
+int list_event_names(const MachineArgs& machine_args, const std::vector<std::string>& event_files) {
+  auto machine = make_machine(machine_args);
+  auto found = discovery::discover(*machine);
+  const auto& db = platform::Database::builtin();
+  std::set<std::string> lines;
+  auto add = [&](const std::string& pmu, const std::map<std::string, events::EventAlias>& aliases) {
+    lines.insert(pmu + "/");
+    for (const auto& [name, alias] : aliases) lines.insert(pmu + "/" + name + "/");
+  };
+  const std::map<std::string, events::EventAlias> none;
+  std::map<std::string, std::size_t> family_size;
+  for (const auto& u : found.inventory.units) {
+    const auto* k = db.pmu_kind(u.pmu_kind);
+    add(u.name, k ? k->events : none);
+    if (auto family = numbered_family(u.name); family && ++family_size[std::string(*family)] > 1)
+      add(std::string(*family), k ? k->events : none);  // the merged name, as perf merges them
+  }
+  for (const auto& p : perf::list_pmus(*machine)) add(p.desc.name, p.desc.aliases);
+  for (const auto& file : event_files) {
+    auto loaded = events::PerfmonEvents::load(file);
+    for (const auto& e : loaded.events())
+      if (!found.inventory.find(e.pmu_type).empty() || !perf::find_pmus(*machine, e.pmu_type).empty())
+        lines.insert(e.name);
+  }
+  for (const auto& line : lines) fmt::print("{}\n", line);
   return 0;
 }
 

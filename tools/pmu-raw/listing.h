@@ -12,4 +12,9 @@ namespace pmukit::tools {
 // and how many others each file holds.
 int list_events(const MachineArgs& machine_args, const std::vector<std::string>& event_files = {});
 
+// --list-events --names-only, for shell completion: "PMU/" for every PMU name -e takes here
+// (units, merged families, the kernel's perf PMUs), "PMU/EVENT/" for each of its named events, then
+// the --event-file names whose PMU is here; one a line, sorted.
+int list_event_names(const MachineArgs& machine_args, const std::vector<std::string>& event_files = {});
+
 }  // namespace pmukit::tools

@@ -25,7 +25,7 @@ constexpr const char* kAbout =
 struct Flags {
   bool system_wide = false, per_socket = false, per_box = false, json = false;
   std::string separator;
-  bool list_events = false, list_metrics = false, list_all = false;
+  bool list_events = false, list_metrics = false, list_all = false, names_only = false;
 };
 
 // What to count, and for how long.
@@ -81,6 +81,9 @@ void add_listing_options(CLI::App& app, Flags& f) {
                "List the events each PMU of this machine knows by name (with --event-file, the file's events too)");
   app.add_flag("--list-metrics", f.list_metrics, "List the metrics that apply to this machine's PMUs");
   app.add_flag("--all", f.list_all, "With --list-metrics: every metric pmukit knows");
+  app.add_flag("--names-only", f.names_only,
+               "With --list-events or --list-metrics: names alone, one a line (PMU/, PMU/EVENT/, METRIC), for scripts "
+               "and shell completion");
 }
 
 void apply_output_flags(const Flags& f, tools::RawOptions& o) {
@@ -109,8 +112,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("-V,--version", "pmu-raw (pmukit) 0.1.0");
   return tools::run_tool("pmu-raw", app, argc, argv, [&] {
     apply_output_flags(f, o);
-    if (f.list_events) return tools::list_events(o.machine, o.event_files);
-    if (f.list_metrics) return tools::list_metric_catalog(o.machine, f.list_all);
+    if (f.names_only && !f.list_events && !f.list_metrics)
+      throw UsageError("--names-only goes with --list-events or --list-metrics");
+    if (f.list_events)
+      return f.names_only ? tools::list_event_names(o.machine, o.event_files)
+                          : tools::list_events(o.machine, o.event_files);
+    if (f.list_metrics) return tools::list_metric_catalog(o.machine, f.list_all, f.names_only);
     return tools::run_counting(o);
   });
 }

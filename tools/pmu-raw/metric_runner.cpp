@@ -82,7 +82,7 @@ std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& insta
   return out;
 }
 
-int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>& pmus, bool all) {
+int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>& pmus, bool all, bool names_only) {
   std::size_t shown = 0;
   for (const auto& m : catalog.metrics()) {
     std::vector<std::string> here;
@@ -90,6 +90,10 @@ int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>
       if (m.applies_to(p)) here.push_back(p);
     if (here.empty() && !all) continue;
     ++shown;
+    if (names_only) {
+      fmt::print("{}\n", m.name());
+      continue;
+    }
     std::string where = here.empty()       ? "no PMU here"
                         : here.size() <= 2 ? fmt::format("{}", fmt::join(here, ", "))
                                            : fmt::format("{}, ... ({} PMUs)", here.front(), here.size());
@@ -98,7 +102,8 @@ int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>
                m.spec().required_terms.empty() ? ""
                                                : fmt::format("  (needs {})", fmt::join(m.spec().required_terms, ", ")));
   }
-  if (!shown) fmt::print("No metric applies to the PMUs of this machine (--list-metrics --all shows them all).\n");
+  if (!shown && !names_only)
+    fmt::print("No metric applies to the PMUs of this machine (--list-metrics --all shows them all).\n");
   return 0;
 }
 

@@ -31,7 +31,9 @@ std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& insta
                                         std::uint64_t window_ns, const std::map<std::string, double>& parameters,
                                         bool per_socket);
 
-// --list-metrics: the metrics that apply to `pmus` (all of them with `all`).
-int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>& pmus, bool all);
+// --list-metrics: the metrics that apply to `pmus` (all of them with `all`); with `names_only`
+// (--names-only, for shell completion) their names alone, one a line.
+int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>& pmus, bool all,
+                 bool names_only = false);
 
 }  // namespace pmukit::tools
