@@ -10,7 +10,7 @@
 #include "pmukit/access/privilege.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/util/error.h"
-#include "pmukit/util/file.h"
+#include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit {
@@ -21,12 +21,12 @@ PhysicalMemory::~PhysicalMemory() = default;
 const std::vector<BarRegion>& PhysicalMemory::bars() {
   if (bars_) return *bars_;
   bars_.emplace();
-  std::error_code ec;
+  const auto& files = machine_.files();
   auto dir = machine_.param("sysfs.path") / "devices";
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    auto bdf = Bdf::parse(entry.path().filename().string());
+  for (const auto& entry : files.list(dir, limits::kPciDevices).value_or(std::vector<DirEntry>{})) {
+    auto bdf = Bdf::parse(entry.name);
     if (!bdf) continue;
-    auto text = try_read_file(entry.path() / "resource");
+    auto text = files.read_text(dir / entry.name / "resource", kAttributeLimit);
     if (!text) continue;
     int index = 0;
     for (std::string_view line : split(*text, '\n')) {
@@ -36,7 +36,7 @@ const std::vector<BarRegion>& PhysicalMemory::bars() {
         auto start = parse_u64(f[0]), end = parse_u64(f[1]), flags = parse_u64(f[2]);
         if (start && end && flags && *end > *start && (*flags & 0x200))
           bars_->push_back(
-              BarRegion{*bdf, index, *start, *end, *flags, entry.path() / fmt::format("resource{}", index)});
+              BarRegion{*bdf, index, *start, *end, *flags, dir / entry.name / fmt::format("resource{}", index)});
       }
       ++index;
     }
@@ -55,19 +55,12 @@ std::string PhysicalMemory::explain(const std::string& file, int err, bool devme
                      access_hint(machine_, devmem ? HardwareResource::DevMem : HardwareResource::BarResource, err));
 }
 
-namespace {
-// Pulls errno back out of the "<what>: <strerror>" message RegisterWindow throws.
-int errno_of(const Error& e) {
-  std::string_view m = e.what();
-  for (int err : {ENOENT, EPERM, EACCES, EINVAL, ENODEV, ENXIO, EBUSY})
-    if (m.ends_with(errno_text(err))) return err;
-  return 0;
-}
-}  // namespace
-
 std::unique_ptr<RegisterWindow> PhysicalMemory::map_bar(const BarRegion& bar, std::uint64_t offset, std::uint64_t len,
                                                         bool writable) {
-  return std::make_unique<RegisterWindow>(bar.resource_file.string(), offset, len, bar.start + offset, writable);
+  auto r = machine_.open_register(bar.resource_file, writable);
+  if (!r.fd) throw Error(explain(bar.resource_file.string(), r.err, false));
+  return std::make_unique<RegisterWindow>(r.fd.get(), bar.resource_file.string(), offset, len, bar.start + offset,
+                                          writable);
 }
 
 std::unique_ptr<RegisterWindow> PhysicalMemory::map(std::uint64_t phys, std::uint64_t len, bool writable) {
@@ -76,20 +69,18 @@ std::unique_ptr<RegisterWindow> PhysicalMemory::map(std::uint64_t phys, std::uin
     try {
       return map_bar(*bar, phys - bar->start, len, writable);
     } catch (const Error& e) {
-      int err = errno_of(e);
-      tried.push_back(err ? fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index,
-                                        explain(bar->resource_file.string(), err, false))
-                          : fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index, e.what()));
+      tried.push_back(fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index, e.what()));
     }
   } else {
     tried.push_back("no PCI BAR contains this range");
   }
-  auto devmem = machine_.param("devmem.path").string();
+  auto devmem = machine_.param("devmem.path");
   try {
-    return std::make_unique<RegisterWindow>(devmem, phys, len, phys, writable);
+    auto r = machine_.open_register(devmem, writable);
+    if (!r.fd) throw Error(explain(devmem.string(), r.err, true));
+    return std::make_unique<RegisterWindow>(r.fd.get(), devmem.string(), phys, len, phys, writable);
   } catch (const Error& e) {
-    int err = errno_of(e);
-    tried.push_back(err ? explain(devmem, err, true) : std::string(e.what()));
+    tried.push_back(e.what());
   }
   std::string why;
   for (const auto& t : tried) why += (why.empty() ? "" : "; ") + t;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "pmukit/util/error.h"
+#include "pmukit/util/limits.h"
 
 namespace pmukit::acpi {
 
@@ -113,6 +114,9 @@ Apmt parse_apmt(std::span<const std::uint8_t> bytes, std::string_view source) {
     if (len > table.size() - off)
       throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} runs past the table end {:#x}", source, index, off, len,
                               table.size()));
+    if (index >= limits::kApmtNodes)
+      throw Error(fmt::format("{}: node {} @{:#x}: more than {} nodes; pmukit reads at most that many", source, index,
+                              off, limits::kApmtNodes));
     ApmtNode n;
     n.index = index;
     n.offset = off;

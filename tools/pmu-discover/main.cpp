@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
       machine = tools::make_machine(machine_args);
       result = discovery::discover(*machine);
     }
-    auto label = machine->is_live() ? std::nullopt : snapshot::synthetic_label(machine->root());
+    auto label = snapshot::synthetic_label(*machine);
     if (json) {
       nlohmann::ordered_json out{
           {"schema", "pmukit.inventory/1"},

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -90,7 +91,9 @@ std::map<std::string, double> parse_params(const std::vector<std::string>& args)
     auto eq = a.find('=');
     try {
       if (eq == std::string::npos || eq == 0) throw std::invalid_argument(a);
-      params[a.substr(0, eq)] = std::stod(a.substr(eq + 1));
+      double v = std::stod(a.substr(eq + 1));
+      if (!std::isfinite(v)) throw std::invalid_argument(a);
+      params[a.substr(0, eq)] = v;
     } catch (const std::exception&) {
       throw UsageError(fmt::format("--metric-param '{}': expected NAME=NUMBER", a));
     }
@@ -103,7 +106,7 @@ std::map<std::string, double> parse_params(const std::vector<std::string>& args)
 std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inventory& inventory) {
   std::vector<std::string> names;
   for (const auto& u : inventory.units) names.push_back(u.name);
-  for (const auto& p : perf::list_pmus(machine)) names.push_back(p.desc.name);
+  for (auto& p : perf::pmu_names(machine)) names.push_back(std::move(p));  // names only: one bad PMU stops nothing
   std::map<std::string, std::size_t> numbered;
   for (const auto& n : names)
     if (auto family = numbered_family(n)) ++numbered[std::string(*family)];
@@ -127,6 +130,7 @@ int run_counting(RawOptions& o) {
   // Before any register is programmed: a signal from then on ends the run through the restoring
   // path (the loop sees the flag at once), never with the counters left running.
   install_signals();
+  const auto params = parse_params(o.metric_params);  // a usage error before any work
   auto machine = make_machine(o.machine);
   std::vector<events::EventSpec> specs;
   for (const auto& e : o.events) {
@@ -136,11 +140,11 @@ int run_counting(RawOptions& o) {
   std::vector<events::PerfmonEvents> event_files;
   for (const auto& f : o.event_files) event_files.push_back(events::PerfmonEvents::load(f));
   auto spec_scales = apply_event_files(event_files, specs);
+  machine->check_no_links(machine->param("sim.path") / "clock");  // mapped read-write by name
   auto clock = sim::machine_clock(*machine);
   auto found = discovery::discover(*machine);
   const auto catalog = o.metrics.empty() ? metrics::Catalog{} : metrics::Catalog::embedded();
   auto metric_instances = add_metric_events(catalog, o.metrics, pmu_names(*machine, found.inventory), specs);
-  const auto params = parse_params(o.metric_params);
   const bool per_socket = o.report.aggregation == Aggregation::PerSocket;
   auto finish_rows = [&](std::vector<Row>& rows) {
     for (auto& r : rows)
@@ -261,12 +265,13 @@ int run_counting(RawOptions& o) {
     reporter.totals(totals, evaluate_metrics(metric_instances, totals, stop_time - t0, params, per_socket), target,
                     backend->notes(), static_cast<double>(stop_time - t0) / 1e9);
   }
-  if (out != stdout) std::fclose(out);
+  const int close_err = out != stdout && std::fclose(out) != 0 ? (errno ? errno : EIO) : 0;
   for (const auto& r : totals)
     if (r.lost)
       warn(fmt::format("{} on {}: a counter overflowed more than once between reads; its count is too low", r.event,
                        r.pmu));
   for (const auto& e : restore_errors) fmt::print(stderr, "pmu-raw: error: {}\n", e);
+  if (close_err) throw_errno(o.output, close_err);  // the counts did not all reach the file
   if (!restore_errors.empty()) return 1;
   return child_status;
 }

@@ -30,11 +30,13 @@ int main(int argc, char** argv) {
                "system-wide)");
   app.add_option("-I,--interval-print", o.interval_ms, "Print counts every MS milliseconds")
       ->type_name("MS")
-      ->check(CLI::Range(1u, 3600000u));
-  app.add_option("--interval-count", o.interval_count, "Stop after N intervals")->type_name("N");
+      ->check(tools::whole_number_in(1, 3600000));
+  app.add_option("--interval-count", o.interval_count, "Stop after N intervals")
+      ->type_name("N")
+      ->check(tools::whole_number_in(1, 1'000'000'000));
   app.add_option("--duration", o.duration_s, "Count for SECONDS, then stop")
       ->type_name("SECONDS")
-      ->check(CLI::PositiveNumber);
+      ->check(tools::seconds_in(1e9));
   bool per_socket = false, per_box = false, json = false;
   std::string sep;
   app.add_flag("--per-socket", per_socket, "One line per event per socket");
@@ -42,6 +44,9 @@ int main(int argc, char** argv) {
   app.add_option("-x,--field-separator", sep, "CSV output with this separator, as perf stat -x")->type_name("SEP");
   app.add_flag("-j,--json", json, "JSON lines with perf stat -j's field names");
   app.add_option("-o,--output", o.output, "Write the counts to FILE")->type_name("FILE");
+  app.add_flag("--live-perf", o.machine.live_perf,
+               "With --snapshot: let the perf backend count this machine's kernel PMUs under the snapshot's PMU "
+               "type numbers (for testing; without it perf refuses a snapshot)");
   app.add_flag("--force", o.force, "Take units whose counters are already enabled (their registers are restored)");
   app.add_option("--backend", o.backend,
                  "direct: program the registers; perf: the kernel's perf_event_open; auto: direct where the "

@@ -42,7 +42,9 @@ int main(int argc, char** argv) {
   run->add_option("dir", run_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
   run->add_flag("--realtime", run_opts.realtime,
                 "Step with the wall clock (default: virtual time, advanced by clients)");
-  run->add_option("--step-ms", run_opts.step_ms, "Real-time step period in ms")->capture_default_str();
+  run->add_option("--step-ms", run_opts.step_ms, "Real-time step period in ms")
+      ->capture_default_str()
+      ->check(tools::whole_number_in(1, 60000));
   run->add_option("--rate", run_opts.rates,
                   "Event rate in counts/s: KIND:CODE=RATE, KIND=RATE, cycles=HZ or default=RATE "
                   "(defaults in platforms/sim/rates.json)")
@@ -51,7 +53,9 @@ int main(int argc, char** argv) {
   std::string advance_dir;
   std::uint64_t advance_ms = 0;
   advance->add_option("dir", advance_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
-  advance->add_option("ms", advance_ms, "Milliseconds of virtual time")->required();
+  advance->add_option("ms", advance_ms, "Milliseconds of virtual time")
+      ->required()
+      ->check(tools::whole_number_in(0, 1'000'000'000'000));
   app.set_version_flag("-V,--version", "pmu-sim (pmukit) 0.1.0");
 
   return tools::run_tool("pmu-sim", app, argc, argv, [&] {
@@ -76,9 +80,11 @@ int main(int argc, char** argv) {
       try {
         spec = nlohmann::json::parse(read_file(spec_file));
       } catch (const nlohmann::json::exception& e) {
-        throw Error(fmt::format("{}: {}", spec_file, e.what()));
+        std::string_view m = e.what();  // without nlohmann's "[json.exception.parse_error.101] " tag
+        if (m.starts_with('[')) m.remove_prefix(std::min(m.size(), m.find("] ") + 2));
+        throw Error(fmt::format("{}: not valid JSON: {}", spec_file, m));
       }
-      snapshot::build_from_spec(spec, dir);
+      snapshot::build_from_spec(spec, dir, spec_file);
     } else {
       snapshot::build_bundled(name, dir);
     }
