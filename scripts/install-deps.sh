@@ -11,6 +11,7 @@ packages=(
   python3                              # bench/ scripts
   gawk bc                              # bench/rcmap: the seed RC-mapping script uses gawk match()
   clang-format                         # style.format: the sources stay as .clang-format formats them
+  clang-14 libclang-rt-14-dev          # fuzz/: libFuzzer and the sanitizer runtimes (scripts/fuzz.sh)
 )
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

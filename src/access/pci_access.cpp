@@ -37,7 +37,9 @@ std::string vformat_c(const char* fmt, va_list ap) {
   return buf;
 }
 
-[[noreturn]] void libpci_error(char* fmt, ...) {
+// The GNU attribute, not [[noreturn]]: libpci's hook is a noreturn function-pointer type
+// (PCI_NONRET), and clang counts the attribute as part of the type.
+__attribute__((noreturn)) void libpci_error(char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   std::string msg = vformat_c(fmt, ap);

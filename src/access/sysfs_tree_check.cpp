@@ -16,6 +16,7 @@
 #include "pmukit/access/pci_access.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/limits.h"
+#include "pmukit/util/text.h"
 
 namespace pmukit {
 
@@ -66,6 +67,28 @@ void check_attribute(const ConfinedRoot& files, const fs::path& file) {
     throw Error(fmt::format("{}: is {}, not a regular file", file.string(), file_type_name(st->st_mode)));
 }
 
+// libpci reads `resource` with fgets into a 256-byte buffer and sscanf "%llx %llx %llx", and stops
+// the whole scan on a line that does not parse -- leaving the FILE it has open behind.
+void check_resource(const ConfinedRoot& files, const fs::path& file) {
+  auto text = files.read_text(file, kAttributeLimit);
+  if (!text) return;
+  std::string_view all = *text;
+  if (all.ends_with('\n')) all.remove_suffix(1);
+  if (all.empty()) return;
+  int line_no = 0;
+  for (std::string_view line : split(all, '\n')) {
+    if (++line_no > 18) break;  // 7 + 6 + 4 + 1 lines: all libpci reads (sysfs_get_resources)
+    std::vector<std::string_view> f;
+    for (auto field : split(trim(line), ' '))
+      if (!field.empty()) f.push_back(field);
+    bool ok = line.size() < 255 && f.size() >= 3;
+    for (std::size_t i = 0; ok && i < 3; ++i) ok = parse_hex(f[i]).has_value();
+    if (!ok)
+      throw Error(fmt::format("{}: line {} '{}' is not \"start end flags\" in hex", file.string(), line_no,
+                              line.substr(0, 60)));
+  }
+}
+
 }  // namespace
 
 void validate_sysfs_tree(const Machine& machine) {
@@ -85,6 +108,7 @@ void validate_sysfs_tree(const Machine& machine) {
     check_same_place(files, dir);
     if (!files.is_directory(dir)) throw Error(fmt::format("{}: not a directory", dir.string()));
     for (const char* f : kLibpciFiles) check_attribute(files, dir / f);
+    check_resource(files, dir / "resource");
   }
 }
 

@@ -95,3 +95,16 @@ TEST(HostileRegisters, DevMemAndMsrFilesThatAreLinksAreNeverWritten) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(HostilePci, ResourceLinesLibpciCannotParse) {
+  // libpci stops its scan at such a line with the file still open (a leak ASan reports).
+  HostileSnapshot h("spr-2s");
+  std::string rel = "sys/bus/pci/devices/" + test::first_pci_device(h.root) + "/resource";
+  write_file(h.root_path(rel), "0x0000000000000000 0x0000000000000000 0x0000000000000000\nnot hex at all\n");
+  h.expect_error(h.run("pmu-discover", {"--pci"}), "pmu-discover",
+                 rel + ": line 2 'not hex at all' is not \"start end flags\" in hex");
+}
+
+}  // namespace
