@@ -16,6 +16,7 @@ packages=(
   lintian                              # package.lintian: the .deb has no lintian errors or warnings
   bash-completion                      # where packaging/bash-completion/pmukit is loaded from
   chromium fonts-dejavu-core           # cli.report_render: pmu-report's page rendered headless
+  clang-14 libclang-rt-14-dev          # fuzz/: libFuzzer and the sanitizer runtimes (scripts/fuzz.sh)
 )
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi

@@ -1,6 +1,9 @@
 // pmukit -- machine root and the named-path table.
 #include "pmukit/access/machine.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <fmt/format.h>
 #include <fmt/std.h>
 
@@ -49,7 +52,73 @@ Machine::Machine(MachineOptions opts) : opts_(std::move(opts)) {
 Machine::~Machine() = default;
 
 bool Machine::is_live() const {
-  return opts_.root == "/" || opts_.root.empty();
+  if (opts_.root == "/" || opts_.root.empty()) return true;
+  if (files_) return files_->is_host();
+  std::error_code ec;
+  auto real = std::filesystem::canonical(opts_.root, ec);
+  return !ec && real == "/";
+}
+
+const ConfinedRoot& Machine::files() const {
+  if (!files_) files_ = std::make_unique<ConfinedRoot>(opts_.root.empty() ? "/" : opts_.root);
+  return *files_;
+}
+
+namespace {
+
+[[noreturn]] void refuse_register_file(const std::filesystem::path& file, std::string_view what) {
+  throw Error(fmt::format("{}: is {}; in a snapshot, register files must be regular files (only the live machine "
+                          "has device files, and a link could reach its hardware)",
+                          file.string(), what));
+}
+
+}  // namespace
+
+void Machine::check_register_file(const std::filesystem::path& file) const {
+  if (is_live()) return;
+  auto st = files().stat(file, false);
+  if (!st) return;  // absent: the open reports it
+  if (S_ISLNK(st->st_mode)) refuse_register_file(file, "a symbolic link");
+  if (!S_ISREG(st->st_mode)) refuse_register_file(file, file_type_name(st->st_mode));
+}
+
+void Machine::check_no_links(const std::filesystem::path& file) const {
+  if (is_live()) return;
+  auto rel = files().below(file);
+  if (!rel) return;  // an -O path the user named
+  std::filesystem::path at = files().path();
+  for (const auto& part : *rel) {
+    at /= part;
+    auto st = files().stat(at, false);
+    if (!st) return;  // from here on pmukit creates the path itself
+    if (S_ISLNK(st->st_mode))
+      throw Error(fmt::format("{}: is a symbolic link; pmukit writes {} only through real directories of the "
+                              "snapshot",
+                              at.string(), file.string()));
+  }
+}
+
+OpenResult Machine::open_register(const std::filesystem::path& file, bool write) const {
+  const bool live = is_live();
+  // O_SYNC makes /dev/mem and resourceN mappings uncached on x86 (as pciutils' physmem does);
+  // O_NONBLOCK: a FIFO planted where a register file belongs must not hang the open.
+  int flags = (write ? O_RDWR | O_SYNC : O_RDONLY) | O_NONBLOCK;
+  if (!live) flags |= O_NOFOLLOW;
+  auto r = files().open(file, flags);
+  if (!r.fd) {
+    if (r.err == ELOOP && !live) refuse_register_file(file, "a symbolic link (or its path loops)");
+    if (r.err == EXDEV && !live) refuse_register_file(file, "a symbolic link that leads out of the snapshot");
+    return r;
+  }
+  struct stat st {};
+  if (::fstat(r.fd.get(), &st) != 0) return {UniqueFd(), errno};
+  bool ok = S_ISREG(st.st_mode) || (live && S_ISCHR(st.st_mode));
+  if (!ok) {
+    if (!live) refuse_register_file(file, file_type_name(st.st_mode));
+    throw Error(fmt::format("{}: is {}, not a device or a sysfs file", file.string(), file_type_name(st.st_mode)));
+  }
+  ::fcntl(r.fd.get(), F_SETFL, ::fcntl(r.fd.get(), F_GETFL) & ~O_NONBLOCK);
+  return r;
 }
 
 std::string Machine::describe() const {
@@ -97,8 +166,7 @@ MsrDevice& Machine::msr(int cpu) {
 }
 
 bool Machine::has_msr_device(int cpu) const {
-  std::error_code ec;
-  return std::filesystem::exists(param("msr.path") / std::to_string(cpu) / "msr", ec);
+  return files().stat(param("msr.path") / std::to_string(cpu) / "msr", false).has_value();
 }
 
 }  // namespace pmukit

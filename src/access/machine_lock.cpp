@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,18 +13,35 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/util/error.h"
-#include "pmukit/util/file.h"
+#include "pmukit/util/text.h"
 
 namespace pmukit {
 
 MachineLock::MachineLock(const Machine& machine) : path_(machine.param("lock.path")) {
-  std::error_code ec;
-  std::filesystem::create_directories(path_.parent_path(), ec);
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw_errno(fmt::format("{}: open lock", path_.string()), errno);
+  const auto& files = machine.files();
+  machine.check_no_links(path_);  // a link among the lock's directories could lead the write out
+  try {
+    files.create_directories(path_.parent_path());
+  } catch (const Error&) {
+    // the open below says what is wrong
+  }
+  // Inside the root and never through a link: a lock file planted as a link to a file outside
+  // the snapshot must not be created, truncated or written (O_NOFOLLOW: ELOOP).
+  auto r = files.open(path_, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0644);
+  if (!r.fd)
+    throw Error(r.err == ELOOP
+                    ? fmt::format("{}: open lock: a symbolic link: pmukit does not write through links", path_.string())
+                    : files.describe_error(path_, r.err));
+  struct stat st {};
+  if (::fstat(r.fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    throw Error(fmt::format("{}: the lock is {}, not a regular file", path_.string(), file_type_name(st.st_mode)));
+  fd_ = r.fd.release();
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     int err = errno;
-    std::string holder = try_read_line(path_).value_or("");
+    char buf[32] = {};
+    ssize_t n = ::pread(fd_, buf, sizeof buf - 1, 0);
+    std::string holder(trim(std::string_view(buf, n > 0 ? static_cast<std::size_t>(n) : 0)));
+    if (!parse_u64(holder)) holder.clear();  // only a pid is worth repeating
     ::close(fd_);
     fd_ = -1;
     if (err == EWOULDBLOCK)

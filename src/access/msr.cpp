@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/std.h>
 
+#include "pmukit/access/machine.h"
 #include "pmukit/access/privilege.h"
 #include "pmukit/util/error.h"
 
@@ -24,22 +25,27 @@ MsrDevice::~MsrDevice() {
 
 void MsrDevice::open_for(bool write) {
   if (fd_ >= 0 && (writable_ || !write)) return;
-  int fd = ::open(path_.c_str(), (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-  if (fd < 0) {
-    int err = errno;
-    throw SystemError(fmt::format("{}: open: {}{}", path_.string(), errno_text(err),
-                                  access_hint(machine_, HardwareResource::Msr, err)),
-                      err);
-  }
+  is_snapshot_file();
+  auto r = machine_.open_register(path_, write);
+  if (!r.fd)
+    throw SystemError(fmt::format("{}: open: {}{}", path_.string(), errno_text(r.err),
+                                  access_hint(machine_, HardwareResource::Msr, r.err)),
+                      r.err);
   if (fd_ >= 0) ::close(fd_);
-  fd_ = fd;
+  fd_ = r.fd.release();
   writable_ = write;
 }
 
 bool MsrDevice::is_snapshot_file() {
   if (!regular_file_) {
-    struct stat st {};
-    regular_file_ = ::stat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+    // In a snapshot the file must be a regular file that is not a link (check_register_file
+    // throws otherwise); path_ becomes its real path inside the root, so whoever opens it by
+    // name (an mmap of the whole file) reaches this same file.
+    machine_.check_register_file(path_);
+    auto st = machine_.files().stat(path_, false);
+    regular_file_ = st && S_ISREG(st->st_mode);
+    if (*regular_file_ && !machine_.is_live())
+      if (auto real = machine_.files().resolve(path_)) path_ = *real;
   }
   return *regular_file_;
 }

@@ -37,7 +37,9 @@ std::string vformat_c(const char* fmt, va_list ap) {
   return buf;
 }
 
-[[noreturn]] void libpci_error(char* fmt, ...) {
+// The GNU attribute, not [[noreturn]]: libpci's hook is a noreturn function-pointer type
+// (PCI_NONRET), and clang counts the attribute as part of the type.
+__attribute__((noreturn)) void libpci_error(char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   std::string msg = vformat_c(fmt, ap);
@@ -94,9 +96,33 @@ std::string malformed_line(const std::filesystem::path& file) {
 
 }  // namespace
 
+// What libpci filled in for one device (pci_fill_info with the flags the constructor asks for).
+PciDeviceInfo device_info(const pci_dev& d, bool sizes_known) {
+  PciDeviceInfo info;
+  info.bdf = Bdf{static_cast<std::uint32_t>(d.domain), d.bus, d.dev, d.func};
+  info.vendor_id = d.vendor_id;
+  info.device_id = d.device_id;
+  info.class_code = static_cast<std::uint32_t>(d.device_class) << 8 | d.prog_if;
+  info.revision = d.rev_id;
+  info.numa_node = (d.known_fields & PCI_FILL_NUMA_NODE) ? d.numa_node : -1;
+  info.sizes_known = sizes_known;
+  for (int i = 0; i < 6; ++i) {
+    info.bar_base[i] = d.base_addr[i];
+    info.bar_size[i] = d.size[i];
+    info.bar_ioflags[i] = (d.known_fields & PCI_FILL_IO_FLAGS) ? d.flags[i] : 0;
+  }
+  return info;
+}
+
 template <class F>
 auto PciAccess::call(F&& f) {
   WarningScope scope(&warnings_);
+  return f();
+}
+
+template <class F>
+auto PciAccess::call_for(const Bdf& bdf, F&& f) {
+  WarningScope scope(&device_warnings_[bdf]);
   return f();
 }
 
@@ -117,32 +143,25 @@ PciAccess::PciAccess(const Machine& machine) : machine_(&machine) {
       sysfs_root_ = machine.param("sysfs.path").string();
       set_param(acc_, "sysfs.path", sysfs_root_);
       method_ = "linux-sysfs";
-      std::error_code ec;
-      if (!std::filesystem::is_directory(machine.param("sysfs.path") / "devices", ec))
-        throw Error(fmt::format("{}/devices: no PCI sysfs tree here", sysfs_root_));
+      bool tree = false;
+      try {
+        tree = machine.files().is_directory(machine.param("sysfs.path") / "devices");
+      } catch (const Error&) {
+        // no machine root at all: no tree either
+      }
+      if (!tree) throw Error(fmt::format("{}/devices: no PCI sysfs tree here", sysfs_root_));
+      validate_sysfs_tree(machine);
     }
     call([&] {
       pci_init(acc_);
       pci_scan_bus(acc_);
     });
     for (pci_dev* d = acc_->devices; d; d = d->next) {
-      PciDeviceInfo info;
-      info.bdf = Bdf{static_cast<std::uint32_t>(d->domain), d->bus, d->dev, d->func};
-      call([&] {
+      call_for(Bdf{static_cast<std::uint32_t>(d->domain), d->bus, d->dev, d->func}, [&] {
         pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CLASS_EXT | PCI_FILL_BASES | PCI_FILL_SIZES |
                              PCI_FILL_NUMA_NODE | PCI_FILL_IO_FLAGS);
       });
-      info.vendor_id = d->vendor_id;
-      info.device_id = d->device_id;
-      info.class_code = static_cast<std::uint32_t>(d->device_class) << 8 | d->prog_if;
-      info.revision = d->rev_id;
-      info.numa_node = (d->known_fields & PCI_FILL_NUMA_NODE) ? d->numa_node : -1;
-      info.sizes_known = method_ != "dump";
-      for (int i = 0; i < 6; ++i) {
-        info.bar_base[i] = d->base_addr[i];
-        info.bar_size[i] = d->size[i];
-        info.bar_ioflags[i] = (d->known_fields & PCI_FILL_IO_FLAGS) ? d->flags[i] : 0;
-      }
+      PciDeviceInfo info = device_info(*d, method_ != "dump");
       handles_[info.bdf] = d;
       devices_.push_back(info);
     }
@@ -200,7 +219,17 @@ std::string PciAccess::class_name(std::uint32_t class_code) {
 }
 
 std::vector<std::string> PciAccess::take_warnings() {
-  return std::exchange(warnings_, {});
+  auto all = std::exchange(warnings_, {});
+  for (auto& [bdf, list] : device_warnings_)
+    for (auto& w : list) all.push_back(std::move(w));
+  device_warnings_.clear();
+  return all;
+}
+
+std::vector<std::string> PciAccess::take_warnings(const Bdf& bdf) {
+  auto it = device_warnings_.find(bdf);
+  if (it == device_warnings_.end()) return {};
+  return std::exchange(it->second, {});
 }
 
 std::uint64_t PciAccess::total_config_reads() const {
@@ -217,7 +246,8 @@ bool PciConfig::read_block(unsigned offset, std::uint8_t* buf, unsigned len) {
   if (offset + len > 4096 || offset % len != 0) return false;  // libpci treats these as fatal
   ++reads_;
   try {
-    return owner_.call([&] { return pci_read_block(dev_, static_cast<int>(offset), buf, static_cast<int>(len)); }) != 0;
+    return owner_.call_for(
+               bdf_, [&] { return pci_read_block(dev_, static_cast<int>(offset), buf, static_cast<int>(len)); }) != 0;
   } catch (const Error&) {
     return false;
   }
@@ -250,27 +280,25 @@ std::uint32_t PciConfig::read32_or_throw(unsigned offset) {
 void PciConfig::write_block(unsigned offset, const std::uint8_t* buf, unsigned len) {
   if (offset + len > 4096 || offset % len != 0)
     throw Error(fmt::format("{} @{:#x}: unaligned or out-of-range config write", bdf_.str(), offset));
-  std::vector<std::string> before = owner_.take_warnings();
+  std::vector<std::string> before = owner_.take_warnings(bdf_);
   int ok = 0;
   std::string why;
   try {
-    ok = owner_.call([&] {
+    ok = owner_.call_for(bdf_, [&] {
       return pci_write_block(dev_, static_cast<int>(offset), const_cast<std::uint8_t*>(buf), static_cast<int>(len));
     });
   } catch (const Error& e) {
     why = e.what();
   }
-  auto warnings = owner_.take_warnings();
-  owner_.warnings_ = std::move(before);
+  auto warnings = owner_.take_warnings(bdf_);
+  owner_.device_warnings_[bdf_] = std::move(before);
   if (ok) return;
   if (why.empty() && !warnings.empty()) why = warnings.back();
   if (why.empty()) why = "libpci reported failure";
   if (owner_.method_ == "linux-sysfs") {
     // libpci's message does not carry errno; ask the file itself why it refuses writes.
     std::string path = fmt::format("{}/devices/{}/config", owner_.sysfs_root_, bdf_.str());
-    int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    int err = fd < 0 ? errno : 0;
-    if (fd >= 0) ::close(fd);
+    int err = owner_.machine_->files().open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW).err;
     if (err)
       why += fmt::format(": {}{}", errno_text(err), access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err));
   }
@@ -296,12 +324,8 @@ void PciConfig::check_writable() {
   if (owner_.method_ != "linux-sysfs")
     throw Error(fmt::format("{}: config space comes from a PCI dump file, which cannot be written", bdf_.str()));
   std::string path = fmt::format("{}/devices/{}/config", owner_.sysfs_root_, bdf_.str());
-  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    ::close(fd);
-    return;
-  }
-  int err = errno;
+  int err = owner_.machine_->files().open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW).err;
+  if (err == 0) return;
   throw SystemError(
       fmt::format("{}: {}{}", path, errno_text(err), access_hint(*owner_.machine_, HardwareResource::ConfigSpace, err)),
       err);
@@ -311,9 +335,9 @@ unsigned PciConfig::size() {
   if (size_) return *size_;
   if (owner_.method_ == "linux-sysfs") {
     // The sysfs config file is as long as the readable config space (64 bytes for non-root users).
-    struct stat st {};
     std::string path = fmt::format("{}/devices/{}/config", owner_.sysfs_root_, bdf_.str());
-    size_ = ::stat(path.c_str(), &st) == 0 ? static_cast<unsigned>(std::min<off_t>(st.st_size, 4096)) : 0u;
+    auto st = owner_.machine_->files().stat(path);
+    size_ = st ? static_cast<unsigned>(std::clamp<off_t>(st->st_size, 0, 4096)) : 0u;
     if (*size_ != 0 && *size_ != 64 && *size_ != 256 && *size_ != 4096)
       size_ = *size_ >= 4096 ? 4096u : *size_ >= 256 ? 256u : *size_ >= 64 ? 64u : 0u;
   } else {

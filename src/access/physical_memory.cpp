@@ -10,7 +10,7 @@
 #include "pmukit/access/privilege.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/util/error.h"
-#include "pmukit/util/file.h"
+#include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit {
@@ -21,12 +21,12 @@ PhysicalMemory::~PhysicalMemory() = default;
 const std::vector<BarRegion>& PhysicalMemory::bars() {
   if (bars_) return *bars_;
   bars_.emplace();
-  std::error_code ec;
+  const auto& files = machine_.files();
   auto dir = machine_.param("sysfs.path") / "devices";
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    auto bdf = Bdf::parse(entry.path().filename().string());
+  for (const auto& entry : files.list(dir, limits::kPciDevices).value_or(std::vector<DirEntry>{})) {
+    auto bdf = Bdf::parse(entry.name);
     if (!bdf) continue;
-    auto text = try_read_file(entry.path() / "resource");
+    auto text = files.read_text(dir / entry.name / "resource", kAttributeLimit);
     if (!text) continue;
     int index = 0;
     for (std::string_view line : split(*text, '\n')) {
@@ -36,7 +36,7 @@ const std::vector<BarRegion>& PhysicalMemory::bars() {
         auto start = parse_u64(f[0]), end = parse_u64(f[1]), flags = parse_u64(f[2]);
         if (start && end && flags && *end > *start && (*flags & 0x200))
           bars_->push_back(
-              BarRegion{*bdf, index, *start, *end, *flags, entry.path() / fmt::format("resource{}", index)});
+              BarRegion{*bdf, index, *start, *end, *flags, dir / entry.name / fmt::format("resource{}", index)});
       }
       ++index;
     }
@@ -57,7 +57,10 @@ std::string PhysicalMemory::explain(const std::string& file, int err, bool devme
 
 std::unique_ptr<RegisterWindow> PhysicalMemory::map_bar(const BarRegion& bar, std::uint64_t offset, std::uint64_t len,
                                                         bool writable) {
-  return std::make_unique<RegisterWindow>(bar.resource_file.string(), offset, len, bar.start + offset, writable);
+  auto r = machine_.open_register(bar.resource_file, writable);
+  if (!r.fd) throw SystemError(explain(bar.resource_file.string(), r.err, false), r.err);
+  return std::make_unique<RegisterWindow>(r.fd.get(), bar.resource_file.string(), offset, len, bar.start + offset,
+                                          writable);
 }
 
 std::unique_ptr<RegisterWindow> PhysicalMemory::map(std::uint64_t phys, std::uint64_t len, bool writable) {
@@ -68,20 +71,21 @@ std::unique_ptr<RegisterWindow> PhysicalMemory::map(std::uint64_t phys, std::uin
       return map_bar(*bar, phys - bar->start, len, writable);
     } catch (const SystemError& e) {
       first_err = e.code();
-      tried.push_back(fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index,
-                                  explain(bar->resource_file.string(), e.code(), false)));
+      tried.push_back(fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index, e.what()));
     } catch (const Error& e) {
       tried.push_back(fmt::format("{} BAR{}: {}", bar->bdf.str(), bar->index, e.what()));
     }
   } else {
     tried.push_back("no PCI BAR contains this range");
   }
-  auto devmem = machine_.param("devmem.path").string();
+  auto devmem = machine_.param("devmem.path");
   try {
-    return std::make_unique<RegisterWindow>(devmem, phys, len, phys, writable);
+    auto r = machine_.open_register(devmem, writable);
+    if (!r.fd) throw SystemError(explain(devmem.string(), r.err, true), r.err);
+    return std::make_unique<RegisterWindow>(r.fd.get(), devmem.string(), phys, len, phys, writable);
   } catch (const SystemError& e) {
     if (!first_err) first_err = e.code();
-    tried.push_back(explain(devmem, e.code(), true));
+    tried.push_back(e.what());
   } catch (const Error& e) {
     tried.push_back(e.what());
   }

@@ -8,13 +8,18 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/util/file.h"
+#include "pmukit/util/error.h"
 
 namespace pmukit {
 
 std::string lockdown_mode(const Machine& machine) {
   // "none [integrity] confidentiality": the bracketed word is the active mode.
-  auto state = try_read_line(machine.param("lockdown.path"));
+  std::optional<std::string> state;
+  try {
+    state = machine.files().read_line(machine.param("lockdown.path"));
+  } catch (const Error&) {
+    return "";  // a hint is not worth an error of its own
+  }
   if (!state) return "";
   auto open = state->find('['), close = state->find(']');
   if (open == std::string::npos || close == std::string::npos || close <= open + 1) return "";

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "pmukit/util/error.h"
+#include "pmukit/util/limits.h"
 
 namespace pmukit::acpi {
 
@@ -106,6 +107,7 @@ ApmtNode parse_node(std::span<const std::uint8_t> table, std::size_t off, unsign
 }
 
 // Every node has a non-zero length, so the walk advances on each step and ends within the table.
+// Every node has a non-zero length, so the walk advances on each step and ends within the table.
 void parse_nodes(std::span<const std::uint8_t> table, std::string_view source, Apmt& t) {
   std::size_t off = kHeaderBytes;
   unsigned index = 0;
@@ -121,6 +123,9 @@ void parse_nodes(std::span<const std::uint8_t> table, std::string_view source, A
     if (len > table.size() - off)
       throw Error(fmt::format("{}: node {} @{:#x}: length {:#x} runs past the table end {:#x}", source, index, off, len,
                               table.size()));
+    if (index >= limits::kApmtNodes)
+      throw Error(fmt::format("{}: node {} @{:#x}: more than {} nodes; pmukit reads at most that many", source, index,
+                              off, limits::kApmtNodes));
     t.nodes.push_back(parse_node(table, off, index, len));
     off += len;
     ++index;

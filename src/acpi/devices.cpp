@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/util/file.h"
+#include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit::acpi {
@@ -17,34 +17,33 @@ std::optional<std::uint64_t> AcpiDevice::uid_number() const {
 
 namespace {
 
-std::optional<std::string> link_name(const fs::path& link) {
-  std::error_code ec;
-  auto target = fs::read_symlink(link, ec);
-  if (ec || target.empty()) return std::nullopt;
-  return target.filename().string();
+std::optional<std::string> link_name(const ConfinedRoot& files, const fs::path& link) {
+  auto target = files.read_link(link);
+  if (!target || target->empty()) return std::nullopt;
+  return fs::path(*target).filename().string();
 }
 
 }  // namespace
 
 std::vector<AcpiDevice> list_devices(const Machine& machine) {
   std::vector<AcpiDevice> out;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(machine.param("acpidev.path"), ec)) {
+  const auto& files = machine.files();
+  auto bus = machine.param("acpidev.path");
+  for (const auto& entry : files.list(bus, limits::kDirEntries).value_or(std::vector<DirEntry>{})) {
     AcpiDevice d;
-    d.name = entry.path().filename().string();
+    d.name = entry.name;
     // The bus entry is a link into /sys/devices/LNXSYSTM:00/...; the real directory's parents
-    // are the device's ACPI ancestors.
-    fs::path dir = fs::canonical(entry.path(), ec);
-    if (ec) dir = entry.path();
-    d.hid = try_read_line(dir / "hid").value_or("");
-    d.uid = try_read_line(dir / "uid");
-    d.path = try_read_line(dir / "path").value_or("");
-    if (auto st = try_read_int(dir / "status")) d.status = static_cast<std::uint32_t>(*st);
-    d.physical_node = link_name(dir / "physical_node");
-    for (fs::path p = dir.parent_path(); !p.empty() && p != p.parent_path(); p = p.parent_path()) {
-      auto hid = try_read_line(p / "hid");
+    // are the device's ACPI ancestors. Resolved inside the root, and never above it.
+    fs::path dir = files.resolve(bus / entry.name).value_or(bus / entry.name);
+    d.hid = files.read_line(dir / "hid").value_or("");
+    d.uid = files.read_line(dir / "uid");
+    d.path = files.read_line(dir / "path").value_or("");
+    if (auto st = files.read_int(dir / "status")) d.status = static_cast<std::uint32_t>(*st);
+    d.physical_node = link_name(files, dir / "physical_node");
+    for (fs::path p = dir.parent_path(); files.below(p) && !files.below(p)->empty(); p = p.parent_path()) {
+      auto hid = files.read_line(p / "hid");
       if (!hid) break;
-      d.ancestors.push_back({p.filename().string(), *hid, try_read_line(p / "uid")});
+      d.ancestors.push_back({p.filename().string(), *hid, files.read_line(p / "uid")});
     }
     out.push_back(std::move(d));
   }
@@ -88,7 +87,7 @@ std::vector<IomemRange> Iomem::named(std::string_view name) const {
 
 Iomem read_iomem(const Machine& machine) {
   Iomem m;
-  auto text = try_read_file(machine.param("iomem.path"));
+  auto text = machine.files().read_text(machine.param("iomem.path"), kProcTextLimit);
   if (!text) return m;
   m.readable = true;
   bool any_address = false;

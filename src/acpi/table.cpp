@@ -1,14 +1,18 @@
 // pmukit -- ACPI table header decoding and table files.
 #include "pmukit/acpi/table.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
-#include <fstream>
-#include <iterator>
 
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/limits.h"
 
 namespace pmukit::acpi {
 
@@ -54,17 +58,44 @@ std::string printable(std::string_view f) {
   return out;
 }
 
+namespace {
+
+// Reads at most `limit` bytes from `fd` (a regular file opened O_NONBLOCK), appending to `out`.
+bool read_up_to(int fd, std::size_t limit, std::vector<std::uint8_t>& out) {
+  std::uint8_t buf[4096];
+  while (out.size() < limit) {
+    ssize_t n = ::read(fd, buf, std::min(sizeof buf, limit - out.size()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    out.insert(out.end(), buf, buf + n);
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<std::vector<std::uint8_t>> read_table(const Machine& machine, std::string_view signature) {
   auto path = machine.param("acpi.path") / std::string(signature);
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    int err = errno;
-    throw Error(fmt::format("{}: {}{}", path.string(), errno_text(err),
-                            err == EACCES ? " (ACPI tables are readable by root only)" : ""));
+  // Inside the machine root, never blocking (O_NONBLOCK, then a regular file only), and no more
+  // than the header's length (capped) plus a little, for the "bytes after the table" warning.
+  auto r = machine.files().open_regular(path);
+  if (!r.fd) {
+    if (r.err == ENOENT || r.err == ENOTDIR) return std::nullopt;
+    throw Error(fmt::format("{}: {}{}", path.string(), errno_text(r.err),
+                            r.err == EACCES ? " (ACPI tables are readable by root only)" : ""));
   }
-  return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::vector<std::uint8_t> bytes;
+  if (!read_up_to(r.fd.get(), kHeaderBytes, bytes)) throw_errno(path.string(), errno);
+  if (bytes.size() < kHeaderBytes) return bytes;  // parse_header says it is too short
+  std::uint32_t length = le32(bytes, 4);
+  if (length > limits::kAcpiTableBytes)
+    throw Error(fmt::format("{}: header length {:#x} is larger than pmukit reads ({:#x} bytes)", path.string(), length,
+                            limits::kAcpiTableBytes));
+  constexpr std::size_t kTrailer = 0x10000;
+  if (!read_up_to(r.fd.get(), std::max<std::size_t>(length, kHeaderBytes) + kTrailer, bytes))
+    throw_errno(path.string(), errno);
+  return bytes;
 }
 
 }  // namespace pmukit::acpi

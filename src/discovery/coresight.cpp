@@ -173,6 +173,15 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
     ctx.inv.warnings.push_back(fmt::format("{}: skipped: node type {} is unknown", where, n.type));
     return;
   }
+  // Each page of a CoreSight PMU is a 4 KB frame (ARM IHI 0091 "the PMU occupies one or two 4KB
+  // pages"); a base that is not page-aligned, or a page that wraps, is not one to map.
+  for (auto [name, base] : {std::pair{"base0", n.base0}, std::pair{"base1", n.dual_page() ? n.base1 : n.base0}}) {
+    if (base % cs::kPageBytes || base > UINT64_MAX - cs::kPageBytes) {
+      ctx.inv.warnings.push_back(
+          fmt::format("{}: skipped: {} {:#x} is not a 4 KiB-aligned page address", where, name, base));
+      return;
+    }
+  }
   CoreSightUnit cu = unit_of_node(n);
   try {
     read_id_registers(ctx, n, cu, stats);

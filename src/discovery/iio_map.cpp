@@ -84,8 +84,8 @@ const PmuUnit* find_unit(const Inventory* inv, std::uint16_t type, unsigned box,
 // ch_mask and fc_mask as the kernel's format places them (platforms/pmus kind of the scheme).
 void encode_filter(const platform::IioMapScheme& s, IioDeviceMap& r) {
   const auto* kind = platform::Database::builtin().pmu_kind(s.pmu_kind);
-  auto ch = events::parse_format(s.ch_mask_term, kind->formats.at(s.ch_mask_term));
-  auto fc = events::parse_format(s.fc_mask_term, kind->formats.at(s.fc_mask_term));
+  auto ch = syntax::parse_format(s.ch_mask_term, kind->formats.at(s.ch_mask_term));
+  auto fc = syntax::parse_format(s.fc_mask_term, kind->formats.at(s.fc_mask_term));
   for (unsigned p : r.parts) r.ch_mask |= 1ull << p;
   r.fc_mask = s.fc_mask;
   r.ch_mask_format = events::format_text(ch);

@@ -113,15 +113,28 @@ std::vector<TableLocation> pci_tables(Machine& machine, const std::vector<pci::D
   return out;
 }
 
-std::vector<TableLocation> msr_tables(Machine& machine, const Topology& topo) {
+std::vector<TableLocation> msr_tables(Machine& machine, const Topology& topo, std::vector<std::string>& warnings) {
   std::vector<TableLocation> out;
   std::set<std::uint64_t> seen;
   std::set<std::pair<int, int>> dies;
   for (const auto& [cpu, place] : topo.cpus) {
     if (!dies.insert({place.package, place.die}).second || !machine.has_msr_device(cpu)) continue;
+    try {
+      machine.check_register_file(machine.msr(cpu).path());
+    } catch (const Error& e) {
+      warnings.push_back(fmt::format("{}: MSR discovery tables not read", e.what()));
+      continue;
+    }
     for (std::uint32_t msr : {kMsrDiscovery, kMsrCbbDiscovery, kMsrPackageDiscovery}) {
       auto v = machine.msr(cpu).try_read(msr);
       if (!v || *v == 0 || !seen.insert(*v).second) continue;
+      // The table is read as qwords from this physical address: a misaligned or impossible one
+      // is firmware (or snapshot) garbage, not a table.
+      if (*v % 8 || *v >= kPhysLimit) {
+        warnings.push_back(fmt::format("MSR {:#x} on CPU {}: discovery table address {:#x} is {}: skipped", msr, cpu,
+                                       *v, *v % 8 ? "not 8-byte aligned" : "outside the physical address space"));
+        continue;
+      }
       TableLocation loc;
       loc.base = *v;
       loc.table.origin = "msr";
@@ -169,9 +182,11 @@ bool place_msr(UnitContext& ctx, const DecodedUnit& u, const IntelTable& table, 
                IntelUnit& iu) {
   iu.access = RegAccess::Msr;
   iu.ctl_step = iu.ctr_step = 1;
-  std::uint64_t top = u.box_ctl + std::max(u.ctl_offset, u.ctr_offset) + u.num_regs;
-  if (top > 0xffffffffull) {
-    ctx.inv.warnings.push_back(fmt::format("{}: skipped: MSR {:#x} is beyond the 32-bit MSR space", where, top));
+  // Checked before adding, so that a box control near 2^64 cannot wrap into range.
+  std::uint64_t reach = std::uint64_t{std::max(u.ctl_offset, u.ctr_offset)} + u.num_regs;
+  if (u.box_ctl > 0xffffffffull || 0xffffffffull - u.box_ctl < reach) {
+    ctx.inv.warnings.push_back(
+        fmt::format("{}: skipped: MSRs {:#x}+{:#x} run beyond the 32-bit MSR space", where, u.box_ctl, reach));
     return false;
   }
   iu.msr_cpu = ctx.topo.first_cpu(table.socket, table.origin == "msr" ? table.die : -1);
@@ -190,6 +205,14 @@ bool place_mmio(UnitContext& ctx, const DecodedUnit& u, const platform::IntelBox
   if (u.box_ctl >= kPhysLimit || kPhysLimit - u.box_ctl < span) {
     ctx.inv.warnings.push_back(
         fmt::format("{}: skipped: box control {:#x} is outside the physical address space", where, u.box_ctl));
+    return false;
+  }
+  // The box control and control registers are 32-bit, the counters 64-bit (Linux
+  // uncore_discovery.c intel_generic_uncore_mmio_*: writel/readq): each must be aligned.
+  if (u.box_ctl % 4 || (u.box_ctl + u.ctl_offset) % 4 || (u.box_ctl + u.ctr_offset) % 8) {
+    ctx.inv.warnings.push_back(fmt::format("{}: skipped: box control {:#x} (control +{:#x}, counters +{:#x}) is not "
+                                           "aligned for 32-bit controls and 64-bit counters",
+                                           where, u.box_ctl, u.ctl_offset, u.ctr_offset));
     return false;
   }
   auto& mem = ctx.machine.memory();
@@ -354,7 +377,7 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
                                    const platform::IntelUncore* platform, Inventory& inventory) {
   IntelDiscoveryStats stats;
   auto locations = pci_tables(machine, devices, topology, inventory);
-  auto from_msr = msr_tables(machine, topology);
+  auto from_msr = msr_tables(machine, topology, inventory.warnings);
   locations.insert(locations.end(), from_msr.begin(), from_msr.end());
   std::map<int, int> dies_per_socket;
   UnitContext ctx{machine, devices, topology, platform, inventory};

@@ -4,20 +4,23 @@
 #include <filesystem>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/util/limits.h"
 
 namespace pmukit::discovery {
 
 KernelPmus read_kernel_pmus(const Machine& machine) {
   KernelPmus k;
-  std::error_code ec;
+  const auto& files = machine.files();
   auto dir = machine.param("events.path");
-  if (!std::filesystem::is_directory(dir, ec)) return k;
+  auto entries = files.list(dir, limits::kDirEntries);
+  if (!entries) return k;
   k.present = true;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    std::string name = entry.path().filename().string();
+  for (const auto& entry : *entries) {
+    const std::string& name = entry.name;
     std::string parent;
-    auto target = std::filesystem::read_symlink(entry.path(), ec);
-    if (!ec && target.has_parent_path()) parent = target.parent_path().filename().string();
+    // Only the link's text is read (a name), never where it leads.
+    std::filesystem::path target(files.read_link(dir / name).value_or(""));
+    if (target.has_parent_path()) parent = target.parent_path().filename().string();
     // Top-level PMUs live in /sys/devices/<name>: their parent is "devices", not a device.
     if (parent == "devices") parent.clear();
     k.parent[name] = parent;

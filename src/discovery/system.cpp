@@ -6,13 +6,15 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
+#include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit::discovery {
 
 std::optional<CpuIdentity> read_cpu_identity(const Machine& machine) {
-  auto text = try_read_file(machine.param("cpuinfo.path"));
+  auto text = machine.files().read_text(machine.param("cpuinfo.path"), kProcTextLimit);
   if (!text) return std::nullopt;
   CpuIdentity id;
   bool any = false;
@@ -66,24 +68,33 @@ std::vector<int> Topology::packages() const {
 
 Topology read_topology(const Machine& machine) {
   Topology t;
+  const auto& files = machine.files();
   auto cpu_dir = machine.param("cpu.path");
   std::vector<int> online;
-  if (auto list = try_read_line(cpu_dir / "online"))
-    if (auto cpus = parse_cpu_list(*list)) online = *cpus;
+  if (auto list = files.read_line(cpu_dir / "online")) {
+    auto cpus = parse_cpu_list(*list);
+    if (!cpus && !list->empty())
+      throw Error(fmt::format("{}: '{}' is not a list of at most {} CPUs", (cpu_dir / "online").string(),
+                              list->substr(0, 64), limits::kCpus));
+    online = cpus.value_or(std::vector<int>{});
+  }
   for (int cpu : online) {
     auto topo = cpu_dir / fmt::format("cpu{}", cpu) / "topology";
     CpuPlace p;
-    p.package = static_cast<int>(try_read_int(topo / "physical_package_id").value_or(-1));
-    p.die = static_cast<int>(try_read_int(topo / "die_id").value_or(0));
+    p.package = static_cast<int>(files.read_int(topo / "physical_package_id").value_or(-1));
+    p.die = static_cast<int>(files.read_int(topo / "die_id").value_or(0));
     t.cpus[cpu] = p;
   }
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(machine.param("node.path"), ec)) {
-    auto name = entry.path().filename().string();
+  auto node_dir = machine.param("node.path");
+  for (const auto& entry : files.list(node_dir, limits::kDirEntries).value_or(std::vector<DirEntry>{})) {
+    const std::string& name = entry.name;
     if (!name.starts_with("node")) continue;
     auto node = parse_u64(std::string_view(name).substr(4));
     if (!node) continue;
-    auto list = try_read_line(entry.path() / "cpulist");
+    if (*node >= limits::kNumaNodes || t.node_cpus.size() >= limits::kNumaNodes)
+      throw Error(fmt::format("{}/{}: more than {} NUMA nodes (Linux MAX_NUMNODES)", node_dir.string(), name,
+                              limits::kNumaNodes));
+    auto list = files.read_line(node_dir / name / "cpulist");
     auto cpus = list ? parse_cpu_list(*list) : std::nullopt;
     t.node_cpus[static_cast<int>(*node)] = cpus.value_or(std::vector<int>{});
   }

@@ -78,6 +78,18 @@ void find_regions(const acpi::Iomem& iomem, const std::string& iomem_file, const
   pu.notes.push_back("instance order is /proc/iomem's address order; _CRS order (which makes "
                      "the last one the "
                      "broadcast region) is not exported and is assumed to be ascending");
+  // The blocks' registers are 32- and 64-bit words: a range that does not start on a qword is not
+  // a register block pmukit maps.
+  for (const auto& r : ranges)
+    if (r.start % 8 || r.end < r.start) {
+      inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} range {:#x}-{:#x} is not a register block "
+                                         "(not 8-byte aligned): not used",
+                                         dev.name, block.interface, iomem_file, r.start, r.end));
+      u.exposed = false;
+      u.instance_bases.clear();
+      u.broadcast_base.reset();
+      break;
+    }
   if (ranges.size() != block.instances + 1u)
     inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} memory ranges in {}, expected {} instances + 1 "
                                        "broadcast",
@@ -113,7 +125,7 @@ unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevi
     PmuUnit pu = unit_of(dev, *block, u);
     find_regions(*iomem, machine.param("iomem.path").string(), dev, *block, u, pu, inv);
     if (kernel->has(pu.name)) {
-      if (auto peer = try_read_line(machine.param("events.path") / pu.name / "peer")) u.peer = *peer;
+      if (auto peer = machine.files().read_line(machine.param("events.path") / pu.name / "peer")) u.peer = *peer;
     } else if (pu.family == Family::T410C2c && u.peer.empty()) {
       pu.notes.push_back("peer (CPU or GPU) comes from _DSD cpu_en_mask/gpu*_en_mask, not exported; the driver's "
                          "'peer' sysfs file shows it once loaded");

@@ -192,14 +192,18 @@ PerfmonEvents PerfmonEvents::parse(std::string_view text, std::string_view origi
   if (!list->is_array())
     throw Error(fmt::format("{}: expected an array of events or {{\"Header\": ..., \"Events\": [...]}}", origin));
   PerfmonEvents out;
+  out.events_.reserve(list->size());
   std::size_t index = 0;
-  for (const json& obj : *list) out.events_.push_back(convert(obj, origin, index++));
+  for (const json& obj : *list) {
+    out.events_.push_back(convert(obj, origin, index));
+    out.by_name_.emplace(to_lower(out.events_.back().name), index++);  // the first of equal names wins
+  }
   return out;
 }
 
 const PerfmonEvent* PerfmonEvents::find(std::string_view name) const {
-  auto it = std::find_if(events_.begin(), events_.end(), [&](const PerfmonEvent& e) { return iequals(e.name, name); });
-  return it == events_.end() ? nullptr : &*it;
+  auto it = by_name_.find(to_lower(name));
+  return it == by_name_.end() ? nullptr : &events_[it->second];
 }
 
 }  // namespace pmukit::events

@@ -98,7 +98,6 @@ Device read_device(PciAccess& pci, const PciDeviceInfo& info) {
     d.warnings.push_back(fmt::format("{}: capabilities present but only {} bytes of config space are "
                                      "readable (run as root)",
                                      info.bdf.str(), d.config_size));
-  for (auto& w : pci.take_warnings()) d.warnings.push_back(fmt::format("{}: libpci: {}", info.bdf.str(), w));
   return d;
 }
 
@@ -128,7 +127,13 @@ std::vector<Device> scan(Machine& machine, const ScanOptions& options) {
   PciAccess& pci = machine.pci();
   std::vector<Device> all;
   all.reserve(pci.devices().size());
-  for (const auto& info : pci.devices()) all.push_back(read_device(pci, info));
+  for (const auto& info : pci.devices()) {
+    all.push_back(read_device(pci, info));
+    // libpci's warnings while filling and reading this device, and only those (its early
+    // returns included).
+    for (auto& w : pci.take_warnings(info.bdf))
+      all.back().warnings.push_back(fmt::format("{}: libpci: {}", info.bdf.str(), w));
+  }
   resolve_root_ports(all);
   if (options.slots.empty() && options.ids.empty()) return all;
   std::vector<Device> kept;

@@ -112,8 +112,15 @@ BoundEvent bind_to(const syntax::EventSpec& spec, std::size_t index, const Sysfs
   return b;
 }
 
+// Every PMU's aliases, read once per bind_events call (a list of 2,000 bare names must not read
+// the event_source tree 2,000 times); PMUs that cannot be read are set aside with their error.
+struct AllPmus {
+  std::vector<SysfsPmu> pmus;
+  std::vector<PmuError> broken;
+};
+
 void bind_bare_name(const Machine& machine, const syntax::EventSpec& spec, std::size_t index,
-                    std::vector<BoundEvent>& out) {
+                    std::optional<AllPmus>& all, std::vector<BoundEvent>& out) {
   const std::string& name = spec.terms.at(0).key;
   auto bind_generic = [&](const GenericEvent& g, std::string pmu, std::uint32_t type) {
     BoundEvent b;
@@ -136,8 +143,16 @@ void bind_bare_name(const Machine& machine, const syntax::EventSpec& spec, std::
   if (name.find(':') != std::string::npos)
     throw UsageError(fmt::format("event '{}': tracepoints are not counted by pmukit", spec.text));
   // perf looks a bare name up as an event of every PMU (e.g. "tsc" finds msr/tsc/).
+  if (!all) {
+    all.emplace();
+    all->pmus = list_pmus(machine, &all->broken);
+  }
+  // A PMU that cannot be read but names this event in its events/ fails this event only.
+  for (const auto& b : all->broken)
+    if (machine.files().stat(machine.param("events.path") / b.pmu / "events" / name))
+      throw Error(fmt::format("event '{}': {}", spec.text, b.error));
   std::size_t before = out.size();
-  for (const SysfsPmu& pmu : list_pmus(machine))
+  for (const SysfsPmu& pmu : all->pmus)
     if (syntax::find_alias(pmu.desc, name)) out.push_back(bind_to(spec, index, pmu));
   if (out.size() == before)
     throw UsageError(
@@ -162,13 +177,17 @@ std::vector<int> cpus_within_cpumask(const BoundEvent& e, const std::vector<int>
 
 std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const syntax::EventSpec> specs) {
   std::vector<BoundEvent> out;
+  std::optional<AllPmus> all;
+  std::map<std::string, std::vector<SysfsPmu>, std::less<>> found;  // each PMU name read once
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const syntax::EventSpec& spec = specs[i];
     if (spec.pmu.empty()) {
-      bind_bare_name(machine, spec, i, out);
+      bind_bare_name(machine, spec, i, all, out);
       continue;
     }
-    std::vector<SysfsPmu> pmus = find_pmus(machine, spec.pmu);
+    auto it = found.find(spec.pmu);
+    if (it == found.end()) it = found.emplace(spec.pmu, find_pmus(machine, spec.pmu)).first;
+    const std::vector<SysfsPmu>& pmus = it->second;
     if (pmus.empty())
       throw UsageError(fmt::format("event '{}': kernel has no PMU '{}' (is its driver loaded? PMUs are listed in {})",
                                    spec.text, spec.pmu, machine.param("events.path").string()));
@@ -202,6 +221,13 @@ std::vector<std::vector<std::size_t>> plan_groups(std::span<const BoundEvent> ev
 EventSet::EventSet(const Machine& machine, std::vector<BoundEvent> events, const CountOptions& options)
     : events_(std::move(events)) {
   if (events_.empty()) throw UsageError("no events to count");
+  // perf_event_open reaches this kernel's PMUs only: on a snapshot it would count the host's
+  // (a snapshot PMU of type 1 would count this machine's software events), never the snapshot's.
+  if (!machine.is_live() && !machine.options().live_perf)
+    throw Error(fmt::format("{}: the perf backend counts this machine's kernel PMUs, not a snapshot's; on a snapshot "
+                            "use --backend direct (or --live-perf to count this machine's PMUs under the "
+                            "snapshot's type numbers, as pmukit's tests do)",
+                            machine.describe()));
   std::vector<int> online;
   for (const auto& plan : plan_groups(events_, options.grouping)) {
     std::vector<Counter> counters;

@@ -84,14 +84,19 @@ std::string explain_einval(const OpenAttempt& a, const std::optional<SysfsPmu>& 
 
 std::string explain_eacces(const Machine& machine, const OpenAttempt& a) {
   auto paranoid_file = machine.param("kernel.path") / "perf_event_paranoid";
-  auto paranoid = try_read_int(paranoid_file);
+  std::optional<std::int64_t> paranoid;
+  std::string lockdown;
+  try {  // only for the message: an odd file here must not hide the error being explained
+    paranoid = machine.files().read_int(paranoid_file);
+    lockdown = machine.files().read_line(machine.param("lockdown.path")).value_or("");
+  } catch (const Error&) {
+  }
   bool system_wide = a.pid < 0;
   int needed = system_wide ? 0 : a.excludes ? 2 : 1;
   std::string kind = system_wide  ? "system-wide (and uncore) counting"
                      : a.excludes ? "per-task counting of user space"
                                   : "per-task counting that includes the kernel";
   if (::geteuid() == 0) {
-    std::string lockdown(trim(try_read_file(machine.param("lockdown.path")).value_or("")));
     return fmt::format("permission denied although running as root (kernel.perf_event_paranoid is {}{}): a "
                        "security module, seccomp filter or container policy blocks perf_event_open; allow it "
                        "there",

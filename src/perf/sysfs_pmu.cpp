@@ -1,7 +1,9 @@
 // pmukit -- reading PMUs from the sysfs event_source tree.
 #include "pmukit/perf/sysfs_pmu.h"
 
+#include <dirent.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -14,6 +16,7 @@
 #include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
+#include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
 
 namespace fs = std::filesystem;
@@ -26,21 +29,30 @@ namespace {
   throw Error(fmt::format("{}: {}", file.string(), reason));
 }
 
-// The regular files of a directory, sorted; empty when the directory does not exist.
-std::vector<fs::path> files_in(const fs::path& dir) {
+// A file's text for a message: one line, at most 64 characters.
+std::string shown(std::string_view text) {
+  return text.size() > 64 ? std::string(text.substr(0, 64)) + "..." : std::string(text);
+}
+
+// The regular files of a directory (inside the machine root), sorted; empty when the directory
+// does not exist.
+std::vector<fs::path> files_in(const ConfinedRoot& files, const fs::path& dir) {
   std::vector<fs::path> out;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return out;
-  fs::directory_iterator it(dir, ec);
-  if (ec) file_error(dir, ec.message());
-  for (const auto& entry : it)
-    if (entry.is_regular_file(ec)) out.push_back(entry.path());
+  for (const auto& e : files.list(dir, limits::kDirEntries).value_or(std::vector<DirEntry>{})) {
+    bool regular = e.type == DT_REG;
+    if (e.type == DT_LNK || e.type == DT_UNKNOWN) {
+      auto st = files.stat(dir / e.name);
+      regular = st && S_ISREG(st->st_mode);
+    }
+    if (regular) out.push_back(dir / e.name);
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
 
-std::string read_text(const fs::path& file) {
-  auto text = try_read_file(file);
+// A sysfs attribute: one page at most, a regular file, never a blocking read.
+std::string read_text(const ConfinedRoot& files, const fs::path& file) {
+  auto text = files.read_text(file, kAttributeLimit);
   if (!text) file_error(file, "cannot read");
   return *text;
 }
@@ -51,15 +63,15 @@ double parse_scale(const fs::path& file, std::string_view text) {
   // from_chars is locale-independent, like the C locale perf forces for these files.
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-    file_error(file, fmt::format("'{}' is not a scale factor", text));
+    file_error(file, fmt::format("'{}' is not a scale factor", shown(text)));
   return v;
 }
 
-void read_formats(SysfsPmu& pmu) {
-  for (const fs::path& file : files_in(pmu.dir / "format")) {
+void read_formats(const ConfinedRoot& files, SysfsPmu& pmu) {
+  for (const fs::path& file : files_in(files, pmu.dir / "format")) {
     std::string name = file.filename().string();
     try {
-      pmu.desc.formats.emplace(name, syntax::parse_format(name, read_text(file)));
+      pmu.desc.formats.emplace(name, syntax::parse_format(name, read_text(files, file)));
     } catch (const Error& e) {
       file_error(file, e.what());
     }
@@ -75,13 +87,13 @@ std::pair<std::string, std::string> alias_file(const std::string& filename) {
   return {filename, ""};
 }
 
-void read_aliases(SysfsPmu& pmu) {
-  std::vector<fs::path> files = files_in(pmu.dir / "events");
+void read_aliases(const ConfinedRoot& root, SysfsPmu& pmu) {
+  std::vector<fs::path> files = files_in(root, pmu.dir / "events");
   // Aliases first, then their side files, whatever order the directory lists them in.
   for (const fs::path& file : files) {
     auto [name, kind] = alias_file(file.filename().string());
     if (!kind.empty()) continue;
-    std::string terms(trim(read_text(file)));
+    std::string terms(trim(read_text(root, file)));
     try {
       syntax::parse_terms(terms);  // a broken alias is reported here, naming its file
     } catch (const UsageError& e) {
@@ -93,7 +105,7 @@ void read_aliases(SysfsPmu& pmu) {
     auto [name, kind] = alias_file(file.filename().string());
     auto alias = pmu.desc.aliases.find(name);
     if (kind.empty() || alias == pmu.desc.aliases.end()) continue;  // side file of no alias
-    std::string text = read_text(file);
+    std::string text = read_text(root, file);
     if (kind == "scale") alias->second.scale = parse_scale(file, text);
     if (kind == "unit") alias->second.unit = std::string(trim(text));
     if (kind == "per-pkg" && trim(text) == "1") pmu.per_pkg.insert(name);
@@ -101,37 +113,39 @@ void read_aliases(SysfsPmu& pmu) {
   }
 }
 
-SysfsPmu read_pmu_dir(const fs::path& dir, std::string name) {
+SysfsPmu read_pmu_dir(const ConfinedRoot& files, const fs::path& dir, std::string name) {
   SysfsPmu pmu;
   pmu.desc.name = std::move(name);
   pmu.dir = dir;
 
   fs::path type_file = dir / "type";
-  auto type_text = try_read_line(type_file);
+  auto type_text = files.read_line(type_file);
   if (!type_text) file_error(type_file, "missing or unreadable (every PMU has a type)");
   auto type = parse_u64(*type_text);
-  if (!type || *type > 0xffffffffu) file_error(type_file, fmt::format("'{}' is not a PMU type number", *type_text));
+  if (!type || *type > 0xffffffffu)
+    file_error(type_file, fmt::format("'{}' is not a PMU type number", shown(*type_text)));
   pmu.type = static_cast<std::uint32_t>(*type);
 
   for (const char* mask_name : {"cpumask", "cpus"}) {
     fs::path mask_file = dir / mask_name;
-    auto text = try_read_line(mask_file);
+    auto text = files.read_line(mask_file);
     if (!text) continue;
     auto cpus = parse_cpu_list(*text);
-    if (!cpus) file_error(mask_file, fmt::format("'{}' is not a CPU list", *text));
+    if (!cpus) file_error(mask_file, fmt::format("'{}' is not a CPU list", shown(*text)));
     pmu.cpumask = std::move(*cpus);
     break;
   }
 
   fs::path mux_file = dir / "perf_event_mux_interval_ms";
-  if (auto text = try_read_line(mux_file)) {
+  if (auto text = files.read_line(mux_file)) {
     auto ms = parse_u64(*text);
-    if (!ms || *ms > 0xffffffffu) file_error(mux_file, fmt::format("'{}' is not a number of milliseconds", *text));
+    if (!ms || *ms > 0xffffffffu)
+      file_error(mux_file, fmt::format("'{}' is not a number of milliseconds", shown(*text)));
     pmu.mux_interval_ms = static_cast<unsigned>(*ms);
   }
 
-  read_formats(pmu);
-  read_aliases(pmu);
+  read_formats(files, pmu);
+  read_aliases(files, pmu);
   return pmu;
 }
 
@@ -172,35 +186,39 @@ bool natural_less(std::string_view a, std::string_view b) {
   return a.size() - i < b.size() - j;
 }
 
-namespace {
+namespace {}  // namespace
 
-// The PMU directory names under events.path, in natural order.
-std::vector<std::string> pmu_names(const fs::path& root) {
+std::vector<std::string> pmu_names(const Machine& machine) {
+  const auto& files = machine.files();
+  fs::path root = machine.param("events.path");
   std::vector<std::string> names;
-  std::error_code ec;
-  if (!fs::is_directory(root, ec)) return names;
-  fs::directory_iterator it(root, ec);
-  if (ec) file_error(root, ec.message());
-  for (const auto& entry : it)
-    if (entry.is_directory(ec)) names.push_back(entry.path().filename().string());
+  for (const auto& e : files.list(root, limits::kDirEntries).value_or(std::vector<DirEntry>{})) {
+    bool dir = e.type == DT_DIR;
+    if (e.type == DT_LNK || e.type == DT_UNKNOWN) dir = files.is_directory(root / e.name);
+    if (dir) names.push_back(e.name);
+  }
   std::sort(names.begin(), names.end(), natural_less);
   return names;
 }
 
-}  // namespace
-
 std::optional<SysfsPmu> read_pmu(const Machine& machine, std::string_view name) {
   if (name.empty() || name == "." || name == ".." || name.find('/') != std::string_view::npos) return std::nullopt;
   fs::path dir = machine.param("events.path") / std::string(name);
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return std::nullopt;
-  return read_pmu_dir(dir, std::string(name));
+  if (!machine.files().is_directory(dir)) return std::nullopt;
+  return read_pmu_dir(machine.files(), dir, std::string(name));
 }
 
-std::vector<SysfsPmu> list_pmus(const Machine& machine) {
+std::vector<SysfsPmu> list_pmus(const Machine& machine, std::vector<PmuError>* broken) {
   fs::path root = machine.param("events.path");
   std::vector<SysfsPmu> pmus;
-  for (auto& name : pmu_names(root)) pmus.push_back(read_pmu_dir(root / name, name));
+  for (auto& name : pmu_names(machine)) {
+    try {
+      pmus.push_back(read_pmu_dir(machine.files(), root / name, name));
+    } catch (const Error& e) {
+      if (!broken) throw;
+      broken->push_back({name, e.what()});
+    }
+  }
   return pmus;
 }
 
@@ -211,23 +229,23 @@ std::vector<SysfsPmu> find_pmus(const Machine& machine, std::string_view name) {
   std::string pattern(name);
   std::vector<SysfsPmu> out;
   // Match on names first: a large server has hundreds of PMUs, most with many aliases.
-  for (const std::string& full : pmu_names(root)) {
+  for (const std::string& full : pmu_names(machine)) {
     // perf ignores the "uncore_" prefix when the user did not write it.
     std::string bare = full;
     if (bare.starts_with("uncore_") && !name.starts_with("uncore_")) bare.erase(0, 7);
     bool match = glob ? fnmatch(pattern.c_str(), full.c_str(), 0) == 0 || fnmatch(pattern.c_str(), bare.c_str(), 0) == 0
                       : has_instance_suffix(full, name) || has_instance_suffix(bare, name);
-    if (match) out.push_back(read_pmu_dir(root / full, full));
+    if (match) out.push_back(read_pmu_dir(machine.files(), root / full, full));
   }
   return out;
 }
 
 std::vector<int> online_cpus(const Machine& machine) {
   fs::path file = machine.param("cpu.path") / "online";
-  auto text = try_read_line(file);
+  auto text = machine.files().read_line(file);
   if (!text) file_error(file, "missing or unreadable");
   auto cpus = parse_cpu_list(*text);
-  if (!cpus || cpus->empty()) file_error(file, fmt::format("'{}' is not a CPU list", *text));
+  if (!cpus || cpus->empty()) file_error(file, fmt::format("'{}' is not a CPU list", shown(*text)));
   return *cpus;
 }
 

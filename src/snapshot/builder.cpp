@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <fmt/std.h>
 
+#include "pmukit/access/machine.h"
+#include "pmukit/util/confined_root.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
 
@@ -17,26 +19,35 @@ namespace pmukit::snapshot {
 
 namespace {
 
-// pwrite into a (possibly sparse) file, creating it.
-void pwrite_file(const std::filesystem::path& file, std::uint64_t offset, std::span<const std::uint8_t> data) {
-  std::filesystem::create_directories(file.parent_path());
-  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw_errno(file.string(), errno);
-  ssize_t n = ::pwrite(fd, data.data(), data.size(), static_cast<off_t>(offset));
-  int err = errno;
-  ::close(fd);
-  if (n != static_cast<ssize_t>(data.size()))
-    throw_errno(fmt::format("{}: write at {:#x}", file.string(), offset), err);
+// Opens (creating) a file below the root for writing, never through a final link.
+UniqueFd open_for_write(const ConfinedRoot& files, const std::filesystem::path& file) {
+  const int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK;
+  auto r = files.open(file, flags, 0644);
+  if (!r.fd && r.err == ENOENT) {
+    files.create_directories(file.parent_path());
+    r = files.open(file, flags, 0644);
+  }
+  if (!r.fd) throw_errno(file.string(), r.err);
+  return std::move(r.fd);
 }
 
-void extend_file(const std::filesystem::path& file, std::uint64_t size) {
-  std::filesystem::create_directories(file.parent_path());
-  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw_errno(file.string(), errno);
-  off_t cur = ::lseek(fd, 0, SEEK_END);
-  int rc = cur >= 0 && static_cast<std::uint64_t>(cur) < size ? ::ftruncate(fd, static_cast<off_t>(size)) : 0;
-  ::close(fd);
-  if (rc != 0) throw_errno(file.string(), errno);
+// pwrite into a (possibly sparse) file, creating it.
+void pwrite_file(const ConfinedRoot& files, const std::filesystem::path& file, std::uint64_t offset,
+                 std::span<const std::uint8_t> data) {
+  auto fd = open_for_write(files, file);
+  if (offset > static_cast<std::uint64_t>(INT64_MAX) - data.size())
+    throw Error(fmt::format("{}: offset {:#x} is beyond any file", file.string(), offset));
+  ssize_t n = ::pwrite(fd.get(), data.data(), data.size(), static_cast<off_t>(offset));
+  if (n != static_cast<ssize_t>(data.size()))
+    throw_errno(fmt::format("{}: write at {:#x}", file.string(), offset), n < 0 ? errno : EIO);
+}
+
+void extend_file(const ConfinedRoot& files, const std::filesystem::path& file, std::uint64_t size) {
+  auto fd = open_for_write(files, file);
+  if (size > static_cast<std::uint64_t>(INT64_MAX)) throw Error(fmt::format("{}: size {:#x}", file.string(), size));
+  off_t cur = ::lseek(fd.get(), 0, SEEK_END);
+  int rc = cur >= 0 && static_cast<std::uint64_t>(cur) < size ? ::ftruncate(fd.get(), static_cast<off_t>(size)) : 0;
+  if (rc != 0) throw_errno(fmt::format("{}: extend to {:#x} bytes", file.string(), size), errno);
 }
 
 // IORESOURCE_* flags as the kernel prints them in the sysfs resource file.
@@ -51,11 +62,28 @@ std::uint64_t resource_flags(const BarSpec& b) {
 
 SnapshotBuilder::SnapshotBuilder(std::filesystem::path root) : root_(std::move(root)) {
   std::filesystem::create_directories(root_);
-  std::filesystem::create_directories(path("/sys/bus/pci/devices"));
+  // From here on every file is created inside the root: no name, "..", or link leads out.
+  files_ = std::make_unique<ConfinedRoot>(root_);
+  files_->create_directories(path("/sys/bus/pci/devices"));
+}
+
+SnapshotBuilder::~SnapshotBuilder() = default;
+
+void SnapshotBuilder::write_file(const std::filesystem::path& file, std::string_view data) {
+  files_->write_file(file, data);
 }
 
 std::filesystem::path SnapshotBuilder::path(std::string_view abs) const {
-  return root_ / std::filesystem::path(abs).relative_path();
+  // "/X" under the root, with ".." stopping at the root as it does for the machine reading it:
+  // no name the builder is handed lands outside the tree.
+  std::filesystem::path rel;
+  for (const auto& part : std::filesystem::path(abs).relative_path()) {
+    if (part == "..")
+      rel = rel.parent_path();
+    else if (part != "." && !part.empty())
+      rel /= part;
+  }
+  return root_ / rel;
 }
 
 std::filesystem::path SnapshotBuilder::device_dir(const Bdf& bdf) const {
@@ -64,7 +92,10 @@ std::filesystem::path SnapshotBuilder::device_dir(const Bdf& bdf) const {
 
 void SnapshotBuilder::add_pci_device(const PciDeviceSpec& spec) {
   auto dir = device_dir(spec.bdf);
-  std::filesystem::create_directories(dir);
+  if (spec.config_size > spec.config.bytes.size())
+    throw Error(fmt::format("{}: config_size {} is larger than PCIe config space ({} bytes)", spec.bdf.str(),
+                            spec.config_size, spec.config.bytes.size()));
+  files_->create_directories(dir);
   ConfigImage cfg = spec.config;
   for (const auto& b : spec.bars) cfg.set_memory_bar(b.index, b.base, b.mem64, b.prefetchable);
   auto id16 = [&](unsigned off) { return static_cast<unsigned>(cfg.bytes[off] | cfg.bytes[off + 1] << 8); };
@@ -88,14 +119,14 @@ void SnapshotBuilder::add_pci_device(const PciDeviceSpec& spec) {
       resource += fmt::format("{:#018x} {:#018x} {:#018x}\n", 0, 0, 0);
   }
   write_file(dir / "resource", resource);
-  for (const auto& b : spec.bars) extend_file(dir / fmt::format("resource{}", b.index), b.size);
+  for (const auto& b : spec.bars) extend_file(*files_, dir / fmt::format("resource{}", b.index), b.size);
   if (spec.has_config)
     write_file(dir / "config", std::string_view(reinterpret_cast<const char*>(cfg.bytes.data()), spec.config_size));
   bars_[spec.bdf] = spec.bars;
 }
 
 void SnapshotBuilder::write_bar(const Bdf& bdf, int bar, std::uint64_t offset, std::span<const std::uint8_t> data) {
-  pwrite_file(device_dir(bdf) / fmt::format("resource{}", bar), offset, data);
+  pwrite_file(*files_, device_dir(bdf) / fmt::format("resource{}", bar), offset, data);
 }
 
 void SnapshotBuilder::write_phys(std::uint64_t phys, std::span<const std::uint8_t> data) {
@@ -104,8 +135,8 @@ void SnapshotBuilder::write_phys(std::uint64_t phys, std::span<const std::uint8_
       if (phys >= b.base && phys - b.base + data.size() <= b.size) return write_bar(bdf, b.index, phys - b.base, data);
   // dev/mem is a sparse file: extend it to the next GiB so windows around written registers
   // (a 16 KiB IMC box, a 4 KiB CoreSight page) map without running past its end.
-  pwrite_file(path("/dev/mem"), phys, data);
-  extend_file(path("/dev/mem"), (phys + data.size() + (1ull << 30)) & ~((1ull << 30) - 1));
+  pwrite_file(*files_, path("/dev/mem"), phys, data);
+  extend_file(*files_, path("/dev/mem"), (phys + data.size() + (1ull << 30)) & ~((1ull << 30) - 1));
 }
 
 void SnapshotBuilder::write_phys64(std::uint64_t phys, std::uint64_t value) {
@@ -121,15 +152,23 @@ void SnapshotBuilder::write_phys32(std::uint64_t phys, std::uint32_t value) {
 }
 
 void SnapshotBuilder::write_config(const Bdf& bdf, unsigned offset, std::span<const std::uint8_t> data) {
-  pwrite_file(device_dir(bdf) / "config", offset, data);
+  pwrite_file(*files_, device_dir(bdf) / "config", offset, data);
 }
 
 void SnapshotBuilder::add_cpu(int cpu, int package, int die, int node) {
-  cpus_[cpu] = {package, die, node};
-  auto topo = path("/sys/devices/system/cpu") / fmt::format("cpu{}", cpu) / "topology";
-  write_file(topo / "physical_package_id", fmt::format("{}\n", package));
-  write_file(topo / "die_id", fmt::format("{}\n", die));
-  write_file(topo / "core_id", fmt::format("{}\n", cpu));
+  CpuPlacement one{cpu, package, die, node};
+  add_cpus(std::span<const CpuPlacement>(&one, 1));
+}
+
+void SnapshotBuilder::add_cpus(std::span<const CpuPlacement> cpus) {
+  // The per-CPU files, then the machine-wide lists once (rewriting them per CPU is quadratic).
+  for (const auto& c : cpus) {
+    cpus_[c.cpu] = {c.package, c.die, c.node};
+    auto topo = path("/sys/devices/system/cpu") / fmt::format("cpu{}", c.cpu) / "topology";
+    write_file(topo / "physical_package_id", fmt::format("{}\n", c.package));
+    write_file(topo / "die_id", fmt::format("{}\n", c.die));
+    write_file(topo / "core_id", fmt::format("{}\n", c.cpu));
+  }
   rewrite_topology_files();
 }
 
@@ -171,7 +210,7 @@ void SnapshotBuilder::set_cpuinfo(const CpuInfo& info) {
 void SnapshotBuilder::set_msr(int cpu, std::uint32_t msr, std::uint64_t value) {
   std::uint8_t b[8];
   for (int i = 0; i < 8; ++i) b[i] = static_cast<std::uint8_t>(value >> (8 * i));
-  pwrite_file(path("/dev/cpu") / std::to_string(cpu) / "msr", static_cast<std::uint64_t>(msr) * 8, b);
+  pwrite_file(*files_, path("/dev/cpu") / std::to_string(cpu) / "msr", static_cast<std::uint64_t>(msr) * 8, b);
 }
 
 void SnapshotBuilder::add_acpi_table(const std::string& signature, std::span<const std::uint8_t> bytes) {
@@ -187,8 +226,27 @@ void SnapshotBuilder::set_synthetic_label(std::string_view label) {
   write_file(root_ / std::string(kSyntheticMarker), std::string(label) + "\n");
 }
 
-std::optional<std::string> synthetic_label(const std::filesystem::path& root) {
-  return try_read_line(root / std::string(kSyntheticMarker));
+void SnapshotBuilder::make_link(std::string_view link_abs, std::string_view target_abs) {
+  std::filesystem::path l = path(link_abs), t = path(target_abs);
+  auto rel_link = files_->below(l);
+  if (!rel_link || rel_link->empty() || !files_->below(t))
+    throw Error(fmt::format("{} -> {}: a link must stay inside {}", link_abs, target_abs, root_.string()));
+  files_->create_directories(l.parent_path());
+  // Relative, as sysfs makes them, so the tree stays valid wherever it is moved; placed in the
+  // directory resolved inside the root.
+  auto parent = files_->open(l.parent_path(), O_PATH | O_DIRECTORY);
+  if (!parent.fd) throw_errno(l.parent_path().string(), parent.err);
+  std::string name = l.filename().string();
+  ::unlinkat(parent.fd.get(), name.c_str(), 0);
+  std::string target = t.lexically_relative(l.parent_path()).string();
+  if (::symlinkat(target.c_str(), parent.fd.get(), name.c_str()) != 0) throw_errno(l.string(), errno);
+}
+
+std::optional<std::string> synthetic_label(const Machine& machine) {
+  if (machine.is_live()) return std::nullopt;
+  auto text = machine.files().read_text(machine.root() / std::string(kSyntheticMarker), kAttributeLimit);
+  if (!text) return std::nullopt;
+  return first_line(*text);
 }
 
 }  // namespace pmukit::snapshot

@@ -9,6 +9,7 @@
 
 #include "pmukit/regs/coresight.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/limits.h"
 #include "spec_context.h"
 
 namespace pmukit::snapshot::spec {
@@ -19,6 +20,7 @@ namespace cs = regs::coresight;
 namespace {
 
 void rewrite_iomem(Context& ctx) {
+  ctx.iomem_dirty = false;
   // The kernel prints its resource tree in address order; a claim nests under its parent.
   std::stable_sort(ctx.iomem.begin(), ctx.iomem.end(), [](const Context::IomemEntry& a, const Context::IomemEntry& b) {
     return std::pair(a.start, a.depth) < std::pair(b.start, b.depth);
@@ -34,17 +36,15 @@ void rewrite_iomem(Context& ctx) {
 }  // namespace
 
 void add_iomem(Context& ctx, std::uint64_t start, std::uint64_t size, const std::string& name, unsigned depth) {
+  if (size == 0 || start > UINT64_MAX - (size - 1))
+    throw SpecError(fmt::format("{}: memory range {:#x}+{:#x} is empty or wraps", name, start, size));
   ctx.iomem.push_back({start, start + size - 1, name, depth});
-  rewrite_iomem(ctx);
+  ctx.iomem_dirty = true;
 }
 
 // A relative symlink, as sysfs makes them, so the tree stays valid wherever it is moved.
 void link(Context& ctx, std::string_view link_abs, std::string_view target_abs) {
-  fs::path l = ctx.builder.path(link_abs), t = ctx.builder.path(target_abs);
-  fs::create_directories(l.parent_path());
-  std::error_code ec;
-  fs::remove(l, ec);
-  fs::create_symlink(t.lexically_relative(l.parent_path()), l);
+  ctx.builder.make_link(link_abs, target_abs);
 }
 
 // An ACPI device directory under `parent_abs` with hid/uid/path/status and its bus link.
@@ -66,12 +66,20 @@ void ensure_acpi_root(Context& ctx) {
   ctx.builder.write_text(std::string(kAcpiRoot) + "/hid", "LNXSYBUS\n");
 }
 
-// A perf PMU registered by a driver under `parent_abs` (pmu.parent), with its sysfs files.
-void add_kernel_pmu(Context& ctx, const std::string& parent_abs, const std::string& name, int type, const json& files) {
+// A perf PMU registered by a driver under `parent_abs` (pmu.parent), with its sysfs files; the
+// names were checked to be single file names (spec::name).
+void add_kernel_pmu(Context& ctx, const std::string& parent_abs, const std::string& name, int type, const json& files,
+                    const std::string& where) {
   std::string dir = parent_abs + "/" + name;
   ctx.builder.write_text(dir + "/type", fmt::format("{}\n", type));
-  for (const auto& [file, text] : files.items())
-    ctx.builder.write_text(dir + "/" + file, text.get<std::string>() + "\n");
+  if (!files.is_object()) expected(where, "an object of file names and texts", files);
+  for (const auto& [file, text] : files.items()) {
+    std::string fw = key_path(where, file);
+    std::string f = spec::name(json(file), where);
+    if (f == "type") throw SpecError(fmt::format("{}: the PMU's type is written by pmukit", fw));
+    if (!text.is_string()) expected(fw, "a string", text);
+    ctx.builder.write_text(dir + "/" + f, text.get<std::string>() + "\n");
+  }
   link(ctx, "/sys/bus/event_source/devices/" + name, dir);
 }
 
@@ -81,9 +89,18 @@ int next_pmu_type(Context& ctx) {
 
 namespace {
 
-std::string expand_i(std::string s, std::uint64_t i) {
-  for (auto at = s.find("{i}"); at != std::string::npos; at = s.find("{i}")) s.replace(at, 3, std::to_string(i));
-  return s;
+// "{i}" -> the copy index, in one pass (linear in the text, whatever it holds).
+std::string expand_i(std::string_view s, std::uint64_t i) {
+  std::string out, index = std::to_string(i);
+  for (std::size_t at = 0; at < s.size();) {
+    if (s.compare(at, 3, "{i}") == 0) {
+      out += index;
+      at += 3;
+    } else {
+      out += s[at++];
+    }
+  }
+  return out;
 }
 
 std::uint8_t apmt_type(const json& j, const std::string& where) {
@@ -91,10 +108,10 @@ std::uint8_t apmt_type(const json& j, const std::string& where) {
       {"mc", 0}, {"smmu", 1}, {"pcie", 2}, {"acpi", 3}, {"cache", 4}};
   if (j.is_string()) {
     auto it = kTypes.find(j.get<std::string>());
-    if (it == kTypes.end()) throw Error(fmt::format("{}: unknown APMT node type '{}'", where, j.get<std::string>()));
+    if (it == kTypes.end()) expected(where, "mc, smmu, pcie, acpi, cache or a number", j);
     return it->second;
   }
-  return static_cast<std::uint8_t>(num(j, where));
+  return static_cast<std::uint8_t>(num_in(j, 0xff, where));
 }
 
 void put(std::vector<std::uint8_t>& b, std::size_t at, std::uint64_t v, unsigned n) {
@@ -109,14 +126,17 @@ void put_text(std::vector<std::uint8_t>& b, std::size_t at, const std::string& s
 // (base1 0: a single page).
 void write_id_registers(Context& ctx, const json& r, std::uint64_t base0, std::uint64_t base1,
                         const std::string& where) {
-  ctx.builder.write_phys32(base0 + cs::PMCFGR, static_cast<std::uint32_t>(num_or(r, "pmcfgr", 0, where)));
-  ctx.builder.write_phys32(base0 + cs::PMCR, static_cast<std::uint32_t>(num_or(r, "pmcr", 0, where)));
-  ctx.builder.write_phys32(base0 + cs::PMIIDR, static_cast<std::uint32_t>(num_or(r, "pmiidr", 0, where)));
-  if (r.contains("pmpidr")) {
-    const json& p = r["pmpidr"];
-    for (unsigned k = 0; k < 4; ++k)
-      ctx.builder.write_phys32(base0 + cs::PMPIDR0 + 4 * k, static_cast<std::uint32_t>(num(p.at(k), where)));
-    ctx.builder.write_phys32(base0 + cs::PMPIDR4, static_cast<std::uint32_t>(num(p.at(4), where)));
+  if (base0 > (1ull << 52) || base1 > (1ull << 52))
+    throw SpecError(fmt::format("{}: base0/base1 beyond the physical address space", where));
+  auto word = [&](const char* key) { return static_cast<std::uint32_t>(num_or_in(r, key, 0, 0xffffffff, where)); };
+  ctx.builder.write_phys32(base0 + cs::PMCFGR, word("pmcfgr"));
+  ctx.builder.write_phys32(base0 + cs::PMCR, word("pmcr"));
+  ctx.builder.write_phys32(base0 + cs::PMIIDR, word("pmiidr"));
+  if (const json* p = opt(r, "pmpidr", where)) {
+    std::string pw = key_path(where, "pmpidr");
+    auto id = [&](unsigned k) { return static_cast<std::uint32_t>(num_in(item(*p, k, pw), 0xffffffff, index_path(pw, k))); };
+    for (unsigned k = 0; k < 4; ++k) ctx.builder.write_phys32(base0 + cs::PMPIDR0 + 4 * k, id(k));
+    ctx.builder.write_phys32(base0 + cs::PMPIDR4, id(4));
   }
   ctx.builder.write_phys32(base0 + cs::kPageBytes - 4, 0);  // the whole page exists
   if (base1) ctx.builder.write_phys32(base1 + cs::kPageBytes - 4, 0);
@@ -126,27 +146,33 @@ void write_id_registers(Context& ctx, const json& r, std::uint64_t base0, std::u
 // repeat index that {i} and the *_step fields advance by.
 void add_apmt_node(Context& ctx, const json& n, std::uint64_t i, std::vector<std::uint8_t>& table,
                    const std::string& where) {
-  std::uint64_t id = num(n.at("id"), where) + i * num_or(n, "id_step", 1, where);
-  std::uint8_t type = apmt_type(n.at("type"), where);
-  std::uint8_t flags = static_cast<std::uint8_t>(num_or(n, "flags", 0, where));
-  if (n.value("dual_page", false)) flags |= 1;
-  if (n.value("container", false)) flags |= 2;
-  if (n.value("atomic", false)) flags |= 4;
-  std::uint64_t base0 = num(n.at("base0"), where) + i * num_or(n, "base_step", 0, where);
-  std::uint64_t base1 = n.contains("base1") ? num(n["base1"], where) + i * num_or(n, "base_step", 0, where) : base0;
+  auto step = [&](const char* key, std::uint64_t fallback, std::uint64_t base) {
+    std::uint64_t s = num_or(n, key, fallback, where);
+    if (s && i > (UINT64_MAX - base) / s) throw SpecError(fmt::format("{}.{}: copy {} overflows", where, key, i));
+    return base + i * s;
+  };
+  std::uint64_t id = step("id_step", 1, num_in(need(n, "id", where), 0xffffffff, key_path(where, "id")));
+  std::uint8_t type = apmt_type(need(n, "type", where), key_path(where, "type"));
+  std::uint8_t flags = static_cast<std::uint8_t>(num_or_in(n, "flags", 0, 0xff, where));
+  if (flag_or(n, "dual_page", false, where)) flags |= 1;
+  if (flag_or(n, "container", false, where)) flags |= 2;
+  if (flag_or(n, "atomic", false, where)) flags |= 4;
+  std::uint64_t base0 = step("base_step", 0, num(need(n, "base0", where), key_path(where, "base0")));
+  std::uint64_t base1 =
+      opt(n, "base1", where) ? step("base_step", 0, num(n["base1"], key_path(where, "base1"))) : base0;
   std::uint64_t primary = num_or(n, "inst_primary", 0, where);
-  std::uint64_t secondary = num_or(n, "inst_secondary", 0, where) + i * num_or(n, "uid_step", 0, where);
-  std::string hid = n.value("hid", "");
+  std::uint64_t secondary = step("uid_step", 0, num_or_in(n, "inst_secondary", 0, 0xffffffff, where));
+  std::string hid = opt(n, "hid", where) ? spec::name(n["hid"], key_path(where, "hid")) : "";
   if (!hid.empty()) {
-    if (hid.size() > 8) throw Error(where + ": hid longer than 8 characters");
+    if (hid.size() > 8) throw SpecError(where + ".hid: longer than 8 characters");
     primary = 0;
     for (std::size_t k = 0; k < hid.size(); ++k)
       primary |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(hid[k])) << (8 * k);
   }
-  std::uint64_t affinity = num_or(n, "proc_affinity", 0, where) + i * num_or(n, "proc_affinity_step", 0, where);
+  std::uint64_t affinity = step("proc_affinity_step", 0, num_or_in(n, "proc_affinity", 0, 0xffffffff, where));
   std::size_t at = table.size();
   table.resize(at + 56, 0);
-  put(table, at + 0, num_or(n, "length", 56, where), 2);
+  put(table, at + 0, num_or_in(n, "length", 56, 0xffff, where), 2);
   put(table, at + 2, flags, 1);
   put(table, at + 3, type, 1);
   put(table, at + 4, id, 4);
@@ -154,39 +180,52 @@ void add_apmt_node(Context& ctx, const json& n, std::uint64_t i, std::vector<std
   put(table, at + 16, secondary, 4);
   put(table, at + 20, base0, 8);
   put(table, at + 28, base1, 8);
-  put(table, at + 36, num_or(n, "irq", 0, where), 4);
-  put(table, at + 44, num_or(n, "irq_flags", 0, where), 4);
+  put(table, at + 36, num_or_in(n, "irq", 0, 0xffffffff, where), 4);
+  put(table, at + 44, num_or_in(n, "irq_flags", 0, 0xffffffff, where), 4);
   put(table, at + 48, affinity, 4);
-  put(table, at + 52, num_or(n, "impl_id", 0, where), 4);
-  if (n.contains("registers")) write_id_registers(ctx, n["registers"], base0, (flags & 1) ? base1 : 0, where);
+  put(table, at + 52, num_or_in(n, "impl_id", 0, 0xffffffff, where), 4);
+  if (const json* r = opt(n, "registers", where))
+    write_id_registers(ctx, *r, base0, (flags & 1) ? base1 : 0, key_path(where, "registers"));
   // Linux's APMT code makes platform device arm-cs-arch-pmu.<id> with one resource per page.
   std::string pdev = fmt::format("arm-cs-arch-pmu.{}", id);
   add_iomem(ctx, base0, cs::kPageBytes, pdev);
   if (flags & 1) add_iomem(ctx, base1, cs::kPageBytes, pdev);
-  if (!hid.empty() && n.value("acpi_device", false)) {
+  if (!hid.empty() && flag_or(n, "acpi_device", false, where)) {
     ensure_acpi_root(ctx);
-    add_acpi_device(ctx, std::string(kAcpiRoot), hid, std::to_string(secondary), expand_i(n.value("acpi_path", ""), i),
-                    15);
+    add_acpi_device(ctx, std::string(kAcpiRoot), hid, std::to_string(secondary),
+                    expand_i(str_or(n, "acpi_path", "", where), i), 15);
   }
-  if (n.contains("kernel_pmu"))
-    add_kernel_pmu(ctx, "/sys/devices/platform/" + pdev, expand_i(n["kernel_pmu"].get<std::string>(), i),
-                   next_pmu_type(ctx), json{{"cpumask", n.value("cpumask", "0")}});
+  if (opt(n, "kernel_pmu", where)) {
+    std::string pmu = spec::name(json(expand_i(str(n, "kernel_pmu", where), i)), key_path(where, "kernel_pmu"));
+    add_kernel_pmu(ctx, "/sys/devices/platform/" + pdev, pmu, next_pmu_type(ctx),
+                   json{{"cpumask", str_or(n, "cpumask", "0", where)}}, key_path(where, "cpumask"));
+  }
 }
 
 }  // namespace
 
+void flush_iomem(Context& ctx) {
+  if (ctx.iomem_dirty) rewrite_iomem(ctx);
+}
+
 void write_iomem_section(const json& section, Context& ctx) {
-  ctx.iomem_hidden = section.value("hide_addresses", false);
-  for (const auto& r : section.value("ranges", json::array()))
-    ctx.iomem.push_back({num(r.at("start"), "iomem start"), num(r.at("end"), "iomem end"),
-                         r.at("name").get<std::string>(), static_cast<unsigned>(num_or(r, "depth", 0, "iomem"))});
-  rewrite_iomem(ctx);
+  const std::string sw = "iomem";
+  ctx.iomem_hidden = flag_or(section, "hide_addresses", false, sw);
+  const json& ranges = list_or_empty(section, "ranges", sw);
+  for (std::size_t i = 0; i < ranges.size(); ++i) {
+    std::string where = index_path(key_path(sw, "ranges"), i);
+    const json& r = ranges[i];
+    ctx.iomem.push_back({num(need(r, "start", where), key_path(where, "start")),
+                         num(need(r, "end", where), key_path(where, "end")), str(r, "name", where),
+                         static_cast<unsigned>(num_or_in(r, "depth", 0, 16, where))});
+  }
+  ctx.iomem_dirty = true;
 }
 
 void write_acpi_processors(const json& section, Context& ctx) {
   ensure_acpi_root(ctx);
-  std::uint64_t uid_base = num_or(section, "uid_base", 0, "acpi_processors");
-  bool containers = section.value("containers", true);
+  std::uint64_t uid_base = num_or_in(section, "uid_base", 0, 0xffffffff, "acpi_processors");
+  bool containers = flag_or(section, "containers", true, "acpi_processors");
   std::map<int, std::string> container_dir;
   for (const auto& [cpu, socket] : ctx.cpu_package) {
     std::string parent(kAcpiRoot);
@@ -206,119 +245,162 @@ void write_acpi_processors(const json& section, Context& ctx) {
   }
 }
 
+namespace {
+
+// Tegra410 RC-mapping DVSEC: bus +0xc, segment +0xd, RP# +0xe, RC# +0xf, socket# +0x10.
+void write_rcmap_dvsec(PciDeviceSpec& s, const json& m, const std::string& mw) {
+  auto at = num(need(m, "at", mw), key_path(mw, "at"));
+  if (at % 4 || at < 0x100 || at > 0xfe0)
+    throw SpecError(fmt::format("{}.at: {:#x} is not a dword-aligned extended capability offset", mw, at));
+  s.config.add_dvsec(static_cast<std::uint16_t>(at), 0x10de, 4, 1,
+                     static_cast<std::uint16_t>(num_or_in(m, "len", 0x14, 0xfff, mw)));
+  const auto base = static_cast<unsigned>(at);
+  s.config.w8(base + 0x0cu, static_cast<std::uint8_t>(num_or_in(m, "bus", s.bdf.bus, 0xff, mw)));
+  s.config.w8(base + 0x0du, static_cast<std::uint8_t>(num_or_in(m, "segment", s.bdf.domain & 0xff, 0xff, mw)));
+  s.config.w8(base + 0x0eu, static_cast<std::uint8_t>(num_in(need(m, "rp", mw), 0xff, key_path(mw, "rp"))));
+  s.config.w8(base + 0x0fu, static_cast<std::uint8_t>(num_in(need(m, "rc", mw), 0xff, key_path(mw, "rc"))));
+  s.config.w8(base + 0x10u, static_cast<std::uint8_t>(num_in(need(m, "socket", mw), 0xff, key_path(mw, "socket"))));
+}
+
+// The endpoints below one root port: NVMe-class functions unless a class is given.
+void add_endpoints(Context& ctx, const json& rp, const std::string& where, int numa_node) {
+  const json& endpoints = list_or_empty(rp, "endpoints", where);
+  for (std::size_t i = 0; i < endpoints.size(); ++i) {
+    const json& ep = endpoints[i];
+    std::string ew = index_path(key_path(where, "endpoints"), i);
+    PciDeviceSpec e;
+    e.bdf = bdf(need(ep, "bdf", ew), key_path(ew, "bdf"));
+    auto [ev, ed] = pci_id(need(ep, "id", ew), key_path(ew, "id"));
+    e.config = ConfigImage(ev, ed, static_cast<std::uint32_t>(num_or_in(ep, "class", 0x010802, 0xffffff, ew)));
+    e.config.add_pcie_cap(0x40, 0x0);
+    e.numa_node = numa_node;
+    ctx.builder.add_pci_device(e);
+    ctx.device_node[e.bdf] = e.numa_node;
+  }
+}
+
+}  // namespace
+
 void write_pcie_root_ports(const json& section, Context& ctx) {
-  for (const auto& rp : section) {
-    std::string where = fmt::format("{}: pcie root port {}", ctx.machine, rp.value("bdf", "?"));
+  const std::string sw = "pcie_root_ports";
+  if (!section.is_array()) expected(sw, "an array", section);
+  for (std::size_t index = 0; index < section.size(); ++index) {
+    const json& rp = section[index];
+    std::string where = index_path(sw, index);
     PciDeviceSpec s;
-    s.bdf = bdf(rp.at("bdf"), where);
-    auto id = rp.at("id").get<std::string>();
-    s.config = ConfigImage(static_cast<std::uint16_t>(std::stoul(id.substr(0, 4), nullptr, 16)),
-                           static_cast<std::uint16_t>(std::stoul(id.substr(5, 4), nullptr, 16)), 0x060400, 1);
-    s.config.set_revision(static_cast<std::uint8_t>(num_or(rp, "rev", 0, where)));
-    auto buses = rp.value("buses", json::array({s.bdf.bus + 1, s.bdf.bus + 1}));
-    s.config.set_bus_numbers(s.bdf.bus, static_cast<std::uint8_t>(num(buses.at(0), where)),
-                             static_cast<std::uint8_t>(num(buses.at(1), where)));
+    s.bdf = bdf(need(rp, "bdf", where), key_path(where, "bdf"));
+    auto [vendor, device] = pci_id(need(rp, "id", where), key_path(where, "id"));
+    s.config = ConfigImage(vendor, device, 0x060400, 1);
+    s.config.set_revision(static_cast<std::uint8_t>(num_or_in(rp, "rev", 0, 0xff, where)));
+    std::uint8_t secondary = static_cast<std::uint8_t>(s.bdf.bus + 1), subordinate = secondary;
+    if (const json* buses = opt(rp, "buses", where)) {
+      std::string bw = key_path(where, "buses");
+      secondary = static_cast<std::uint8_t>(num_in(item(*buses, 0, bw), 0xff, index_path(bw, 0)));
+      subordinate = static_cast<std::uint8_t>(num_in(item(*buses, 1, bw), 0xff, index_path(bw, 1)));
+    }
+    s.config.set_bus_numbers(s.bdf.bus, secondary, subordinate);
     unsigned pcie_at = 0x40;
-    if (rp.contains("caps")) {
-      for (const auto& cap : rp["caps"]) {
-        if (cap.contains("pcie")) pcie_at = static_cast<unsigned>(num(cap.at("at"), where));
-        add_cap(s.config, cap, where);
+    if (const json* caps = opt(rp, "caps", where)) {
+      std::string cw = key_path(where, "caps");
+      if (!caps->is_array()) expected(cw, "an array", *caps);
+      for (std::size_t i = 0; i < caps->size(); ++i) {
+        const json& cap = (*caps)[i];
+        if (opt(cap, "pcie", index_path(cw, i)))
+          pcie_at = static_cast<unsigned>(num(cap["at"], index_path(cw, i) + ".at"));
+        add_cap(s.config, cap, index_path(cw, i));
       }
     } else {
       s.config.add_pcie_cap(0x40, 0x4);
       s.config.add_ext_cap(0x100, 0x01, 2);  // AER
     }
     // Link Capabilities (Express cap + 0x0c): max width [9:4], max speed [3:0].
-    if (rp.contains("link_width"))
-      s.config.w32(pcie_at + 0x0c, static_cast<std::uint32_t>(num(rp["link_width"], where)) << 4 |
-                                       static_cast<std::uint32_t>(num_or(rp, "link_speed", 4, where)));
-    if (rp.contains("rcmap")) {
-      // Tegra410 RC-mapping DVSEC: bus +0xc, segment +0xd, RP# +0xe, RC# +0xf, socket# +0x10.
-      const json& m = rp["rcmap"];
-      auto at = static_cast<std::uint16_t>(num(m.at("at"), where));
-      s.config.add_dvsec(at, 0x10de, 4, 1, static_cast<std::uint16_t>(num_or(m, "len", 0x14, where)));
-      s.config.w8(at + 0x0cu, static_cast<std::uint8_t>(num_or(m, "bus", s.bdf.bus, where)));
-      s.config.w8(at + 0x0du, static_cast<std::uint8_t>(num_or(m, "segment", s.bdf.domain & 0xff, where)));
-      s.config.w8(at + 0x0eu, static_cast<std::uint8_t>(num(m.at("rp"), where)));
-      s.config.w8(at + 0x0fu, static_cast<std::uint8_t>(num(m.at("rc"), where)));
-      s.config.w8(at + 0x10u, static_cast<std::uint8_t>(num(m.at("socket"), where)));
-    }
-    s.numa_node = static_cast<int>(rp.value("numa_node", -1));
+    if (opt(rp, "link_width", where))
+      s.config.w32(pcie_at + 0x0c,
+                   static_cast<std::uint32_t>(num_in(rp["link_width"], 0x3f, key_path(where, "link_width"))) << 4 |
+                       static_cast<std::uint32_t>(num_or_in(rp, "link_speed", 4, 0xf, where)));
+    if (const json* m = opt(rp, "rcmap", where)) write_rcmap_dvsec(s, *m, key_path(where, "rcmap"));
+    s.numa_node = int_or(rp, "numa_node", -1, -1, static_cast<int>(limits::kNumaNodes) - 1, where);
     ctx.builder.add_pci_device(s);
     ctx.device_node[s.bdf] = s.numa_node;
-    for (const auto& ep : rp.value("endpoints", json::array())) {
-      std::string ew = where + " endpoint " + ep.value("bdf", "?");
-      PciDeviceSpec e;
-      e.bdf = bdf(ep.at("bdf"), ew);
-      auto eid = ep.at("id").get<std::string>();
-      e.config = ConfigImage(static_cast<std::uint16_t>(std::stoul(eid.substr(0, 4), nullptr, 16)),
-                             static_cast<std::uint16_t>(std::stoul(eid.substr(5, 4), nullptr, 16)),
-                             static_cast<std::uint32_t>(num_or(ep, "class", 0x010802, ew)));
-      e.config.add_pcie_cap(0x40, 0x0);
-      e.numa_node = s.numa_node;
-      ctx.builder.add_pci_device(e);
-      ctx.device_node[e.bdf] = e.numa_node;
-    }
+    add_endpoints(ctx, rp, where, s.numa_node);
   }
 }
 
 void write_apmt(const json& section, Context& ctx) {
-  std::string where = ctx.machine + ": apmt";
+  std::string where = "apmt";
   std::vector<std::uint8_t> table(36, 0);
   put_text(table, 0, "APMT", 4);
-  table[8] = static_cast<std::uint8_t>(num_or(section, "revision", 0, where));
-  put_text(table, 10, section.value("oem_id", "PMUKIT"), 6);
-  put_text(table, 16, section.value("oem_table_id", "SYNTHETC"), 8);
-  put(table, 24, num_or(section, "oem_revision", 1, where), 4);
-  put_text(table, 28, section.value("creator_id", "PMUK"), 4);
-  put(table, 32, num_or(section, "creator_revision", 1, where), 4);
-  unsigned k = 0;
-  for (const auto& n : section.at("nodes")) {
-    std::string nw = fmt::format("{} node {}", where, k++);
-    std::uint64_t count = num_or(n, "repeat", 1, nw);
-    for (std::uint64_t i = 0; i < count; ++i) add_apmt_node(ctx, n, i, table, nw);
+  table[8] = static_cast<std::uint8_t>(num_or_in(section, "revision", 0, 0xff, where));
+  put_text(table, 10, str_or(section, "oem_id", "PMUKIT", where), 6);
+  put_text(table, 16, str_or(section, "oem_table_id", "SYNTHETC", where), 8);
+  put(table, 24, num_or_in(section, "oem_revision", 1, 0xffffffff, where), 4);
+  put_text(table, 28, str_or(section, "creator_id", "PMUK", where), 4);
+  put(table, 32, num_or_in(section, "creator_revision", 1, 0xffffffff, where), 4);
+  const json& nodes = list(section, "nodes", where);
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    std::string nw = index_path(key_path(where, "nodes"), k);
+    std::uint64_t count = num_or(nodes[k], "repeat", 1, nw);
+    // The table pmukit reads holds at most limits::kApmtNodes nodes: a spec may not write more.
+    if (count > limits::kApmtNodes || ctx.apmt_nodes + count > limits::kApmtNodes)
+      throw SpecError(
+          fmt::format("{}.repeat: {} more nodes make more than {} APMT nodes", nw, count, limits::kApmtNodes));
+    ctx.apmt_nodes += count;
+    for (std::uint64_t i = 0; i < count; ++i) add_apmt_node(ctx, nodes[k], i, table, nw);
   }
   put(table, 4, table.size(), 4);
   unsigned sum = 0;
   for (auto b : table) sum += b;
   table[9] = static_cast<std::uint8_t>(0x100 - (sum & 0xff));
-  if (section.value("bad_checksum", false)) table[9] ^= 0x5a;
+  if (flag_or(section, "bad_checksum", false, where)) table[9] ^= 0x5a;
   ctx.builder.add_acpi_table("APMT", table);
 }
 
 void write_acpi_devices(const json& section, Context& ctx) {
   ensure_acpi_root(ctx);
-  for (const auto& d : section) {
-    std::string hid = d.at("hid").get<std::string>();
-    std::string where = fmt::format("{}: acpi device {}", ctx.machine, hid);
+  const std::string sw = "acpi_devices";
+  if (!section.is_array()) expected(sw, "an array", section);
+  for (std::size_t index = 0; index < section.size(); ++index) {
+    const json& d = section[index];
+    std::string where = index_path(sw, index);
+    std::string hid = spec::name(need(d, "hid", where), key_path(where, "hid"));
     std::optional<std::string> uid;
-    if (d.contains("uid")) uid = std::to_string(num(d["uid"], where));
-    std::string dir = add_acpi_device(ctx, std::string(kAcpiRoot), hid, uid, d.value("path", ""),
-                                      static_cast<std::uint32_t>(num_or(d, "status", 15, where)));
+    if (const json* u = opt(d, "uid", where)) uid = std::to_string(num(*u, key_path(where, "uid")));
+    std::string dir = add_acpi_device(ctx, std::string(kAcpiRoot), hid, uid, str_or(d, "path", "", where),
+                                      static_cast<std::uint32_t>(num_or_in(d, "status", 15, 0xffffffff, where)));
     std::string name = fs::path(dir).filename().string();
     // The ACPI core creates a platform device of the same name; its MEM resources show in
     // /proc/iomem under that name (and again, nested, once a driver claims them).
     std::string pdev = "/sys/devices/platform/" + name;
     ctx.builder.write_text(pdev + "/modalias", "acpi:" + hid + ":\n");
     link(ctx, dir + "/physical_node", pdev);
-    bool claimed = d.contains("kernel_pmu");
+    bool claimed = opt(d, "kernel_pmu", where) != nullptr;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> res;
-    if (d.contains("instances")) {
-      const json& in = d["instances"];
-      std::uint64_t count = num(in.at("count"), where), base = num(in.at("base"), where);
-      std::uint64_t stride = num(in.at("stride"), where), size = num(in.at("size"), where);
+    if (const json* in = opt(d, "instances", where)) {
+      std::string iw = key_path(where, "instances");
+      std::uint64_t count = num_in(need(*in, "count", iw), limits::kApmtNodes, key_path(iw, "count"));
+      std::uint64_t base = num(need(*in, "base", iw), key_path(iw, "base"));
+      std::uint64_t stride = num(need(*in, "stride", iw), key_path(iw, "stride"));
+      std::uint64_t size = num(need(*in, "size", iw), key_path(iw, "size"));
+      if (count && stride && count - 1 > (UINT64_MAX - base) / stride)
+        throw SpecError(fmt::format("{}: base + stride x count overflows", iw));
       for (std::uint64_t i = 0; i < count; ++i) res.emplace_back(base + i * stride, size);
-      if (in.contains("broadcast")) res.emplace_back(num(in["broadcast"], where), size);
+      if (const json* b = opt(*in, "broadcast", iw)) res.emplace_back(num(*b, key_path(iw, "broadcast")), size);
     }
-    for (const auto& r : d.value("resources", json::array()))
-      res.emplace_back(num(r.at("base"), where), num(r.at("size"), where));
+    const json& resources = list_or_empty(d, "resources", where);
+    for (std::size_t i = 0; i < resources.size(); ++i) {
+      std::string rw = index_path(key_path(where, "resources"), i);
+      res.emplace_back(num(need(resources[i], "base", rw), key_path(rw, "base")),
+                       num(need(resources[i], "size", rw), key_path(rw, "size")));
+    }
     for (const auto& [base, size] : res) {
       add_iomem(ctx, base, size, name);
       if (claimed) add_iomem(ctx, base, size, name, 1);
     }
-    if (claimed)
-      add_kernel_pmu(ctx, pdev, d["kernel_pmu"].get<std::string>(), next_pmu_type(ctx),
-                     d.value("pmu_files", json::object()));
+    if (claimed) {
+      std::string pmu = spec::name(d["kernel_pmu"], key_path(where, "kernel_pmu"));
+      const json* files = opt(d, "pmu_files", where);
+      add_kernel_pmu(ctx, pdev, pmu, next_pmu_type(ctx), files ? *files : json::object(), key_path(where, "pmu_files"));
+    }
   }
 }
 

@@ -9,7 +9,8 @@
 namespace pmukit {
 
 std::uint64_t json_number(const nlohmann::json& j, const std::string& where) {
-  if (j.is_number_unsigned() || j.is_number_integer()) return j.get<std::uint64_t>();
+  if (j.is_number_unsigned()) return j.get<std::uint64_t>();
+  if (j.is_number_integer() && j.get<std::int64_t>() >= 0) return static_cast<std::uint64_t>(j.get<std::int64_t>());
   if (j.is_string())
     if (auto v = parse_u64(j.get<std::string>())) return *v;
   throw Error(fmt::format("{}: '{}' is not a number", where, j.dump()));

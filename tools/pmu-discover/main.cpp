@@ -113,7 +113,7 @@ int show_pci(Machine& machine, const Options& o) {
 }
 
 void show_inventory(Machine& machine, const discovery::DiscoveryResult& result, const Options& o) {
-  auto label = machine.is_live() ? std::nullopt : snapshot::synthetic_label(machine.root());
+  auto label = snapshot::synthetic_label(machine);
   if (o.json) {
     nlohmann::ordered_json out{{"schema", "pmukit.inventory/1"},
                                {"source", machine.describe()},

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -54,7 +55,9 @@ std::map<std::string, double> parse_params(const std::vector<std::string>& args)
     auto eq = a.find('=');
     try {
       if (eq == std::string::npos || eq == 0) throw std::invalid_argument(a);
-      params[a.substr(0, eq)] = std::stod(a.substr(eq + 1));
+      double v = std::stod(a.substr(eq + 1));
+      if (!std::isfinite(v)) throw std::invalid_argument(a);
+      params[a.substr(0, eq)] = v;
     } catch (const std::exception&) {
       throw UsageError(fmt::format("--metric-param '{}': expected NAME=NUMBER", a));
     }
@@ -67,7 +70,7 @@ std::map<std::string, double> parse_params(const std::vector<std::string>& args)
 std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inventory& inventory) {
   std::vector<std::string> names;
   for (const auto& u : inventory.units) names.push_back(u.name);
-  for (const auto& p : perf::list_pmus(machine)) names.push_back(p.desc.name);
+  for (auto& p : perf::pmu_names(machine)) names.push_back(std::move(p));  // names only: one bad PMU stops nothing
   std::map<std::string, std::size_t> numbered;
   for (const auto& n : names)
     if (auto family = numbered_family(n)) ++numbered[std::string(*family)];
@@ -85,11 +88,11 @@ void set_up(RawOptions& o, Machine& machine, RunSetup& run) {
   std::vector<events::PerfmonEvents> event_files;
   for (const auto& f : o.event_files) event_files.push_back(events::PerfmonEvents::load(f));
   run.spec_scales = apply_event_files(event_files, run.specs);
+  machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
   run.time = sim::machine_clock(machine);
   run.found = discovery::discover(machine);
   if (!o.metrics.empty()) run.catalog = metrics::Catalog::embedded();
   run.metrics = add_metric_events(run.catalog, o.metrics, pmu_names(machine, run.found.inventory), run.specs);
-  run.params = parse_params(o.metric_params);
   run.per_socket = o.report.aggregation == Aggregation::PerSocket;
   if (std::all_of(run.specs.begin(), run.specs.end(), is_duration_time))
     throw UsageError("only duration_time given: add an event");
@@ -146,8 +149,9 @@ int run_counting(RawOptions& o) {
   // Before any register is programmed: a signal from then on ends the run through the restoring
   // path (the loop sees the flag at once), never with the counters left running.
   install_signals();
-  auto machine = make_machine(o.machine);
   RunSetup run;
+  run.params = parse_params(o.metric_params);  // a usage error before any work
+  auto machine = make_machine(o.machine);
   set_up(o, *machine, run);
   std::FILE* out = open_output(o);
   o.report.out = out;
@@ -157,8 +161,9 @@ int run_counting(RawOptions& o) {
   RunLoop loop(o, run, reporter);
   loop.count();
   auto restore_errors = loop.report_end();
-  if (out != stdout) std::fclose(out);
+  const int close_err = out != stdout && std::fclose(out) != 0 ? (errno ? errno : EIO) : 0;
   for (const auto& e : restore_errors) fmt::print(stderr, "pmu-raw: error: {}\n", e);
+  if (close_err) throw_errno(o.output, close_err);  // the counts did not all reach the file
   return restore_errors.empty() ? loop.child_status() : 1;
 }
 

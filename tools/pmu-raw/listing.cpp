@@ -76,11 +76,11 @@ int list_event_names(const MachineArgs& machine_args, const std::vector<std::str
   auto found = discovery::discover(*machine);
   const auto& db = platform::Database::builtin();
   std::set<std::string> lines;
-  auto add = [&](const std::string& pmu, const std::map<std::string, events::EventAlias>& aliases) {
+  auto add = [&](const std::string& pmu, const std::map<std::string, syntax::EventAlias>& aliases) {
     lines.insert(pmu + "/");
     for (const auto& [name, alias] : aliases) lines.insert(pmu + "/" + name + "/");
   };
-  const std::map<std::string, events::EventAlias> none;
+  const std::map<std::string, syntax::EventAlias> none;
   std::map<std::string, std::size_t> family_size;
   for (const auto& u : found.inventory.units) {
     const auto* k = db.pmu_kind(u.pmu_kind);

@@ -37,11 +37,13 @@ void add_counting_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
                "system-wide)");
   app.add_option("-I,--interval-print", o.interval_ms, "Print counts every MS milliseconds")
       ->type_name("MS")
-      ->check(CLI::Range(1u, 3600000u));
-  app.add_option("--interval-count", o.interval_count, "Stop after N intervals")->type_name("N");
+      ->check(tools::whole_number_in(1, 3600000));
+  app.add_option("--interval-count", o.interval_count, "Stop after N intervals")
+      ->type_name("N")
+      ->check(tools::whole_number_in(1, 1'000'000'000));
   app.add_option("--duration", o.duration_s, "Count for SECONDS, then stop")
       ->type_name("SECONDS")
-      ->check(CLI::PositiveNumber);
+      ->check(tools::seconds_in(1e9));
 }
 
 // How the counts are shown.
@@ -52,6 +54,9 @@ void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
       ->type_name("SEP");
   app.add_flag("-j,--json", f.json, "JSON lines with perf stat -j's field names");
   app.add_option("-o,--output", o.output, "Write the counts to FILE")->type_name("FILE");
+  app.add_flag("--live-perf", o.machine.live_perf,
+               "With --snapshot: let the perf backend count this machine's kernel PMUs under the snapshot's PMU "
+               "type numbers (for testing; without it perf refuses a snapshot)");
 }
 
 // How the events are counted, and what is computed from them.

@@ -1,13 +1,32 @@
 // pmu-raw -- rendering counts.
 #include "report.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "pmukit/util/error.h"
+
 namespace pmukit::tools {
+
+namespace {
+
+// Counts that could not be written are lost: an error (a full disk, -o /dev/full), not a success.
+// A reader that went away (EPIPE) stays the quiet broken pipe `| head` expects.
+void flush_or_throw(std::FILE* out) {
+  if (std::fflush(out) == 0 && !std::ferror(out)) return;
+  int err = errno ? errno : EIO;
+  std::clearerr(out);
+  if (err == EPIPE) throw std::system_error(std::make_error_code(std::errc::broken_pipe));
+  throw Error(fmt::format("writing the counts: {}", errno_text(err)));
+}
+
+}  // namespace
 
 std::string thousands(std::uint64_t v) {
   std::string digits = std::to_string(v), out;
@@ -154,7 +173,7 @@ void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vec
   std::string time = fmt::format("{:16.9f} ", t_s);
   if (o_.format != Format::Table) time = fmt::format("{:.9f}", t_s);
   print_rows(time, rows, metrics);
-  std::fflush(o_.out);
+  flush_or_throw(o_.out);
 }
 
 void Reporter::totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
@@ -166,7 +185,7 @@ void Reporter::totals(const std::vector<Row>& rows, const std::vector<MetricRow>
   }
   print_rows("", rows, metrics);
   if (o_.format == Format::Table) fmt::print(o_.out, "\n{:>17.9f} seconds time elapsed\n\n", elapsed_s);
-  std::fflush(o_.out);
+  flush_or_throw(o_.out);
 }
 
 }  // namespace pmukit::tools

@@ -55,7 +55,9 @@ void add_run(CLI::App& app, Commands& c) {
   c.run->add_option("dir", c.run_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
   c.run->add_flag("--realtime", c.run_opts.realtime,
                   "Step with the wall clock (default: virtual time, advanced by clients)");
-  c.run->add_option("--step-ms", c.run_opts.step_ms, "Real-time step period in ms")->capture_default_str();
+  c.run->add_option("--step-ms", c.run_opts.step_ms, "Real-time step period in ms")
+      ->capture_default_str()
+      ->check(tools::whole_number_in(1, 60000));
   c.run
       ->add_option("--rate", c.run_opts.rates,
                    "Event rate in counts/s: KIND:CODE=RATE, KIND=RATE, cycles=HZ or default=RATE "
@@ -66,7 +68,9 @@ void add_run(CLI::App& app, Commands& c) {
 void add_advance(CLI::App& app, Commands& c) {
   c.advance = app.add_subcommand("advance", "Advance a running simulator's virtual time");
   c.advance->add_option("dir", c.advance_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
-  c.advance->add_option("ms", c.advance_ms, "Milliseconds of virtual time")->required();
+  c.advance->add_option("ms", c.advance_ms, "Milliseconds of virtual time")
+      ->required()
+      ->check(tools::whole_number_in(0, 1'000'000'000'000));
 }
 
 int create_machine(const Commands& c) {
@@ -80,9 +84,11 @@ int create_machine(const Commands& c) {
     try {
       spec = nlohmann::json::parse(read_file(c.spec_file));
     } catch (const nlohmann::json::exception& e) {
-      throw Error(fmt::format("{}: {}", c.spec_file, e.what()));
+      std::string_view m = e.what();  // without nlohmann's "[json.exception.parse_error.101] " tag
+      if (m.starts_with('[')) m.remove_prefix(std::min(m.size(), m.find("] ") + 2));
+      throw Error(fmt::format("{}: not valid JSON: {}", c.spec_file, m));
     }
-    snapshot::build_from_spec(spec, dir);
+    snapshot::build_from_spec(spec, dir, c.spec_file);
   } else {
     snapshot::build_bundled(name, dir);
   }

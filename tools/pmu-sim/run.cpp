@@ -34,6 +34,7 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
   sa.sa_handler = on_signal;
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+  machine.check_no_links(machine.param("sim.path") / "clock");  // the page is created and written by name
   sim::ClockServer server(machine, opts.realtime ? sim::SimMode::RealTime : sim::SimMode::Virtual);
   fmt::print("pmu-sim: simulating {} PMU units of {} in {} time; clock page {}\n", simulator.units(),
              machine.describe(), opts.realtime ? "real" : "virtual", server.path().string());
@@ -76,6 +77,7 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
 }
 
 int advance_clock(Machine& machine, std::uint64_t ms) {
+  machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
   auto time = sim::machine_clock(machine);
   if (!time.simulated()) throw Error(fmt::format("{}: no pmu-sim is serving this machine", machine.describe()));
   time.clock->sleep_until(time.clock->now_ns() + ms * 1'000'000ull);

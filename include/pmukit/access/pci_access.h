@@ -111,14 +111,18 @@ class PciAccess {
   std::string vendor_device_name(std::uint16_t vendor, std::uint16_t device);
   std::string class_name(std::uint32_t class_code);
 
-  // Warnings libpci raised so far ("Cannot open .../config"); the list is emptied.
+  // Warnings libpci raised so far ("Cannot open .../config"); the list is emptied. With a BDF:
+  // those raised while reading that device (the scan's and every config read's).
   std::vector<std::string> take_warnings();
+  std::vector<std::string> take_warnings(const Bdf& bdf);
   std::uint64_t total_config_reads() const;
 
  private:
   friend class PciConfig;
   template <class F>
   auto call(F&& f);  // runs a libpci call with pmukit's error/warning handlers bound
+  template <class F>
+  auto call_for(const Bdf& bdf, F&& f);  // the same, its warnings filed under `bdf`
 
   const Machine* machine_;
   std::string method_;
@@ -128,6 +132,14 @@ class PciAccess {
   std::map<Bdf, pci_dev*> handles_;
   std::map<Bdf, std::unique_ptr<PciConfig>> configs_;
   std::vector<std::string> warnings_;
+  std::map<Bdf, std::vector<std::string>> device_warnings_;
 };
+
+// Before libpci's sysfs method reads a snapshot's tree by itself, checks what it will open:
+// device names it parses as pmukit does (no name that makes its scan fail halfway), device
+// links that lead where they lead inside the root, and the attribute and config files as regular
+// files (no FIFO, device or link). Throws Error naming the first offending file. A live machine's
+// own tree is the kernel's and is not checked; one named with -O sysfs.path is.
+void validate_sysfs_tree(const Machine& machine);
 
 }  // namespace pmukit

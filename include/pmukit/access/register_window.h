@@ -18,6 +18,9 @@ class RegisterWindow {
   // `phys_base`. Throws Error naming the file on open/mmap failure or a file that is too short.
   RegisterWindow(const std::string& file, std::uint64_t file_offset, std::uint64_t length, std::uint64_t phys_base,
                  bool writable);
+  // The same over an open descriptor (Machine::open_register); `file` names it in messages.
+  RegisterWindow(int fd, const std::string& file, std::uint64_t file_offset, std::uint64_t length,
+                 std::uint64_t phys_base, bool writable);
   ~RegisterWindow();
   RegisterWindow(const RegisterWindow&) = delete;
   RegisterWindow& operator=(const RegisterWindow&) = delete;
@@ -44,6 +47,7 @@ class RegisterWindow {
   static std::uint64_t mmap_calls();
 
  private:
+  void map_fd(int fd, const std::string& file, std::uint64_t file_offset, std::uint64_t length);
   volatile std::uint8_t* at(std::uint64_t offset, unsigned width) const;
   void check_writable(std::uint64_t offset) const;
 

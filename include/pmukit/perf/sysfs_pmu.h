@@ -39,8 +39,19 @@ struct SysfsPmu {
 // the file when a file is malformed: "<dir>/format/umask: format 'umask': ...".
 std::optional<SysfsPmu> read_pmu(const Machine& machine, std::string_view name);
 
-// Every PMU under events.path, in natural name order (uncore_imc_2 before uncore_imc_10).
-std::vector<SysfsPmu> list_pmus(const Machine& machine);
+// The PMU directory names under events.path, in natural order, without reading them.
+std::vector<std::string> pmu_names(const Machine& machine);
+
+// A PMU whose directory could not be read, and why (the Error text, naming the file).
+struct PmuError {
+  std::string pmu;
+  std::string error;
+};
+
+// Every PMU under events.path, in natural name order (uncore_imc_2 before uncore_imc_10). A
+// malformed PMU throws its Error; with `broken`, it is left out and listed there instead, so that
+// one bad PMU does not stop events on the others.
+std::vector<SysfsPmu> list_pmus(const Machine& machine, std::vector<PmuError>* broken = nullptr);
 
 // The PMUs a "pmu/.../" event names, as perf 6.1 matches them: the PMU of that exact name; else
 // every PMU named <name>_<digits> or <name><digits>, where a leading "uncore_" may be left out

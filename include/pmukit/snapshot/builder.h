@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +15,11 @@
 
 #include "pmukit/access/bdf.h"
 #include "pmukit/snapshot/config_image.h"
+
+namespace pmukit {
+class ConfinedRoot;
+class Machine;
+}  // namespace pmukit
 
 namespace pmukit::snapshot {
 
@@ -45,9 +51,18 @@ struct CpuInfo {
   unsigned arm_part = 0;
 };
 
+struct CpuPlacement {
+  int cpu = 0, package = 0, die = 0, node = -1;
+};
+
+// Every file is written inside the root (util/confined_root.h): a name with "..", an absolute
+// name or a link planted in the tree cannot make the builder write outside it.
 class SnapshotBuilder {
  public:
   explicit SnapshotBuilder(std::filesystem::path root);
+  ~SnapshotBuilder();
+  SnapshotBuilder(const SnapshotBuilder&) = delete;
+  SnapshotBuilder& operator=(const SnapshotBuilder&) = delete;
 
   const std::filesystem::path& root() const { return root_; }
   std::filesystem::path path(std::string_view abs) const;
@@ -64,19 +79,25 @@ class SnapshotBuilder {
 
   // CPU `cpu` in package `package`, die `die`, NUMA node `node` (-1: no node directory).
   void add_cpu(int cpu, int package, int die, int node);
+  // Many CPUs at once: the machine-wide lists (online, node cpulists, cpuinfo) are written once.
+  void add_cpus(std::span<const CpuPlacement> cpus);
   void set_cpuinfo(const CpuInfo& info);
   // dev/cpu/<cpu>/msr, one 8-byte slot per MSR (see MsrDevice).
   void set_msr(int cpu, std::uint32_t msr, std::uint64_t value);
   void add_acpi_table(const std::string& signature, std::span<const std::uint8_t> bytes);
   void write_text(std::string_view abs_path, std::string_view text);
+  // A relative symbolic link at link_abs to target_abs, both inside the root.
+  void make_link(std::string_view link_abs, std::string_view target_abs);
   // A marker saying the tree is synthetic (pmu-discover prints it on every run).
   void set_synthetic_label(std::string_view label);
 
  private:
   void rewrite_topology_files();
+  void write_file(const std::filesystem::path& file, std::string_view data);
   std::filesystem::path device_dir(const Bdf& bdf) const;
 
   std::filesystem::path root_;
+  std::unique_ptr<ConfinedRoot> files_;
   std::map<Bdf, std::vector<BarSpec>> bars_;
   std::map<int, std::tuple<int, int, int>> cpus_;  // cpu -> package, die, node
   std::optional<CpuInfo> cpuinfo_;
@@ -84,7 +105,8 @@ class SnapshotBuilder {
 
 // The marker file name under the root; its text is the label.
 inline constexpr std::string_view kSyntheticMarker = "PMUKIT_SYNTHETIC_MACHINE";
-// The label of a synthetic snapshot, or nullopt for a real capture or a live machine.
-std::optional<std::string> synthetic_label(const std::filesystem::path& root);
+// The label of a synthetic snapshot, or nullopt for a real capture or a live machine (read inside
+// the machine root: a marker that is a link to a file elsewhere is not followed out).
+std::optional<std::string> synthetic_label(const Machine& machine);
 
 }  // namespace pmukit::snapshot

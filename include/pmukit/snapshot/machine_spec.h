@@ -14,8 +14,11 @@
 
 namespace pmukit::snapshot {
 
-// Writes the machine `spec` describes under `root` (which must be empty or absent).
-void build_from_spec(const nlohmann::json& spec, const std::filesystem::path& root);
+// Writes the machine `spec` describes under `root` (which must be empty or absent), and nothing
+// outside it. A mistake in the spec is an Error that starts with `origin` (the spec file) and says
+// where the value is and what was expected: "my.json: pcie_root_ports[2].id: expected a hex string
+// \"vvvv:dddd\", got the number 5". Counts (sockets, repeats, instances) are capped (util/limits.h).
+void build_from_spec(const nlohmann::json& spec, const std::filesystem::path& root, std::string_view origin = {});
 
 struct BundledMachine {
   std::string name;   // "spr-2s"

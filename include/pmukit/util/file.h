@@ -10,19 +10,27 @@
 
 namespace pmukit {
 
-// Reads the whole file; throws Error("<path>: <reason>").
+// Reads the whole file; throws Error("<path>: <reason>"). For files the user names (a FIFO from
+// `<(...)` works); files of a machine tree go through Machine::files() instead.
 std::string read_file(const std::filesystem::path& path);
-// Reads the whole file, nullopt if it does not exist or cannot be read.
+// Reads the whole regular file without blocking (at most 256 MiB), nullopt if it does not exist,
+// cannot be read or is not a regular file.
 std::optional<std::string> try_read_file(const std::filesystem::path& path);
 // First line without trailing whitespace; nullopt if unreadable.
 std::optional<std::string> try_read_line(const std::filesystem::path& path);
 // An integer sysfs attribute ("0x8086\n", "-1\n"); nullopt if unreadable or not a number.
 std::optional<std::int64_t> try_read_int(const std::filesystem::path& path);
 
+// The first line of a text, without trailing whitespace.
+std::string first_line(std::string_view text);
+// An integer attribute's line ("0x8086", "-1"); nullopt when it is not one.
+std::optional<std::int64_t> parse_int_line(std::string_view line);
+
 // Writes (creating parents); throws Error on failure.
 void write_file(const std::filesystem::path& path, std::string_view data);
 
-// Parses a Linux cpu list ("0-3,8,10-11"); nullopt on junk.
+// Parses a Linux cpu list ("0-3,8,10-11"); nullopt on junk, and on more CPUs or CPU numbers
+// than limits::kCpus.
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s);
 
 }  // namespace pmukit

@@ -156,7 +156,9 @@ TEST_F(BindTest, NoGroupingOpensEveryEventAlone) {
 }
 
 TEST_F(BindTest, CpumaskWithoutAChosenCpuIsAUsageErrorBeforeAnyOpen) {
-  Machine m(MachineOptions{dir.path()});
+  MachineOptions o{dir.path()};
+  o.live_perf = true;  // the snapshot's PMUs stand for this machine's (pmu-raw --live-perf)
+  Machine m(o);
   auto bound = bind_events(m, syntax::parse_event_list("dwc_rootport_3018/tx_pcie_tlp_data_payload/"));
   CountOptions opts;
   opts.cpus = {0, 2};
@@ -168,4 +170,17 @@ TEST_F(BindTest, CpumaskWithoutAChosenCpuIsAUsageErrorBeforeAnyOpen) {
                            "counts on CPU 1 (its cpumask), and none of them was chosen (0,2)");
   }
   EXPECT_THROW(EventSet(m, {}, CountOptions{}), UsageError);
+}
+
+TEST_F(BindTest, ASnapshotIsNotCountedWithThisMachinesPmusUnlessAsked) {
+  Machine m(MachineOptions{dir.path()});
+  auto bound = bind_events(m, syntax::parse_event_list("msr/tsc/"));
+  try {
+    EventSet set(m, bound, CountOptions{});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("the perf backend counts this machine's kernel PMUs, not a snapshot's"),
+              std::string::npos)
+        << e.what();
+  }
 }

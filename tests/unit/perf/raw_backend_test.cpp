@@ -90,8 +90,9 @@ TEST(RawPerfBackend, AutoFallsBackToPerfForABusyUnit) {
   }
   write_file(root / "sys/bus/event_source/devices/nvidia_scf_pmu_0/type",
              read_file(Machine::live().param("events.path") / "msr" / "type"));
-  auto r = test::run_tool("pmu-raw",
-                          {"--snapshot", root.string(), "-e", "nvidia_scf_pmu_0/config=0/", "--duration", "0.1", "-j"});
+  // --live-perf: the snapshot's kernel PMU stands for this machine's msr PMU, on purpose.
+  auto r = test::run_tool("pmu-raw", {"--snapshot", root.string(), "--live-perf", "-e", "nvidia_scf_pmu_0/config=0/",
+                                      "--duration", "0.1", "-j"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("nvidia_scf_pmu_0: perf, because nvidia_scf_pmu_0: in use: PMCNTENSET0 is 0x1"),
             std::string::npos)
@@ -122,7 +123,7 @@ TEST(RawPerfBackend, AutoFallsBackToPerfForEventsTheDirectDriverRefuses) {
   snapshot::build_bundled("t410-2s", root);
   write_file(root / "sys/bus/event_source/devices/nvidia_ucf_pmu_0/type",
              read_file(Machine::live().param("events.path") / "msr" / "type"));
-  std::vector<std::string> args{"--snapshot", root.string()};
+  std::vector<std::string> args{"--snapshot", root.string(), "--live-perf"};
   for (int i = 0; i < 12; ++i) args.insert(args.end(), {"-e", fmt::format("nvidia_ucf_pmu_0/config=0,name=e{}/", i)});
   args.insert(args.end(), {"--duration", "0.1", "-j"});
   auto r = test::run_tool("pmu-raw", args);

@@ -1,9 +1,11 @@
 // read_pmu / list_pmus / find_pmus on fake event_source trees shaped like real uncore PMUs, and
 // the encoder's words for events on them.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "pmu_tree.h"
 #include "pmukit/access/machine.h"
+#include "pmukit/perf/event_set.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/syntax/encoder.h"
 #include "pmukit/syntax/event_parser.h"
@@ -42,6 +44,7 @@ class SysfsPmuTest : public ::testing::Test {
   snapshot::SnapshotBuilder b{dir.path()};
   Machine machine() { return Machine(MachineOptions{dir.path()}); }
   std::string devices() { return (dir.path() / "sys/bus/event_source/devices").string(); }
+  std::filesystem::path dir_of(const std::string& pmu) { return dir.path() / "sys/bus/event_source/devices" / pmu; }
 };
 
 }  // namespace
@@ -199,6 +202,45 @@ TEST_F(SysfsPmuTest, MalformedFilesAreErrorsNamingTheFile) {
 
   // list_pmus reads everything, so one broken PMU is reported there too.
   EXPECT_THROW(list_pmus(machine()), Error);
+}
+
+TEST_F(SysfsPmuTest, OneMalformedPmuFailsOnlyEventsOnIt) {
+  // uncore_imc_3's cpumask is junk: events on uncore_imc_0 and on other PMUs still bind, events
+  // on uncore_imc_3 (by name, or by an alias it lists) fail naming its file.
+  test::add_spr_imc(b, "uncore_imc_0", "24");
+  test::add_spr_imc(b, "uncore_imc_3", "27");
+  test::add_msr_and_software(b);
+  b.write_text("/sys/bus/event_source/devices/uncore_imc_3/cpumask", "0-x\n");
+  Machine m = machine();
+  std::vector<PmuError> broken;
+  EXPECT_EQ(names(list_pmus(m, &broken)), (std::vector<std::string>{"msr", "software", "uncore_imc_0"}));
+  ASSERT_EQ(broken.size(), 1u);
+  EXPECT_EQ(broken[0].pmu, "uncore_imc_3");
+  EXPECT_EQ(pmu_names(m), (std::vector<std::string>{"msr", "software", "uncore_imc_0", "uncore_imc_3"}));
+  EXPECT_EQ(bind_events(m, syntax::parse_event_list("uncore_imc_0/cas_count_read/,msr/tsc/,tsc")).size(), 3u);
+  std::string imc3 = devices() + "/uncore_imc_3/cpumask: '0-x' is not a CPU list";
+  for (const char* spec : {"uncore_imc_3/cas_count_read/", "cas_count_read"}) {
+    try {
+      bind_events(m, syntax::parse_event_list(spec));
+      ADD_FAILURE() << spec;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(imc3), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_F(SysfsPmuTest, HostileFilesAreErrorsNotHangs) {
+  test::add_spr_imc(b, "uncore_imc_0", "24");
+  auto pmu_dir = dir_of("uncore_imc_0");
+  std::filesystem::remove(pmu_dir / "type");
+  ASSERT_EQ(::mkfifo((pmu_dir / "type").c_str(), 0644), 0);
+  EXPECT_NE(error_of(machine(), "uncore_imc_0").find("type: is a FIFO, not a regular file"), std::string::npos);
+  std::filesystem::remove(pmu_dir / "type");
+  std::filesystem::create_symlink("/dev/zero", pmu_dir / "type");
+  EXPECT_NE(error_of(machine(), "uncore_imc_0").find("a link leads out of the machine root"), std::string::npos);
+  std::filesystem::remove(pmu_dir / "type");
+  b.write_text("/sys/bus/event_source/devices/uncore_imc_0/type", std::string(5000, '1'));
+  EXPECT_NE(error_of(machine(), "uncore_imc_0").find("type: longer than 4096 bytes"), std::string::npos);
 }
 
 TEST_F(SysfsPmuTest, EmptyOrMissingTreeHasNoPmus) {

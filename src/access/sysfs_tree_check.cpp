@@ -1,0 +1,115 @@
+// pmukit -- checking a snapshot's PCI sysfs tree before libpci's sysfs method opens files in it
+// by itself (pciutils lib/sysfs.c: sysfs_scan, sysfs_get_string, sysfs_get_resources,
+// sysfs_setup). libpci follows links the way the host kernel does, so a tree it reads must not
+// have links that lead elsewhere than they lead inside the root, nor FIFOs or devices where its
+// reads expect attribute files.
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <fmt/format.h>
+#include <fmt/std.h>
+
+#include "pmukit/access/bdf.h"
+#include "pmukit/access/machine.h"
+#include "pmukit/access/pci_access.h"
+#include "pmukit/util/error.h"
+#include "pmukit/util/limits.h"
+#include "pmukit/util/text.h"
+
+namespace pmukit {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The files libpci opens in a device directory for the fields pmukit asks for (PCI_FILL_IDENT,
+// CLASS, CLASS_EXT, BASES, SIZES, NUMA_NODE, IO_FLAGS) and for config space.
+constexpr const char* kLibpciFiles[] = {"vendor",    "device", "class",  "revision",         "resource",
+                                        "numa_node", "irq",    "config", "subsystem_vendor", "subsystem_device"};
+
+// libpci's scan takes every name not starting with '.' as "%x:%x:%x.%d" and stops with an error
+// (leaking the device it allocated) on one it cannot parse or whose domain exceeds 0x7fffffff.
+void check_name(const fs::path& dir, const std::string& name) {
+  auto bdf = Bdf::parse(name);
+  if (!bdf || bdf->str() != name || bdf->domain > 0x7fffffff)
+    throw Error(
+        fmt::format("{}: '{}' is not a PCI address (dddd:bb:dd.f with a domain up to 7fffffff)", dir.string(), name));
+}
+
+// Where the host kernel takes `p` (libpci opens it so), or "" when that does not exist.
+std::string host_resolution(const fs::path& p) {
+  char buf[PATH_MAX];
+  return ::realpath(p.c_str(), buf) ? std::string(buf) : std::string();
+}
+
+// A directory libpci enters through its path: inside the root and to the same place for both.
+void check_same_place(const ConfinedRoot& files, const fs::path& p) {
+  auto r = files.open(p, O_PATH);
+  if (!r.fd && (r.err == EXDEV || r.err == ELOOP)) throw Error(files.describe_error(p, r.err));
+  auto inside = files.resolve(p);
+  if (!inside) return;  // absent: libpci reports it
+  std::string host = host_resolution(p);
+  if (host != inside->string())
+    throw Error(fmt::format("{}: a link that leads out of the snapshot ({}): pmukit reads only inside the root",
+                            p.string(), host.empty() ? "nowhere" : host));
+}
+
+void check_attribute(const ConfinedRoot& files, const fs::path& file) {
+  auto st = files.stat(file, false);
+  if (!st) return;  // absent: optional, or libpci says which mandatory file is missing
+  if (S_ISLNK(st->st_mode))
+    throw Error(fmt::format("{}: is a symbolic link; in a snapshot, sysfs attribute and config files are regular "
+                            "files",
+                            file.string()));
+  if (!S_ISREG(st->st_mode))
+    throw Error(fmt::format("{}: is {}, not a regular file", file.string(), file_type_name(st->st_mode)));
+}
+
+// libpci reads `resource` with fgets into a 256-byte buffer and sscanf "%llx %llx %llx", and stops
+// the whole scan on a line that does not parse -- leaving the FILE it has open behind.
+void check_resource(const ConfinedRoot& files, const fs::path& file) {
+  auto text = files.read_text(file, kAttributeLimit);
+  if (!text) return;
+  std::string_view all = *text;
+  if (all.ends_with('\n')) all.remove_suffix(1);
+  if (all.empty()) return;
+  int line_no = 0;
+  for (std::string_view line : split(all, '\n')) {
+    if (++line_no > 18) break;  // 7 + 6 + 4 + 1 lines: all libpci reads (sysfs_get_resources)
+    std::vector<std::string_view> f;
+    for (auto field : split(trim(line), ' '))
+      if (!field.empty()) f.push_back(field);
+    bool ok = line.size() < 255 && f.size() >= 3;
+    for (std::size_t i = 0; ok && i < 3; ++i) ok = parse_hex(f[i]).has_value();
+    if (!ok)
+      throw Error(fmt::format("{}: line {} '{}' is not \"start end flags\" in hex", file.string(), line_no,
+                              line.substr(0, 60)));
+  }
+}
+
+}  // namespace
+
+void validate_sysfs_tree(const Machine& machine) {
+  // The live machine's own tree is the kernel's; a tree the user points -O sysfs.path at (as
+  // lspci -O does, pmu-rcmap's way of reading a snapshot) is checked like a snapshot's.
+  const bool overridden = machine.options().overrides.count("sysfs.path") > 0;
+  if (machine.options().pci_dump || (machine.is_live() && !overridden)) return;
+  const ConfinedRoot& files = machine.files();
+  fs::path devices = machine.param("sysfs.path") / "devices";
+  check_same_place(files, devices);
+  auto entries = files.list(devices, limits::kPciDevices);
+  if (!entries) return;
+  for (const auto& e : *entries) {
+    if (e.name.starts_with('.')) continue;  // libpci passes over these
+    check_name(devices, e.name);
+    fs::path dir = devices / e.name;
+    check_same_place(files, dir);
+    if (!files.is_directory(dir)) throw Error(fmt::format("{}: not a directory", dir.string()));
+    for (const char* f : kLibpciFiles) check_attribute(files, dir / f);
+    check_resource(files, dir / "resource");
+  }
+}
+
+}  // namespace pmukit
