@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     for (const auto& spec : syntax::parse_event_list(s)) {
       try {
-        (void)events::encode(spec, imc());
+        (void)syntax::encode(spec, imc());
       } catch (const Error&) {
       }
     }

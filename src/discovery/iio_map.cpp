@@ -88,9 +88,9 @@ void encode_filter(const platform::IioMapScheme& s, IioDeviceMap& r) {
   auto fc = syntax::parse_format(s.fc_mask_term, kind->formats.at(s.fc_mask_term));
   for (unsigned p : r.parts) r.ch_mask |= 1ull << p;
   r.fc_mask = s.fc_mask;
-  r.ch_mask_format = events::format_text(ch);
-  r.fc_mask_format = events::format_text(fc);
-  r.filter_config = events::spread_value(ch, r.ch_mask)[0] | events::spread_value(fc, r.fc_mask)[0];
+  r.ch_mask_format = syntax::format_text(ch);
+  r.fc_mask_format = syntax::format_text(fc);
+  r.filter_config = syntax::spread_value(ch, r.ch_mask)[0] | syntax::spread_value(fc, r.fc_mask)[0];
 }
 
 void add_filters(const IioTopology& t, const pci::Device& anchor, IioDeviceMap& r) {

@@ -61,7 +61,7 @@ void check_iio_filters(const Database& db, const IioMapScheme& m) {
   for (const auto& term : {m.ch_mask_term, m.fc_mask_term})
     if (!kind->formats.count(term))
       throw Error(fmt::format("{}: pmu kind '{}' has no format '{}'", where, m.pmu_kind, term));
-  unsigned width = events::format_width(syntax::parse_format(m.ch_mask_term, kind->formats.at(m.ch_mask_term)));
+  unsigned width = syntax::format_width(syntax::parse_format(m.ch_mask_term, kind->formats.at(m.ch_mask_term)));
   for (const auto& t : m.tables)
     for (const auto& [name, rules] : t.layouts)
       for (const auto& r : rules) {
