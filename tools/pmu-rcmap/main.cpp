@@ -6,6 +6,8 @@
 // device), followed by Grace root ports, whose mapping is derived from the domain number.
 // Intel Xeon (SKX, ICX/SNR, SPR/EMR, GNR/SRF): the IIO stacks, each device's stack, IIO PMU, part
 // and the ch_mask/fc_mask terms that count it (pmukit/discovery/iio_map.h).
+#include <functional>
+
 #include <fmt/format.h>
 
 #include "common/bundled.h"
@@ -39,6 +41,42 @@ int no_such_device(const Bdf& b, bool json, ojson& out) {
   return 1;
 }
 
+// One named device's answer: its JSON, how to print its text, or why it has none.
+struct Answer {
+  ojson json;
+  std::function<void()> print;
+  std::string error;
+};
+
+// The named devices' answers: JSON into out["devices"], or text blocks separated by blank lines;
+// 1 when a device does not exist or has no answer.
+template <class F>
+int answer_devices(const Options& o, const std::vector<pci::Device>& devices, ojson& out, F&& answer) {
+  int status = 0;
+  bool first = true;
+  for (const auto& b : o.wanted) {
+    const pci::Device* dev = find(devices, b);
+    if (!dev) {
+      status = no_such_device(b, o.json, out);
+      continue;
+    }
+    Answer a = answer(*dev);
+    if (o.json) {
+      out["devices"].push_back(std::move(a.json));
+    } else if (a.print) {
+      if (!first) fmt::print("\n");
+      a.print();
+      first = false;
+    }
+    if (!a.error.empty()) {
+      fmt::print(stderr, "pmu-rcmap: error: {}: {}\n", b.str(), a.error);
+      status = 1;
+    }
+  }
+  if (o.json) fmt::print("{}\n", out.dump(2));
+  return status;
+}
+
 int run_nvidia(Machine& machine, const Options& o) {
   auto devices = pci::scan(machine);
   std::vector<std::string> warnings;
@@ -59,30 +97,15 @@ int run_nvidia(Machine& machine, const Options& o) {
     return 0;
   }
   auto kernel = discovery::read_kernel_pmus(machine);
-  int status = 0;
   out["devices"] = ojson::array();
-  bool first = true;
-  for (const auto& b : o.wanted) {
-    const pci::Device* dev = find(devices, b);
-    if (!dev) {
-      status = no_such_device(b, o.json, out);
-      continue;
-    }
-    auto r = discovery::map_device(*dev, maps);
-    if (o.json) {
-      out["devices"].push_back(nvidia_device_json(r, kernel));
-    } else if (r.map) {
-      if (!first) fmt::print("\n");
-      print_nvidia_device(r, *dev, kernel);
-      first = false;
-    }
-    if (!r.map) {
-      fmt::print(stderr, "pmu-rcmap: error: {}: {}\n", b.str(), r.error);
-      status = 1;
-    }
-  }
-  if (o.json) fmt::print("{}\n", out.dump(2));
-  return status;
+  return answer_devices(o, devices, out, [&](const pci::Device& dev) {
+    auto r = discovery::map_device(dev, maps);
+    Answer a;
+    if (o.json) a.json = nvidia_device_json(r, kernel);
+    if (r.map) a.print = [r, &dev, &kernel] { print_nvidia_device(r, dev, kernel); };
+    if (!r.map) a.error = r.error;
+    return a;
+  });
 }
 
 int run_intel(Machine& machine, const platform::IioMapScheme& scheme, const Options& o) {
@@ -112,29 +135,14 @@ int run_intel(Machine& machine, const platform::IioMapScheme& scheme, const Opti
     fmt::print("{}\n", out.dump(2));
     return 0;
   }
-  int status = 0;
-  bool first = true;
-  for (const auto& b : o.wanted) {
-    const pci::Device* dev = find(devices, b);
-    if (!dev) {
-      status = no_such_device(b, o.json, out);
-      continue;
-    }
-    const auto& r = map_of(b);
-    if (o.json) {
-      out["devices"].push_back(iio_device_json(r, topo, machine, *dev, kernel));
-    } else if (r.stack) {
-      if (!first) fmt::print("\n");
-      print_iio_device(r, topo, machine, *dev, kernel);
-      first = false;
-    }
-    if (!r.error.empty()) {
-      fmt::print(stderr, "pmu-rcmap: error: {}: {}\n", b.str(), r.error);
-      status = 1;
-    }
-  }
-  if (o.json) fmt::print("{}\n", out.dump(2));
-  return status;
+  return answer_devices(o, devices, out, [&](const pci::Device& dev) {
+    const auto& r = map_of(dev.bdf);
+    Answer a;
+    if (o.json) a.json = iio_device_json(r, topo, machine, dev, kernel);
+    if (r.stack) a.print = [&r, &topo, &machine, &dev, &kernel] { print_iio_device(r, topo, machine, dev, kernel); };
+    a.error = r.error;
+    return a;
+  });
 }
 
 }  // namespace
