@@ -81,8 +81,8 @@ std::vector<std::pair<unsigned, unsigned>> select_xps(const json& j, const Mesh&
     for (unsigned y = 0; y < m.my; ++y)
       for (unsigned x = 0; x < m.mx; ++x) add(x, y);
   } else if (j.is_object()) {
-    auto xs = j.contains("x") ? id_list(j["x"], where) : std::vector<unsigned>{};
-    auto ys = j.contains("y") ? id_list(j["y"], where) : std::vector<unsigned>{};
+    auto xs = j.contains("x") ? id_list(j["x"], m.mx, where) : std::vector<unsigned>{};
+    auto ys = j.contains("y") ? id_list(j["y"], m.my, where) : std::vector<unsigned>{};
     if (xs.empty())
       for (unsigned x = 0; x < m.mx; ++x) xs.push_back(x);
     if (ys.empty())
