@@ -278,7 +278,8 @@ void describe_firmware(Context& ctx, const json& e, const Mesh& m, std::uint64_t
     ctx.builder.write_text(pdev + "/modalias", "acpi:" + e.value("hid", "ARMHC700") + ":\n");
   ctx.builder.write_text(pdev + "/numa_node", fmt::format("{}\n", e.value("numa_node", -1)));
   if (e.contains("kernel_pmu"))
-    add_kernel_pmu(ctx, pdev, e["kernel_pmu"].get<std::string>(), next_pmu_type(ctx), json{{"cpumask", "0"}});
+    add_kernel_pmu(ctx, pdev, e["kernel_pmu"].get<std::string>(), next_pmu_type(ctx), json{{"cpumask", "0"}},
+                   "cmn kernel_pmu");
 }
 
 }  // namespace
