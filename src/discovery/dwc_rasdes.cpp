@@ -72,7 +72,7 @@ PmuUnit pmu_unit_of(const platform::DwcRasDes& dwc, const pci::Device& d, const 
   const auto& db = platform::Database::builtin();
   PmuUnit pu;
   pu.family = Family::DwcRasDes;
-  // bdf = bus << 16 | device << 8 | function: the Anolis OS driver's naming (seed 003).
+  // bdf = bus << 16 | device << 8 | function: the Anolis OS driver's naming (Alibaba Yitian 710 PCIe PMU guide).
   const std::map<std::string, std::string> names{
       {"sbdf", fmt::format("{:x}", u.sbdf)},
       {"bdf", fmt::format("{:x}", unsigned{d.bdf.bus} << 16 | unsigned{d.bdf.dev} << 8 | d.bdf.fn)}};

@@ -37,7 +37,7 @@ json metrics_file() {
     "source": "test",
     "metrics": [{"name": "lat", "description": "latency", "unit": "ns", "pmu": "nvidia_cmem_latency_pmu_%u",
                  "events": {"OUTS": "rd_cum_outs", "REQ": "rd_req", "CYCLES": "cycles"},
-                 "expression": "(OUTS / REQ) / (CYCLES / DURATION_TIME)", "source": "seed 000"}]
+                 "expression": "(OUTS / REQ) / (CYCLES / DURATION_TIME)", "source": "NVIDIA Tegra410 PMU guide"}]
   })json");
 }
 

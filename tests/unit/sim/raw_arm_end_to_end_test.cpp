@@ -1,5 +1,5 @@
 // pmu-raw end to end on the bundled Arm machines (CoreSight on Grace and Tegra410, the Tegra410
-// blocks outside CoreSight, DesignWare on Yitian), against pmu-sim processes: the seed documents'
+// blocks outside CoreSight, DesignWare on Yitian), against pmu-sim processes: the vendor guides'
 // command lines as written, exact counts, and the register image unchanged afterwards.
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ using Bundled = test::BundledRig;
 
 }  // namespace
 
-TEST(RawArmEndToEnd, GraceSeedCommandLinesRunAsWritten) {
+TEST(RawArmEndToEnd, GraceGuideCommandLinesRunAsWritten) {
   Bundled m("grace-2s");
   test::SimProcess sim(m.root,
                        {"--rate", "nvidia_grace_scf:0x1a5=300000000", "--rate", "nvidia_grace_pcie:0x0=500000000"});
@@ -100,12 +100,13 @@ TEST(RawArmEndToEnd, YitianRootPortPayloadAndSigint) {
       "pmu-raw", m.args({"-e", "dwc_rootport_10/rx_pcie_tlp_data_payload/", "-e",
                          "dwc_rootport_3018/eventid=0x600,type=1,lane=0/", "--duration", "15.854", "-x", ","}));
   ASSERT_EQ(r.status, 0) << r.err;
-  // 3.39e7 16-byte units per second for 15.854 s (seed 003's fio run): the kernel's count is bytes.
+  // 3.39e7 16-byte units per second for 15.854 s (Alibaba Yitian 710 PCIe PMU guide's fio run): the kernel's count is
+  // bytes.
   EXPECT_NE(r.out.find(std::to_string(static_cast<std::uint64_t>(33'900'000 * 15.854) * 16) + ",,dwc_rootport_10/"),
             std::string::npos)
       << r.out;
-  // Seed 003's own command line, with the Anolis OS kernel's PMU name for root port 00:02.0 and
-  // its event name's capitals: counted in 16-byte units, as that kernel reports them.
+  // Alibaba Yitian 710 PCIe PMU guide's own command line, with the Anolis OS kernel's PMU name for root port 00:02.0
+  // and its event name's capitals: counted in 16-byte units, as that kernel reports them.
   auto anolis =
       test::run_tool("pmu-raw", m.args({"-a", "-e", "pcie_bdf_200/Rx_PCIe_TLP_Data_Payload/", "--duration", "15.854"}));
   ASSERT_EQ(anolis.status, 0) << anolis.err;
