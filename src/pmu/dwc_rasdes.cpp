@@ -46,9 +46,10 @@ class DwcDriver : public UnitDriver {
         return DoesNotFit{fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", unit_.name, type)};
     }
     if (time > 1 || lane > 1)
-      return DoesNotFit{
-          fmt::format("{}: a root port has one time-based and one lane event counter", unit_.name),
-          fmt::format("{} time-based and {} lane events asked (use --backend perf, which multiplexes)", time, lane)};
+      return DoesNotFit{fmt::format("{}: a root port has one time-based and one lane event counter", unit_.name),
+                        fmt::format("{} time-based and {} lane events asked: count them in separate runs (the kernel's "
+                                    "perf PMU multiplexes them where that driver is loaded)",
+                                    time, lane)};
     return std::nullopt;
   }
 
