@@ -150,7 +150,7 @@ std::vector<MetricCase> grace_core_cases() {
       {"grace_ll_cache_read_mpki",
        {{"LL_CACHE_MISS_RD", 1e7}, {"INST_RETIRED", 3e9}},
        2e9,
-       3.33333333333,
+       10.0 / 3,  // 3.333... misses per thousand instructions
        "by hand: (LL_CACHE_MISS_RD/INST_RETIRED) * 1000"},
       {"grace_l1d_tlb_miss_ratio",
        {{"L1D_TLB_REFILL", 9e6}, {"L1D_TLB", 15e8}},
@@ -202,7 +202,7 @@ std::vector<MetricCase> grace_core_cases() {
       {"grace_branch_mpki",
        {{"BR_MIS_PRED_RETIRED", 8e6}, {"INST_RETIRED", 3e9}},
        2e9,
-       2.66666666667,
+       8.0 / 3,  // 2.666...
        "by hand: (BR_MIS_PRED_RETIRED/INST_RETIRED) * 1000"},
   };
 }
