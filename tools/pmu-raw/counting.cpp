@@ -186,9 +186,10 @@ int run_counting(RawOptions& o) {
   // path (the loop sees the flag at once), never with the counters left running.
   check_workload(o.command);
   install_signals();
-  RunSetup run;
-  run.params = parse_params(o.metric_params);  // a usage error before any work
+  auto params = parse_params(o.metric_params);  // a usage error before any work
   auto machine = make_machine(o.machine);
+  RunSetup run;  // after the machine: the session it holds restores through the machine's files
+  run.params = std::move(params);
   set_up(o, *machine, run);
   std::FILE* out = open_output(o);
   o.report.out = out;
