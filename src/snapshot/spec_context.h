@@ -109,6 +109,7 @@ std::string add_acpi_device(Context& ctx, const std::string& parent_abs, const s
                             const std::optional<std::string>& uid, const std::string& path, std::uint32_t status);
 void ensure_acpi_root(Context& ctx);
 // A perf PMU a loaded driver registered below `parent_abs`, with the given sysfs files.
+// `name` and the file names must have been checked to be single file names (spec::name).
 void add_kernel_pmu(Context& ctx, const std::string& parent_abs, const std::string& name, int type, const json& files,
                     const std::string& where);
 int next_pmu_type(Context& ctx);
