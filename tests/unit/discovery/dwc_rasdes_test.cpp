@@ -14,6 +14,7 @@
 #include "pmukit/discovery/dwc_rasdes.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "support/machines.h"
 #include "support/test_support.h"
 
 using namespace pmukit;
