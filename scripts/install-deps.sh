@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   linux-perf                           # perf stat, to cross-check the perf backend
   python3                              # bench/ scripts
-  gawk bc                              # bench/rcmap: the seed RC-mapping script uses gawk match()
+  gawk bc                              # bench/rcmap: the Tegra410 guide's RC-mapping script uses gawk match()
   clang-format                         # style.format: the sources stay as .clang-format formats them
   scdoc                                # man pages (docs/man/*.scd), built with the project
   dpkg-dev file                        # the .deb: CPack runs dpkg-shlibdeps and file on the tools

@@ -72,10 +72,12 @@ PmuUnit pmu_unit_of(const platform::DwcRasDes& dwc, const pci::Device& d, const 
   const auto& db = platform::Database::builtin();
   PmuUnit pu;
   pu.family = Family::DwcRasDes;
-  // bdf = bus << 16 | device << 8 | function: the Anolis OS driver's naming (seed 003).
-  const std::map<std::string, std::string> names{
-      {"sbdf", fmt::format("{:x}", u.sbdf)},
-      {"bdf", fmt::format("{:x}", unsigned{d.bdf.bus} << 16 | unsigned{d.bdf.dev} << 8 | d.bdf.fn)}};
+  // bdf = segment << 24 | bus << 16 | device << 8 | function: the Anolis OS driver's naming
+  // (DWC_PCIE_CREATE_BDF; the Alibaba Yitian 710 PCIe PMU guide's pcie_bdf_200 is 0000:00:02.0).
+  const std::uint64_t bdf =
+      std::uint64_t{d.bdf.domain} << 24 | unsigned{d.bdf.bus} << 16 | unsigned{d.bdf.dev} << 8 | d.bdf.fn;
+  const std::map<std::string, std::string> names{{"sbdf", fmt::format("{:x}", u.sbdf)},
+                                                 {"bdf", fmt::format("{:x}", bdf)}};
   pu.name = platform::expand_pattern(dwc.name_pattern, names);
   for (const auto& a : dwc.aliases)
     pu.aliases.push_back({platform::expand_pattern(a.pattern, names), a.hardware_units});

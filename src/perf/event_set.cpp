@@ -2,6 +2,7 @@
 #include "pmukit/perf/event_set.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 
@@ -60,6 +61,16 @@ constexpr GenericEvent kSoftwareEvents[] = {
     {"emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS, 1, ""},
     {"dummy", PERF_COUNT_SW_DUMMY, 1, ""},
 };
+
+// perf's raw event "rNNNN": the hex number is the config of the CPU's core PMU (PERF_TYPE_RAW;
+// tools/perf/util/parse-events.l, "r" followed by hex digits), e.g. the NVIDIA Grace Performance
+// Tuning Guide's r80C0 (FP_SCALE_OPS_SPEC).
+std::optional<std::uint64_t> raw_core_event(std::string_view name) {
+  if (name.size() < 2 || name.size() > 17 || name[0] != 'r') return std::nullopt;
+  for (char c : name.substr(1))
+    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  return std::stoull(std::string(name.substr(1)), nullptr, 16);
+}
 
 bool is_software(const BoundEvent& e) {
   return e.counter.type == PERF_TYPE_SOFTWARE;
@@ -136,6 +147,7 @@ void bind_bare_name(const Machine& machine, const syntax::EventSpec& spec, std::
     if (sw.name == name) return bind_generic(sw, "software", PERF_TYPE_SOFTWARE);
   for (const auto& hw : kHardwareEvents)
     if (hw.name == name) return bind_generic(hw, "cpu", PERF_TYPE_HARDWARE);
+  if (auto raw = raw_core_event(name)) return bind_generic({name, *raw, 1, ""}, "cpu", PERF_TYPE_RAW);
   if (name == "duration_time")
     throw UsageError(fmt::format("event '{}': a perf tool event (perf keeps the wall time itself), "
                                  "not a kernel counter",
@@ -175,6 +187,10 @@ std::vector<int> cpus_within_cpumask(const BoundEvent& e, const std::vector<int>
 
 }  // namespace
 
+bool is_core_pmu_name(std::string_view pmu) {
+  return pmu == "cpu" || pmu == "cpu_core" || pmu == "cpu_atom" || pmu.starts_with("armv8_");
+}
+
 std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const syntax::EventSpec> specs) {
   std::vector<BoundEvent> out;
   std::optional<AllPmus> all;
@@ -188,6 +204,10 @@ std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const synt
     auto it = found.find(spec.pmu);
     if (it == found.end()) it = found.emplace(spec.pmu, find_pmus(machine, spec.pmu)).first;
     const std::vector<SysfsPmu>& pmus = it->second;
+    if (pmus.empty() && is_core_pmu_name(spec.pmu))
+      throw Error(fmt::format("event '{}': this machine's kernel has no core PMU '{}' in {}: perf cannot count the "
+                              "CPU's own events here (no core PMU driver, or a virtual machine without a virtual PMU)",
+                              spec.text, spec.pmu, machine.param("events.path").string()));
     if (pmus.empty())
       throw UsageError(fmt::format("event '{}': kernel has no PMU '{}' (is its driver loaded? PMUs are listed in {})",
                                    spec.text, spec.pmu, machine.param("events.path").string()));

@@ -52,6 +52,9 @@ std::string explain_enoent(const Machine& machine, const OpenAttempt& a, const s
   if (a.type == PERF_TYPE_HARDWARE && (a.pmu.empty() || a.pmu == "cpu"))
     return "the CPU's core PMU does not count this generic hardware event here (no core PMU driver, or a virtual "
            "machine without a virtual PMU)";
+  if (a.type == PERF_TYPE_RAW)
+    return "the CPU's core PMU does not count raw events here (no core PMU driver, or a virtual machine without a "
+           "virtual PMU)";
   if (!pmu) return no_such_pmu(machine, a);
   return fmt::format("PMU '{}' (type {}) does not know this event; check its terms against {} and {}", pmu->name(),
                      pmu->type, (pmu->dir / "format").string(), (pmu->dir / "events").string());

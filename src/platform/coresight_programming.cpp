@@ -69,10 +69,21 @@ RegisterAssembly parse_assembly(const nlohmann::json& j, const std::string& wher
 CoreSightProgramming CoreSightProgramming::from_json(const nlohmann::json& j, const std::string& where) {
   CoreSightProgramming c = arm_default();
   if (j.contains("cycles")) {
-    if (j["cycles"].is_null())
+    const auto& cy = j["cycles"];
+    if (cy.is_null()) {
       c.cycles_bit.reset();
-    else
-      c.cycles_bit = parse_bits(j["cycles"].get<std::string>(), where + " cycles");
+    } else if (cy.is_object()) {
+      c.cycles_bit = parse_bits(cy.at("bits").get<std::string>(), where + " cycles");
+      c.cycles_equals = json_number(cy.at("equals"), where + " cycles");
+    } else {
+      c.cycles_bit = parse_bits(cy.get<std::string>(), where + " cycles");
+    }
+  }
+  if (j.contains("one_bdf_filter")) {
+    const auto& b = j["one_bdf_filter"];
+    c.one_bdf_filter = OneBdfFilter{parse_bits(b.at("rp_mask").get<std::string>(), where + " one_bdf_filter"),
+                                    parse_bits(b.at("bdf").get<std::string>(), where + " one_bdf_filter"),
+                                    parse_bits(b.at("enable").get<std::string>(), where + " one_bdf_filter")};
   }
   if (j.contains("pmevtyper")) c.pmevtyper = parse_assembly(j["pmevtyper"], where + " pmevtyper");
   if (j.contains("pmevfiltr")) c.pmevfiltr = parse_assembly(j["pmevfiltr"], where + " pmevfiltr");

@@ -50,8 +50,14 @@ class CoreSightDriver : public UnitDriver {
         return DoesNotFit{fmt::format("{}: events need different values in the shared filter registers", unit_.name)};
       aux = mine;
     }
+    if (auto broken = one_bdf_filter(events)) return broken;
     if (cycles && !cc_) return DoesNotFit{fmt::format("{}: the block has no cycle counter", unit_.name)};
-    if (cycles > 1 || general > general_.size())
+    if (cycles > 1)
+      return DoesNotFit{fmt::format("{}: {} events need the cycle counter, and the block has one (Linux "
+                                    "arm_cspmu.c arm_cspmu_get_event_idx: one cycles event at a time)",
+                                    unit_.name, cycles),
+                        "count one cycles event per run, or use --backend perf, which multiplexes"};
+    if (general > general_.size())
       return DoesNotFit{fmt::format("{}: {} events but the block has {} counters{}", unit_.name, events.size(),
                                     general_.size(), cc_ ? " and a cycle counter" : ""),
                         "count them in separate runs, or use --backend perf, which multiplexes"};
@@ -131,10 +137,45 @@ class CoreSightDriver : public UnitDriver {
   }
 
  private:
+  // Linux nvidia_cspmu.c pcie_v2_pmu_validate_event, for events on general counters (the cycle
+  // counter is exempt): a root-port mask and a BDF filter exclude each other, and the RC has one
+  // BDF filter for all its counters (an event without one counts as BDF 0, as in the kernel's
+  // comparison) -- the Tegra410 guide: "the PMU in each RC can only have one BDF filter for the
+  // whole counters". pmukit asks every event to name the same filter; the kernel also lets a group
+  // member without a filter inherit its leader's.
+  std::optional<DoesNotFit> one_bdf_filter(const std::vector<syntax::EncodedEvent>& events) const {
+    if (!prog_.one_bdf_filter) return std::nullopt;
+    const auto& rule = *prog_.one_bdf_filter;
+    std::optional<std::pair<std::uint64_t, std::string>> first;  // effective BDF filter, its event
+    for (const auto& e : events) {
+      if (is_cycles(e)) continue;
+      const std::uint64_t cfg[3] = {e.config, e.config1, e.config2};
+      const bool enabled = rule.enable.take(cfg) != 0;
+      if (enabled && rule.rp_mask.take(cfg))
+        return DoesNotFit{fmt::format("event '{}': a root-port mask and the BDF filter exclude each other on {} "
+                                      "(src_rp_mask with src_bdf_en; Linux nvidia_cspmu.c pcie_v2_pmu_validate_event)",
+                                      e.name, unit_.name),
+                          "", true};
+      const std::uint64_t bdf = enabled ? rule.bdf.take(cfg) + 1 : 0;  // +1: BDF 0 filtered is not "none"
+      if (!first) {
+        first.emplace(bdf, e.name);
+      } else if (first->first != bdf) {
+        return DoesNotFit{fmt::format("events '{}' and '{}': {} has one BDF filter for all its counters, so events "
+                                      "counted together must name the same src_bdf (or none) (Linux nvidia_cspmu.c "
+                                      "pcie_v2_pmu_validate_event)",
+                                      first->second, e.name, unit_.name),
+                          "", true};
+      }
+    }
+    return std::nullopt;
+  }
+
   static bool write_one(Role r) { return r == Role::EnableSet || r == Role::EnableClear || r == Role::OverflowClear; }
   bool is_cycles(const syntax::EncodedEvent& e) const {
     const std::uint64_t cfg[3] = {e.config, e.config1, e.config2};
-    return prog_.cycles_bit && prog_.cycles_bit->take(cfg);
+    if (!prog_.cycles_bit) return false;
+    const std::uint64_t v = prog_.cycles_bit->take(cfg);
+    return prog_.cycles_equals ? v == prog_.cycles_equals : v != 0;
   }
   const Reg& counter(unsigned n) const {
     return n == kCycleCounter ? layout_.at(Role::CycleCounter, n) : layout_.at(Role::Counter, n);

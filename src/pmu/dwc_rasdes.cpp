@@ -35,16 +35,31 @@ class DwcDriver : public UnitDriver {
       auto type = static_cast<unsigned>(ConfigType::get(e.config));
       if (type == kTypeTimeBased)
         ++time;
+      else if (type == kTypeLane && lane_beyond_link(e))
+        return DoesNotFit{fmt::format("event '{}': lane {} is beyond the {} lanes of {}'s link (Linux "
+                                      "dwc_pcie_pmu.c dwc_pcie_pmu_event_init: lane < the Link Capabilities width)",
+                                      e.name, ConfigLane::get(e.config), link_lanes(), unit_.name),
+                          "", true};
       else if (type == kTypeLane)
         ++lane;
       else
         return DoesNotFit{fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", unit_.name, type)};
     }
     if (time > 1 || lane > 1)
-      return DoesNotFit{
-          fmt::format("{}: a root port has one time-based and one lane event counter", unit_.name),
-          fmt::format("{} time-based and {} lane events asked (use --backend perf, which multiplexes)", time, lane)};
+      return DoesNotFit{fmt::format("{}: a root port has one time-based and one lane event counter", unit_.name),
+                        fmt::format("{} time-based and {} lane events asked: count them in separate runs (the kernel's "
+                                    "perf PMU multiplexes them where that driver is loaded)",
+                                    time, lane)};
     return std::nullopt;
+  }
+
+  unsigned link_lanes() const {
+    const auto* d = std::get_if<discovery::DwcUnit>(&unit_.detail);
+    return d ? d->lanes : 0;
+  }
+  // A lane the link does not have (its width unknown: nothing to check).
+  bool lane_beyond_link(const syntax::EncodedEvent& e) const {
+    return link_lanes() && ConfigLane::get(e.config) >= link_lanes();
   }
 
   void reset(WriteGuard&) override {}  // each counter clears as it is configured or started

@@ -36,10 +36,13 @@ class T410Driver : public UnitDriver {
       if (cmem_ ? ev > kCmemRdCumOuts : ev >= std::size(kC2cCounters))
         return DoesNotFit{fmt::format("{}: event {} does not exist", unit_.name, ev)};
       if (e.config1)
-        return DoesNotFit{fmt::format("{}: gpu_mask selects instances through the ACPI _DSD gpu*_en_mask properties, "
-                                      "which Linux does not export",
-                                      unit_.name),
-                          "count it with --backend perf"};
+        return DoesNotFit{
+            fmt::format("{}: gpu_mask needs which C2C instances lead to which GPU: the ACPI _DSD properties "
+                        "gpu0_en_mask/gpu1_en_mask of the NVDA2023 device, which only the kernel's "
+                        "nvidia_t410_c2c_pmu driver reads (Linux exports them nowhere)",
+                        unit_.name),
+            "the kernel's perf PMU of that name counts it where the driver is loaded (--backend auto picks it); "
+            "without gpu_mask pmukit counts the traffic of all GPUs directly"};
     }
     return std::nullopt;
   }

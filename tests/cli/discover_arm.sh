@@ -34,7 +34,7 @@ units = [u for u in d["units"] if u["family"] == "dwc-rasdes"]
 assert len(units) == 18
 u = next(u for u in units if u["name"] == "dwc_rootport_3018")
 assert u["dwc-rasdes"]["vsec_offset"] == "0x374" and u["dwc-rasdes"]["registers"][0] == {"name": "EVENT_CNT_CTL", "offset": "0x37c"}
-# The Anolis OS name of each root port: bus << 16 | device << 8 | function (seed 003: pcie_bdf_200 is 00:02.0).
+# The Anolis OS name of each root port: bus << 16 | device << 8 | function (Alibaba Yitian 710 PCIe PMU guide: pcie_bdf_200 is 00:02.0).
 assert u["aliases"] == ["pcie_bdf_300300"], u["aliases"]
 assert next(x for x in units if x["name"] == "dwc_rootport_10")["aliases"] == ["pcie_bdf_200"]
 '

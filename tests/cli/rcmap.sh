@@ -1,23 +1,23 @@
-# pmu-rcmap: the seed example of nvidia-tegra410-pmu.rst byte for byte (read from the DVSEC bytes
-# of the bundled t410-2s snapshot), the seed script itself agreeing on the same tree, per-device
+# pmu-rcmap: the example of nvidia-tegra410-pmu.rst byte for byte (read from the DVSEC bytes
+# of the bundled t410-2s snapshot), the guide's script itself agreeing on the same tree, per-device
 # filters, JSON, and errors.
 . "$(dirname "$0")/common.sh"
 "$BIN/pmu-rcmap" --machine t410-2s > "$T/out"
-same_as rcmap_seed "$T/out"
-# Through libpci's sysfs method on a written-out tree, as the seed script reads it.
+same_as rcmap_guide "$T/out"
+# Through libpci's sysfs method on a written-out tree, as the guide's script reads it.
 "$BIN/pmu-discover" --machine t410-2s --write-machine "$T/m"
 "$BIN/pmu-rcmap" -A linux-sysfs -O sysfs.path="$T/m/sys/bus/pci" > "$T/out"
-same_as rcmap_seed "$T/out"
+same_as rcmap_guide "$T/out"
 # The DVSEC bytes really are read: change RC# of 0001:00:00.0 (+0x20f) and the line changes.
 printf '\x07' | dd of="$T/m/sys/bus/pci/devices/0001:00:00.0/config" bs=1 seek=$((0x20f)) conv=notrunc status=none
 "$BIN/pmu-rcmap" --snapshot "$T/m" | head -1 | grep -qx '0001:00:00.0: Bus=00, Segment=01, RP=00, RC=07, Socket=00'
-# The seed script itself, when lspci, setpci and gawk are here (scripts/install-deps.sh installs them).
+# The guide's script itself, when lspci, setpci and gawk are here (scripts/install-deps.sh installs them).
 if command -v lspci >/dev/null && command -v setpci >/dev/null && command -v gawk >/dev/null; then
   "$BIN/pmu-discover" --machine t410-2s --write-machine "$T/s"
   mkdir -p "$T/bin" && ln -s "$(command -v gawk)" "$T/bin/awk"
   PATH="$T/bin:$PATH" PCI_OPTS="-A linux-sysfs -O sysfs.path=$T/s/sys/bus/pci" \
-    bash "$PMUKIT_SRC/bench/rcmap/seed-rcmap.sh" > "$T/seed" 2>/dev/null
-  same_as rcmap_seed "$T/seed"
+    bash "$PMUKIT_SRC/bench/rcmap/guide-rcmap.sh" > "$T/guide" 2>/dev/null
+  same_as rcmap_guide "$T/guide"
 fi
 # One endpoint and one root port: RP#, RC#, socket#, PMUs, the filter that counts exactly it.
 "$BIN/pmu-rcmap" --machine t410-2s 0005:41:00.1 0002:c0:00.0 > "$T/out"

@@ -28,7 +28,7 @@ json intel_machine(int model, json devices, json tables) {
               {"intel_tables", std::move(tables)}};
 }
 
-json seed_spr_imc_group() {
+json pcm_spr_imc_group() {
   return json{{"type", 6},
               {"ids", "0-7"},
               {"access", "mmio"},
@@ -41,7 +41,7 @@ json seed_spr_imc_group() {
 }
 
 json spr_every_access_type(json extra_units) {
-  json units = json::array({seed_spr_imc_group(),
+  json units = json::array({pcm_spr_imc_group(),
                             json{{"type", 0},
                                  {"ids", "0-1"},
                                  {"access", "msr"},

@@ -15,10 +15,10 @@ nlohmann::json pmon_device(const std::string& bdf, int numa_node, const std::str
 // A one-table Intel machine: 2 sockets x 2 CPUs, the given device list and tables.
 nlohmann::json intel_machine(int model, nlohmann::json devices, nlohmann::json tables);
 
-// The eight SPR IMC units of seed 001 (type 6, ids 0-7, MMIO, 4 x 48 bits, ctrl offset 64, ctr offset 8).
-nlohmann::json seed_spr_imc_group();
+// The eight SPR IMC units of the PCM uncore notes (type 6, ids 0-7, MMIO, 4 x 48 bits, ctrl offset 64, ctr offset 8).
+nlohmann::json pcm_spr_imc_group();
 
-// An SPR machine with a box of every access type: the seed's IMC boxes over MMIO at 0xc8aa2800..,
+// An SPR machine with a box of every access type: the guide's IMC boxes over MMIO at 0xc8aa2800..,
 // two CHAs over MSRs at 0x2000 + 0x10 * id (controls +2, counters +8) and an M2M box at config
 // offset 0x438 of 0000:7e:0c.0 (controls +0x30, counters +8); `extra_units` join the table.
 nlohmann::json spr_every_access_type(nlohmann::json extra_units = nlohmann::json::array());

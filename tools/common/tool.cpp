@@ -93,6 +93,54 @@ CLI::Validator seconds_in(double max) {
       fmt::format("(0, {}]", max));
 }
 
+namespace {
+
+// The option `name` ("-e", "--event") names, or nullptr.
+const CLI::Option* find_option(const CLI::App& app, const std::string& name) {
+  for (const CLI::Option* o : app.get_options()) {
+    if (name.size() > 2 && name.starts_with("--")) {
+      for (const auto& l : o->get_lnames())
+        if (l == name.substr(2)) return o;
+    } else if (name.size() == 2 && name[0] == '-') {
+      for (const auto& s : o->get_snames())
+        if (s == name.substr(1)) return o;
+    }
+  }
+  return nullptr;
+}
+
+bool takes_value(const CLI::Option* o) {
+  return o && o->get_type_size_max() > 0 && o->get_items_expected_max() > 0;
+}
+
+// How many words the option word argv[i] uses (1, or 2 with a separate value). Short options
+// cluster as getopt's do: "-ae X" is -a then -e X, "-eX" carries its value.
+int option_words(const CLI::App& app, const std::string& word) {
+  if (word.starts_with("--")) {
+    if (word.find('=') != std::string::npos) return 1;
+    return takes_value(find_option(app, word)) ? 2 : 1;
+  }
+  for (std::size_t k = 1; k < word.size(); ++k)
+    if (takes_value(find_option(app, std::string("-") + word[k]))) return k + 1 == word.size() ? 2 : 1;
+  return 1;
+}
+
+}  // namespace
+
+std::vector<std::string> split_workload(const CLI::App& app, int& argc, char** argv) {
+  for (int i = 1; i < argc;) {
+    std::string word = argv[i];
+    if (word == "--" || word.empty() || word[0] != '-' || word == "-") {
+      int first = word == "--" ? i + 1 : i;
+      std::vector<std::string> workload(argv + first, argv + argc);
+      argc = i;
+      return workload;
+    }
+    i += option_words(app, word);
+  }
+  return {};
+}
+
 void check_stdout() {
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
     int err = errno ? errno : EIO;

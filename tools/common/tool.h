@@ -36,6 +36,13 @@ std::unique_ptr<Machine> make_machine(const MachineArgs& args);
 CLI::Validator whole_number_in(std::uint64_t lo, std::uint64_t hi);  // decimal digits only
 CLI::Validator seconds_in(double max);                               // finite, > 0, at most max
 
+// perf stat's command line: options first, then the workload. The workload starts at the first
+// word that is not an option or an option's value, or after "--"; every word from there on is the
+// workload's, dashes included (`-e X -- fio --rw=read`, `-a -e a,b sleep 10`). Which options take a
+// value is read from `app` itself, so the split cannot drift from the options. `argc` is cut to the
+// words CLI11 should parse; the workload's words are returned.
+std::vector<std::string> split_workload(const CLI::App& app, int& argc, char** argv);
+
 // Runs `body` with pmukit's error conventions; returns the process exit status.
 int run_tool(const char* tool, CLI::App& app, int argc, char** argv, const std::function<int()>& body);
 

@@ -10,7 +10,9 @@
 #include "composite_backend.h"
 #include "direct_backend.h"
 #include "perf_backend.h"
+#include "pmukit/access/machine.h"
 #include "pmukit/events/unit_events.h"
+#include "pmukit/perf/event_set.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
@@ -25,6 +27,10 @@ struct Refusal {
   std::string unit;
   std::string text() const { return pmu::describe(verdict, unit); }
   bool busy() const { return std::holds_alternative<pmu::Busy>(verdict); }
+  bool kernel_rule() const {
+    const auto* d = std::get_if<pmu::DoesNotFit>(&verdict);
+    return d && d->kernel_rule;
+  }
 };
 
 // How one -e event is counted.
@@ -49,6 +55,7 @@ class Chooser {
         preflight_(std::make_unique<pmu::Preflight>(machine, platform::Database::builtin())), choices_(specs.size()) {}
 
   void choose_each_event();
+  void check_kernel_rules();
   void send_refused_pmus_to_perf();
   void note_decisions(CompositeBackend& composite);
   void check_interval_limit() const;
@@ -59,7 +66,7 @@ class Chooser {
   bool skipped(std::size_t i) const { return skip_ && skip_(specs_[i]); }
   std::optional<Refusal> first_refusal(const std::vector<const discovery::PmuUnit*>& units);
   std::optional<Refusal> refusal_of_group(const std::vector<syntax::EventSpec>& group);
-  void require_a_way(const syntax::EventSpec& s, const Choice& c) const;
+  void require_a_way(const syntax::EventSpec& s, const Choice& c);
   std::string decision_note(const std::string& key, const Choice& c) const;
   std::vector<std::size_t> members(bool direct) const;
   [[noreturn]] void rethrow_with_first_reason(const Error& e, const std::vector<std::size_t>& perf) const;
@@ -100,13 +107,23 @@ void Chooser::choose_each_event() {
   }
 }
 
-// An event not counted directly must have a kernel PMU; otherwise say why neither way works.
-void Chooser::require_a_way(const syntax::EventSpec& s, const Choice& c) const {
+// An event not counted directly must have a kernel PMU; otherwise say why neither way works, and
+// never send the user to a backend that cannot count it either.
+void Chooser::require_a_way(const syntax::EventSpec& s, const Choice& c) {
   if (!c.kernel) {
+    if (c.units.empty() && perf::is_core_pmu_name(s.pmu))
+      throw Error(fmt::format("event '{}': the CPU's core PMU '{}' is not among this machine's perf PMUs: core "
+                              "events are counted only through the kernel's perf, and it has no core PMU here (no "
+                              "core PMU driver, or a virtual machine without a virtual PMU)",
+                              s.text, s.pmu));
     if (c.units.empty())
       throw UsageError(fmt::format("event '{}': no PMU '{}': neither pmukit nor the kernel's perf knows it "
                                    "(pmu-discover lists the PMUs)",
                                    s.text, s.pmu));
+    if (auto direct_refusal = req_.mode == "perf" ? refusal_of_group({s}) : std::nullopt)
+      throw UsageError(fmt::format("event '{}': the kernel has no perf PMU '{}' on this machine, and direct access "
+                                   "cannot count it either: {}",
+                                   s.text, s.pmu, direct_refusal->text()));
     if (req_.mode == "perf")
       throw UsageError(fmt::format("event '{}': the kernel has no perf PMU '{}'; pmukit can count it directly "
                                    "(--backend direct or auto): only the direct backend reaches units no kernel "
@@ -138,6 +155,18 @@ std::optional<Refusal> Chooser::refusal_of_group(const std::vector<syntax::Event
   return std::nullopt;
 }
 
+// Whatever the backend: events that break a rule the unit's Linux driver enforces (one BDF filter
+// per Tegra410 PCIe RC, a lane beyond the link width...) are a usage error naming the rule, before
+// anything is opened or written. perf would not say it: the kernel refuses such an event only when
+// it is scheduled, and perf stat shows "<not counted>".
+void Chooser::check_kernel_rules() {
+  std::map<std::string, std::vector<syntax::EventSpec>> by_pmu;
+  for (std::size_t i = 0; i < specs_.size(); ++i)
+    if (!skipped(i) && !choices_[i].units.empty()) by_pmu[specs_[i].pmu].push_back(specs_[i]);
+  for (const auto& [pmu_name, group] : by_pmu)
+    if (auto refusal = refusal_of_group(group); refusal && refusal->kernel_rule()) throw UsageError(refusal->text());
+}
+
 // Auto mode: a PMU whose events the direct drivers would refuse (more events than counters, a
 // filter the registers cannot express) goes to the kernel's perf when it has that PMU, as a
 // whole -- its events stay in one place, and perf multiplexes what does not fit.
@@ -148,8 +177,14 @@ void Chooser::send_refused_pmus_to_perf() {
   for (const auto& [pmu_name, indices] : by_pmu) {
     std::vector<syntax::EventSpec> group;
     for (auto i : indices) group.push_back(specs_[i]);
-    if (auto refusal = refusal_of_group(group))
-      for (auto i : indices) choices_[i].direct = false, choices_[i].refused = refusal;
+    auto refusal = refusal_of_group(group);
+    if (!refusal) continue;
+    // perf counts the live machine's kernel PMUs only: on a snapshot it cannot take these over.
+    if (!machine_.is_live() && !machine_.options().live_perf)
+      throw UsageError(fmt::format("{}; the kernel's perf PMU would count this on the live machine, and perf does "
+                                   "not count a snapshot",
+                                   refusal->text()));
+    for (auto i : indices) choices_[i].direct = false, choices_[i].refused = refusal;
   }
 }
 
@@ -229,6 +264,7 @@ std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<syntax
                                       const sim::MachineClock& time, bool (*skip)(const syntax::EventSpec&)) {
   Chooser chooser(machine, specs, found, req, skip);
   chooser.choose_each_event();
+  chooser.check_kernel_rules();
   if (req.mode == "auto") chooser.send_refused_pmus_to_perf();
   auto composite = std::make_unique<CompositeBackend>();
   chooser.note_decisions(*composite);

@@ -3,11 +3,14 @@
 
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -69,7 +72,10 @@ std::map<std::string, double> parse_params(const std::vector<std::string>& args)
 // the merged name of each numbered family ("uncore_imc" for uncore_imc_0..7), as perf merges them.
 std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inventory& inventory) {
   std::vector<std::string> names;
-  for (const auto& u : inventory.units) names.push_back(u.name);
+  for (const auto& u : inventory.units) {
+    names.push_back(u.name);
+    for (const auto& a : u.aliases) names.push_back(a.name);  // pcie_bdf_200: -e and -M take either name
+  }
   for (auto& p : perf::pmu_names(machine)) names.push_back(std::move(p));  // names only: one bad PMU stops nothing
   std::map<std::string, std::size_t> numbered;
   for (const auto& n : names)
@@ -114,6 +120,36 @@ void announce_backends(const RawOptions& o, const Backend& backend) {
     for (const auto& n : backend.notes()) fmt::print(stderr, "pmu-raw: {}\n", n);
 }
 
+// An executable regular file (what execve accepts; a directory is EACCES there).
+int executable_error(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return errno;
+  if (!S_ISREG(st.st_mode)) return EACCES;
+  return ::access(path.c_str(), X_OK) == 0 ? 0 : errno;
+}
+
+// The workload is looked up as posix_spawnp will (a name with a slash as it is, any other along
+// PATH) before anything is programmed: a run that cannot start counts nothing, as perf stat, which
+// says so before it opens its events.
+void check_workload(const std::vector<std::string>& command) {
+  if (command.empty()) return;
+  const std::string& name = command[0];
+  if (name.find('/') != std::string::npos) {
+    if (int err = executable_error(name))
+      throw Error(fmt::format("cannot run the workload '{}': {}; nothing was counted", name, errno_text(err)));
+    return;
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (std::size_t at = 0; at <= dirs.size();) {
+    std::size_t colon = std::min(dirs.find(':', at), dirs.size());
+    std::string dir = dirs.substr(at, colon - at);
+    if (executable_error((dir.empty() ? "." : dir) + "/" + name) == 0) return;
+    at = colon + 1;
+  }
+  throw Error(fmt::format("cannot run the workload '{}': no such command in PATH; nothing was counted", name));
+}
+
 }  // namespace
 
 void forward_sigterm_to(pid_t child) {
@@ -148,6 +184,7 @@ int run_counting(RawOptions& o) {
   if (o.events.empty() && o.metrics.empty()) throw UsageError("no events: give at least one -e EVENT or -M METRIC");
   // Before any register is programmed: a signal from then on ends the run through the restoring
   // path (the loop sees the flag at once), never with the counters left running.
+  check_workload(o.command);
   install_signals();
   auto params = parse_params(o.metric_params);  // a usage error before any work
   auto machine = make_machine(o.machine);

@@ -69,10 +69,11 @@ void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o) {
       ->check(CLI::IsMember({"direct", "perf", "auto"}))
       ->capture_default_str();
   app.add_option("-M,--metrics", o.metrics,
-                 "Metric(s) to compute, from the seed documents' formulas: NAME or NAME/TERMS/ (TERMS go on every "
-                 "event, e.g. -M 'pcie_rp_read_bw/root_port=0x100/'); every PMU here it applies to")
-      ->type_name("METRIC")
-      ->delimiter(',');
+                 "Metric(s) to compute, from the vendor guides' formulas (docs/metrics.md): NAME or NAME/TERMS/, "
+                 "comma-separated (TERMS go on every event, commas inside them included, e.g. -M "
+                 "'t410_pcie_read_latency/src_bdf=0x4100,src_bdf_en=1/'); every PMU here it applies to, under "
+                 "each name the PMU answers to")
+      ->type_name("METRIC");
   app.add_option("--metric-param", o.metric_params, "Set a metric parameter, e.g. CMN_FREQ_GHZ=2.0")
       ->type_name("NAME=VALUE");
   app.add_option("--event-file", o.event_files,
@@ -113,8 +114,12 @@ int main(int argc, char** argv) {
   add_output_options(app, o, f);
   add_backend_and_metric_options(app, o);
   add_listing_options(app, f);
-  app.add_option("command", o.command, "Command to count over (after --)");
+  std::vector<std::string> workload_help;  // shown by --help; the words come from split_workload
+  app.add_option("command", workload_help,
+                 "The workload counted over, as perf stat takes it: the first word that is not an option (or "
+                 "everything after --), with all its own arguments; pmu-raw exits with its status");
   app.set_version_flag("-V,--version", "pmu-raw (pmukit) 0.1.0");
+  o.command = tools::split_workload(app, argc, argv);
   return tools::run_tool("pmu-raw", app, argc, argv, [&] {
     apply_output_flags(f, o);
     if (f.names_only && !f.list_events && !f.list_metrics)

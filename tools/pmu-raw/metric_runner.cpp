@@ -6,16 +6,46 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "pmukit/perf/event_set.h"
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::tools {
 
+namespace {
+
+// "armv8_pmuv3_%u" as a user reads it: armv8_pmuv3_N.
+std::string core_pmu_shown(const std::string& pattern) {
+  auto at = pattern.find("%u");
+  return at == std::string::npos ? pattern : pattern.substr(0, at) + "N" + pattern.substr(at + 2);
+}
+
+}  // namespace
+
+std::vector<std::string> split_metric_list(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& arg : args) {
+    bool in_terms = false;  // between NAME/ and the closing /
+    std::string item;
+    for (char c : arg) {
+      if (c == ',' && !in_terms) {
+        if (!item.empty()) out.push_back(std::move(item));
+        item.clear();
+        continue;
+      }
+      if (c == '/') in_terms = !in_terms;
+      item += c;
+    }
+    if (!item.empty()) out.push_back(std::move(item));
+  }
+  return out;
+}
+
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
                                               const std::vector<std::string>& pmus,
                                               std::vector<syntax::EventSpec>& specs) {
   std::vector<MetricInstance> out;
-  for (const auto& arg : args) {
+  for (const auto& arg : split_metric_list(args)) {
     std::string name = arg, extra;
     if (auto slash = arg.find('/'); slash != std::string::npos) {
       name = arg.substr(0, slash);
@@ -44,6 +74,11 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
         }
       out.push_back(std::move(inst));
     }
+    if (out.size() == before && perf::is_core_pmu_name(m->pmu()))
+      throw Error(fmt::format("-M '{}': a core metric, counted through the kernel's perf on the CPU's core PMU ({}), "
+                              "and this machine's kernel has none (no core PMU driver, or a virtual machine without "
+                              "a virtual PMU)",
+                              name, core_pmu_shown(m->pmu())));
     if (out.size() == before)
       throw UsageError(fmt::format("-M '{}': it counts on {} PMUs, and this machine has none", name, m->pmu()));
   }

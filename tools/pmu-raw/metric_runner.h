@@ -18,6 +18,10 @@ struct MetricInstance {
   std::map<std::string, std::vector<std::size_t>> specs;  // variable -> the -e specs it sums
 };
 
+// The -M arguments as single metrics: "a,b/t=1,u=2/" is "a" and "b/t=1,u=2/" (a comma inside
+// NAME/TERMS/ belongs to the terms, as in perf's -e).
+std::vector<std::string> split_metric_list(const std::vector<std::string>& args);
+
 // Expands each -M argument, "NAME" or "NAME/TERMS/" (TERMS are added to every event, e.g. the
 // root_port filter Grace PCIe metrics require), on every PMU of `pmus` the metric applies to, and
 // appends the events it needs to `specs` (reusing identical ones). Throws UsageError naming an

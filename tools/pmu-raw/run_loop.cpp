@@ -40,6 +40,7 @@ void add_duration_rows(const std::vector<syntax::EventSpec>& specs, std::uint64_
 void RunLoop::count() {
   backend_.start();
   t0_ = last_ = last_read_ = clock_.now_ns();
+  spawn_clock_ = t0_, spawn_real_ = monotonic_ns();
   child_ = o_.command.empty() ? 0 : spawn(o_.command);
   child_done_ = child_ == 0;
   interval_ns_ = o_.interval_ms.value_or(0) * 1'000'000ull;
@@ -71,7 +72,28 @@ bool RunLoop::reap_child() {
   child_done_ = true;
   child_status_ = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   forward_sigterm_to(0);
+  catch_up_modelled_time();
   return true;
+}
+
+// pmu-sim's virtual time stands still while a workload runs, unless the workload moves it itself
+// (`pmu-sim advance`). When it did not move, the workload's real duration becomes modelled time, so
+// `pmu-raw -e X -- sleep 2` counts two modelled seconds and prints perf's elapsed footer for them.
+// The clock goes forward in the steps the run would have taken (narrow counters polled, intervals
+// printed). A real clock (hardware, pmu-sim --realtime) has always moved: nothing to do.
+void RunLoop::catch_up_modelled_time() {
+  if (clock_.now_ns() != spawn_clock_) return;
+  const std::uint64_t target = spawn_clock_ + (monotonic_ns() - spawn_real_);
+  for (std::uint64_t now = clock_.now_ns(); now < target; now = clock_.now_ns()) {
+    if (o_.interval_count && intervals_ >= *o_.interval_count) return;
+    const std::uint64_t next = interval_ns_ ? std::min(deadline(), next_poll()) : next_poll();
+    if (!clock_.sleep_until(std::min(target, next))) return;
+    now = clock_.now_ns();
+    if (interval_ns_ && now >= deadline())
+      emit_interval(now);
+    else if (now >= next_poll())
+      poll(now);
+  }
 }
 
 bool RunLoop::watch_once() {

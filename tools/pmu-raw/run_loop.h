@@ -47,6 +47,7 @@ class RunLoop {
   bool watch_once();  // a command bounds the run, or nothing does: time is only watched
   bool sleep_once();  // an interval or the duration ends next: sleep until then
   bool reap_child();
+  void catch_up_modelled_time();
   std::uint64_t deadline() const;
   std::uint64_t next_poll() const;
   void poll(std::uint64_t now);
@@ -61,6 +62,7 @@ class RunLoop {
   Reporter& reporter_;
   std::uint64_t t0_ = 0, last_ = 0, last_read_ = 0, stop_time_ = 0;
   std::uint64_t interval_ns_ = 0, end_ = UINT64_MAX, poll_ns_ = UINT64_MAX, intervals_ = 0;
+  std::uint64_t spawn_clock_ = 0, spawn_real_ = 0;  // the run's clock and CLOCK_MONOTONIC at the spawn
   pid_t child_ = 0;
   int child_status_ = 0;
   bool child_done_ = true;

@@ -90,7 +90,7 @@ int run_nvidia(Machine& machine, const Options& o) {
   for (const auto& d : devices) domains = domains || d.bdf.domain != 0;
   ojson out{{"schema", "pmukit.rcmap/1"}, {"source", machine.describe()}};
   if (o.wanted.empty()) {
-    if (!o.json) return print_seed_lines(maps, domains), 0;
+    if (!o.json) return print_guide_lines(maps, domains), 0;
     out["root_ports"] = ojson::array();
     for (const auto& m : maps) out["root_ports"].push_back(discovery::to_json(m));
     fmt::print("{}\n", out.dump(2));
@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
                "  pmu-rcmap 0005:41:00.0           its socket, RC/stack, PMUs and the filter that counts it\n"
                "  pmu-rcmap --tree                 every device as lspci -tv draws it, annotated with its PMU\n"
                "  pmu-rcmap --json                 for scripts (docs/json.md)\n"
-               "  pmu-rcmap -A linux-sysfs -O sysfs.path=DIR   the seed script's way of reading a snapshot",
+               "  pmu-rcmap -A linux-sysfs -O sysfs.path=DIR   the way the Tegra410 guide's script reads a snapshot",
                "pmu-rcmap"};
   tools::MachineArgs machine_args;
   tools::add_machine_options(app, machine_args);

@@ -18,7 +18,7 @@ std::string device_name(Machine& machine, const pci::Device& d) {
   return pci::vendor_device_name(machine, d.vendor_id, d.device_id);
 }
 
-void print_seed_lines(const std::vector<RootPortMap>& maps, bool domains) {
+void print_guide_lines(const std::vector<RootPortMap>& maps, bool domains) {
   for (const auto& m : maps) {
     if (m.scheme != "tegra410") continue;
     fmt::print("{}: Bus={:02x}, Segment={:02x}, RP={:02x}, RC={:02x}, Socket={:02x}\n", slot(m.device, domains), m.bus,

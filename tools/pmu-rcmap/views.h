@@ -25,7 +25,7 @@ std::string slot(const Bdf& b, bool domains);
 std::string device_name(Machine& machine, const pci::Device& d);
 
 // ---- NVIDIA (Tegra410 DVSEC, Grace domains) ----
-void print_seed_lines(const std::vector<discovery::RootPortMap>& maps, bool domains);
+void print_guide_lines(const std::vector<discovery::RootPortMap>& maps, bool domains);
 nlohmann::ordered_json nvidia_device_json(const discovery::DeviceRcMap& r, const discovery::KernelPmus& kernel);
 void print_nvidia_device(const discovery::DeviceRcMap& r, const pci::Device& d, const discovery::KernelPmus& kernel);
 // Tree notes: a root port's RC#, RP# and PMU filter.

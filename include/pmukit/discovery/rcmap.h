@@ -22,7 +22,7 @@ class Machine;
 namespace pmukit::discovery {
 
 // Mappings of every device that carries one, sorted by BDF: vendor devices with the RC-mapping
-// DVSEC (whatever their type, as the seed script lists them) and Grace root ports. Unreadable or
+// DVSEC (whatever their type, as the guide's script lists them) and Grace root ports. Unreadable or
 // short DVSECs become warnings naming the BDF and offset.
 std::vector<RootPortMap> map_root_ports(Machine& machine, const std::vector<pci::Device>& devices,
                                         std::vector<std::string>& warnings);

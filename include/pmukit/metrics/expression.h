@@ -1,13 +1,13 @@
 // pmukit -- metric expressions: parsed once into a tree, evaluated many times against variables.
 //
-// Grammar (the arithmetic the seed documents write their formulas in):
+// Grammar (the arithmetic the vendor guides write their formulas in):
 //   expr    := term (('+' | '-') term)*
 //   term    := unary (('*' | '/') unary)*
 //   unary   := ('-' | '+') unary | primary
 //   primary := number | name | name '(' expr (',' expr)* ')' | '(' expr ')'
 //   number  := 12 | 1.5 | .5 | 1e9 | 6.1e-5 | 0x1f
 //   name    := [A-Za-z_][A-Za-z0-9_]*      -- an event variable, a parameter or DURATION_TIME
-// Functions: min(a, b) and max(a, b). There is no power, comparison or conditional: no seed needs
+// Functions: min(a, b) and max(a, b). There is no power, comparison or conditional: no vendor guide needs
 // one. Division by zero does not throw: the value is NaN and the evaluation says why.
 #pragma once
 

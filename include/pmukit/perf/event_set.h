@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pmukit/perf/group.h"
@@ -43,6 +44,10 @@ struct BoundEvent {
 // as perf sets them. Throws UsageError naming the event ("event 'foo/x/': kernel has no PMU
 // 'foo' ...", encoder errors, unsupported modifiers).
 std::vector<BoundEvent> bind_events(const Machine& machine, std::span<const syntax::EventSpec> specs);
+
+// The names Linux gives the CPU's core PMU: cpu (x86), cpu_core/cpu_atom (hybrid x86),
+// armv8_pmuv3_<n> and armv8_<core> (Arm, drivers/perf/arm_pmuv3.c). Bare rNNNN events go to it too.
+bool is_core_pmu_name(std::string_view pmu);
 
 enum class Grouping { by_pmu, none };
 

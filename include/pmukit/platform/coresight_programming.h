@@ -38,8 +38,18 @@ struct AuxRegister {
   RegisterAssembly value;
 };
 
+// Tegra410 PCIE (Linux nvidia_cspmu.c pcie_v2_pmu_validate_event): a root-port mask and a BDF
+// filter exclude each other, and one RC's counters share one BDF filter.
+struct OneBdfFilter {
+  ConfigBits rp_mask, bdf, enable;
+};
+
 struct CoreSightProgramming {
   std::optional<ConfigBits> cycles_bit;  // set: the event is the cycle counter (arm_cspmu: config:32)
+  // With cycles_bit: the value of those bits that selects the cycle counter (0: any non-zero value).
+  // Tegra410 PCIE-TGT: event config[2:0] == 4 (pcie_tgt_pmu_is_cycle_counter_event).
+  std::uint64_t cycles_equals = 0;
+  std::optional<OneBdfFilter> one_bdf_filter;
   RegisterAssembly pmevtyper;
   RegisterAssembly pmevfiltr;
   RegisterAssembly pmevfilt2r;

@@ -30,6 +30,9 @@ struct Busy {
 struct DoesNotFit {
   std::string reason;  // names the unit: "uncore_imc_0: 5 events but the box has 4 counters"
   std::string detail;  // what follows, "" or "count them in separate runs, or use --backend perf, ..."
+  // A rule the Linux driver of the unit enforces too (it names the driver function): no backend
+  // counts these events, so pmu-raw stops with the rule rather than trying perf.
+  bool kernel_rule = false;
   std::string message() const { return detail.empty() ? reason : reason + "; " + detail; }
 };
 

@@ -14,6 +14,7 @@
 #include "pmukit/discovery/dwc_rasdes.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "support/machines.h"
 #include "support/test_support.h"
 
 using namespace pmukit;
@@ -235,4 +236,18 @@ TEST(DwcRasDes, YitianMachineHasEighteenRootPortsNamedAsTheKernelDoes) {
   EXPECT_EQ(dwc.front()->filters.size(), 1u);  // lane
   EXPECT_TRUE(r.inventory.warnings.empty()) << r.inventory.warnings.front();
   EXPECT_TRUE(r.inventory.root_ports.empty());
+}
+
+// The Anolis OS driver names a root port pcie_bdf_<segment << 24 | bus << 16 | device << 8 |
+// function> (DWC_PCIE_CREATE_BDF): the segment is part of the name outside segment 0.
+TEST(DwcRasDes, AnolisNameIncludesTheSegment) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  b.add_pci_device(test::dwc_root_port(*Bdf::parse("0001:30:02.0")));
+  Machine m(MachineOptions{dir.path()});
+  discovery::Inventory inv;
+  ASSERT_EQ(discovery::discover_dwc_rasdes(m, pci::scan(m), {}, inv), 1u);
+  ASSERT_EQ(inv.units[0].aliases.size(), 1u);
+  EXPECT_EQ(inv.units[0].aliases[0].name, "pcie_bdf_1300200");
+  EXPECT_EQ(inv.units[0].name, "dwc_rootport_13010");  // upstream: domain << 16 | bus << 8 | devfn
 }

@@ -27,7 +27,7 @@ json msr_table_machine(json units, json raw_units = json::array()) {
 }
 
 TEST(FirmwareAddresses, MisalignedMmioBoxControlIsSkipped) {
-  auto imc = test::seed_spr_imc_group();
+  auto imc = test::pcm_spr_imc_group();
   imc["box_ctl"][3] = "0xc8b2a801";  // the fourth IMC box, one byte off
   test::Discovered d(msr_table_machine(json::array({imc})));
   EXPECT_TRUE(d.warned("unit 3 (type 6 id 3): skipped: box control 0xc8b2a801")) << d.warnings();
@@ -46,7 +46,7 @@ TEST(FirmwareAddresses, AnMsrRangeThatWrapsIsSkipped) {
 
 TEST(FirmwareAddresses, ADiscoveryMsrHoldingAnImpossibleAddressIsNotRead) {
   // MSR 0x710 (the CBB discovery MSR, Linux uncore_discovery.h) holds 1; MSR 0x201e a good table.
-  json spec = msr_table_machine(json::array({test::seed_spr_imc_group()}));
+  json spec = msr_table_machine(json::array({test::pcm_spr_imc_group()}));
   spec["msrs"] = json::array({{{"cpu", 0}, {"msr", "0x710"}, {"value", 1}}});
   test::Discovered d(spec);
   EXPECT_TRUE(d.warned("MSR 0x710 on CPU 0: discovery table address 0x1 is not 8-byte aligned: skipped"))

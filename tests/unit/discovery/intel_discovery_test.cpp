@@ -41,8 +41,8 @@ json msr_group(int type, const std::string& ids, const std::string& box, int ctl
 
 }  // namespace
 
-TEST(IntelDiscovery, SeedSprImcBoxesDecodeExactly) {
-  Discovered d(spr_with(json::array({test::seed_spr_imc_group()})));
+TEST(IntelDiscovery, PcmSprImcBoxesDecodeExactly) {
+  Discovered d(spr_with(json::array({test::pcm_spr_imc_group()})));
   ASSERT_EQ(d.r.inventory.units.size(), 8u) << d.warnings();
   const std::uint64_t box_ctl[] = {0xc8aa2800, 0xc8aaa800, 0xc8b22800, 0xc8b2a800,
                                    0xc8ba2800, 0xc8baa800, 0xc8c22800, 0xc8c2a800};
@@ -240,7 +240,7 @@ TEST(IntelDiscovery, RegistersStraddlingABarEndAreSkipped) {
 }
 
 TEST(IntelDiscovery, OneMappingPerTable) {
-  json units = json::array({msr_group(0, "0-31", "0x2000"), test::seed_spr_imc_group()});
+  json units = json::array({msr_group(0, "0-31", "0x2000"), test::pcm_spr_imc_group()});
   auto before = RegisterWindow::mmap_calls();
   Discovered d(spr_with(units));
   EXPECT_EQ(d.r.inventory.units.size(), 40u);
@@ -252,7 +252,7 @@ TEST(IntelDiscovery, DumpFilesMapThroughDevMemInTwoSteps) {
   // A dump has BAR registers but no sizes: the table is read through dev/mem.
   test::TempDir dump_dir;
   // dev/mem is a sparse file: keep the table below ext4's 16 TiB file-size limit.
-  json spec = spr_with(json::array({test::seed_spr_imc_group()}));
+  json spec = spr_with(json::array({test::pcm_spr_imc_group()}));
   spec["pci_devices"][0]["bars"][0]["base"] = "0x2fffe00000";
   Discovered live(spec);
   std::string sysfs = (live.dir.path() / "m/sys/bus/pci").string();
@@ -328,7 +328,7 @@ TEST(IntelDiscovery, MsrDiscoveryTable) {
 }
 
 TEST(IntelDiscovery, KernelPmuNames) {
-  json units = json::array({test::seed_spr_imc_group(), msr_group(4, "0", "0x2fc0"), msr_group(10, "0-1", "0x3800"),
+  json units = json::array({test::pcm_spr_imc_group(), msr_group(4, "0", "0x2fc0"), msr_group(10, "0-1", "0x3800"),
                             msr_group(10, "5", "0x3900")});
   units[3]["ids"] = "5";
   Discovered d(spr_with(units));
@@ -341,7 +341,7 @@ TEST(IntelDiscovery, KernelPmuNames) {
 }
 
 TEST(IntelDiscovery, UnknownModelStillDecodesWithGenericNames) {
-  Discovered d(spr_with(json::array({test::seed_spr_imc_group()}), {}, 0x99));
+  Discovered d(spr_with(json::array({test::pcm_spr_imc_group()}), {}, 0x99));
   EXPECT_TRUE(d.r.inventory.platform.empty());
   EXPECT_EQ(d.r.inventory.units.size(), 8u);
   EXPECT_TRUE(d.unit("uncore_type_6_3"));

@@ -111,7 +111,7 @@ TEST(RcMap, T410MapsEveryRootPortFromItsDvsecBytes) {
   EXPECT_EQ(m->socket, 1);
   EXPECT_EQ(m->dvsec_offset, 0x200);
   EXPECT_EQ(m->pmus, (std::vector<std::string>{"nvidia_pcie_pmu_1_rc_1", "nvidia_pcie_tgt_pmu_1_rc_1"}));
-  // The GPU endpoint 10de:2941 has no DVSEC and is not listed, as the seed script skips it.
+  // The GPU endpoint 10de:2941 has no DVSEC and is not listed, as the guide's script skips it.
   EXPECT_EQ(map_of(t.r.inventory, "0009:01:00.0"), nullptr);
   // Every PMU a root port names exists in the CoreSight inventory.
   for (const auto& rp : t.r.inventory.root_ports)

@@ -35,6 +35,7 @@ namespace {
 std::vector<MetricCase> all_cases() {
   std::vector<MetricCase> all = pmukit::test::grace_cases();
   for (auto& c : pmukit::test::tegra410_cases()) all.push_back(c);
+  for (auto& c : pmukit::test::grace_core_cases()) all.push_back(c);
   for (auto& c : pmukit::test::other_cases()) all.push_back(c);
   return all;
 }

@@ -1,5 +1,5 @@
 // pmukit tests -- worked examples for the catalog's metrics: counts, a duration and the value the
-// metric must produce, each with where its numbers come from (a seed's perf output, or by hand).
+// metric must produce, each with where its numbers come from (a guide's perf output, or by hand).
 #pragma once
 
 #include <map>
@@ -19,11 +19,13 @@ struct MetricCase {
   std::map<std::string, double> parameters = {};
 };
 
-// Seed 002 (Grace) examples and hand-computed values for the rest of grace.json.
+// NVIDIA Grace Performance Tuning Guide (Grace) examples and hand-computed values for the rest of grace.json.
 std::vector<MetricCase> grace_cases();
-// Hand-computed values for tegra410.json (seed 000 gives formulas but no measurements).
+// Hand-computed values for grace_core.json (the guide's core metrics).
+std::vector<MetricCase> grace_core_cases();
+// Hand-computed values for tegra410.json (NVIDIA Tegra410 PMU guide gives formulas but no measurements).
 std::vector<MetricCase> tegra410_cases();
-// Seed 003 and 004 (Yitian PCIe and CMN) and the Intel IMC metrics.
+// Alibaba Yitian 710 PCIe PMU guide and 004 (Yitian PCIe and CMN) and the Intel IMC metrics.
 std::vector<MetricCase> other_cases();
 
 // The embedded catalog, loaded once for all tests.

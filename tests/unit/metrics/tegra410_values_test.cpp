@@ -1,4 +1,4 @@
-// Tegra410 metrics: seed 000 gives the formulas but no measurements, so every value here is worked
+// Tegra410 metrics: NVIDIA Tegra410 PMU guide gives the formulas but no measurements, so every value here is worked
 // out by hand from round counts (the comment beside each says how).
 #include <gtest/gtest.h>
 
@@ -135,7 +135,7 @@ std::vector<MetricCase> tegra410_cases() {
 
 using pmukit::test::catalog;
 
-// The seed defines AVERAGE_LATENCY_IN_NS = AVG_LATENCY_IN_CYCLES / FREQ_IN_GHZ; the catalog writes
+// The guide defines AVERAGE_LATENCY_IN_NS = AVG_LATENCY_IN_CYCLES / FREQ_IN_GHZ; the catalog writes
 // it out in one formula. Check the identity holds for every PMU that has all three metrics.
 TEST(Tegra410, NanosecondLatencyIsCycleLatencyOverFrequency) {
   struct Triple {

@@ -1,5 +1,6 @@
-// Yitian 710 metrics against seeds 003 (DesignWare PCIe, checked against fio) and 004 (CMN-700
-// cross-die bandwidth), and the Intel IMC CAS bandwidths against hand-computed values.
+// Yitian 710 metrics against the Alibaba Yitian 710 PCIe PMU guide (DesignWare PCIe, checked against
+// fio) and the Alibaba Yitian 710 CMN guide (CMN-700 cross-die bandwidth), and the Intel IMC CAS
+// bandwidths against hand-computed values.
 #include <gtest/gtest.h>
 
 #include "metric_cases.h"
@@ -7,59 +8,59 @@
 namespace pmukit::test {
 
 std::vector<MetricCase> other_cases() {
-  const std::string seed3 = "seed 003 §4, pcie_bdf_200 and fio: ";
-  const std::string seed4 = "seed 004 §3: ";
+  const std::string pcie_guide = "Alibaba Yitian 710 PCIe PMU guide §4, pcie_bdf_200 and fio: ";
+  const std::string cmn_guide = "Alibaba Yitian 710 CMN guide §3: ";
   return {
       // Anolis driver: raw 16-byte units over fio's run time.
       {"pcie_bdf_rx_bw",
        {{"PCIE_RX_DATA", 536910432}},
        15854e6,
        536910432.0 * 16 / 15854e6,
-       seed3 + "2 GiB read, 536,910,432 units, run=15854msec"},
+       pcie_guide + "2 GiB read, 536,910,432 units, run=15854msec"},
       {"pcie_bdf_rx_bw",
        {{"PCIE_RX_DATA", 6777637176}},
        200120e6,
        6777637176.0 * 16 / 200120e6,
-       seed3 + "200 s read (counter past 32 bits), 6,777,637,176 units, run=200120msec"},
+       pcie_guide + "200 s read (counter past 32 bits), 6,777,637,176 units, run=200120msec"},
       {"pcie_bdf_rx_bw",
        {{"PCIE_RX_DATA", 681297119}},
        20117e6,
        681297119.0 * 16 / 20117e6,
-       seed3 + "20 s read, 681,297,119 units, run=20117msec"},
+       pcie_guide + "20 s read, 681,297,119 units, run=20117msec"},
       {"pcie_bdf_tx_bw",
        {{"PCIE_TX_DATA", 288016854}},
        20355e6,
        288016854.0 * 16 / 20355e6,
-       seed3 + "20 s write, 288,016,854 units, run=20355msec"},
+       pcie_guide + "20 s write, 288,016,854 units, run=20355msec"},
       {"pcie_bdf_rx_bw",
        {{"PCIE_RX_DATA", 211517354}},
        20.6e9,
        211517354.0 * 16 / 20.6e9,
-       seed3 + "read/write mix, multiplexed, divided by 20.6 s as the seed does"},
+       pcie_guide + "read/write mix, multiplexed, divided by 20.6 s as the guide does"},
       {"pcie_bdf_tx_bw",
        {{"PCIE_TX_DATA", 221219025}},
        20.6e9,
        221219025.0 * 16 / 20.6e9,
-       seed3 + "read/write mix, multiplexed, divided by 20.6 s as the seed does"},
+       pcie_guide + "read/write mix, multiplexed, divided by 20.6 s as the guide does"},
       // Upstream dwc_rootport: the driver already multiplied by 16, so the count is bytes.
       {"dwc_pcie_rx_bw",
        {{"RX_PCIE_BYTES", 536910432.0 * 16}},
        15854e6,
        536910432.0 * 16 / 15854e6,
-       seed3 + "the same 2 GiB read as the upstream driver would count it"},
+       pcie_guide + "the same 2 GiB read as the upstream driver would count it"},
       {"dwc_pcie_tx_bw",
        {{"TX_PCIE_BYTES", 288016854.0 * 16}},
        20355e6,
        288016854.0 * 16 / 20355e6,
-       seed3 + "the same 20 s write as the upstream driver would count it"},
+       pcie_guide + "the same 20 s write as the upstream driver would count it"},
 
-      // CMN: the seed's own arithmetic, 32*810164744*4*1.8/12213460910 = 15.283297534834457, i.e.
+      // CMN: the guide's own arithmetic, 32*810164744*4*1.8/12213460910 = 15.283297534834457, i.e.
       // the four D2D nodes taken as four times node 413. Its event is eventid=0x22 (ccla_tx_cxs).
       {"yitian_cmn_cross_die_tx_bw",
        {{"LA_TX_CXS", 4.0 * 810164744}, {"PMU_CYCLE_COUNTER", 12213460910}},
        6785306920,
        15.283297534834457,
-       seed4 + "bw_mem rd across dies, CMN at 1.8 GHz"},
+       cmn_guide + "bw_mem rd across dies, CMN at 1.8 GHz"},
       {"yitian_cmn_cross_die_rx_bw",
        {{"LA_RX_CXS", 1e9}, {"PMU_CYCLE_COUNTER", 1.8e10}},
        1e10,
@@ -105,9 +106,9 @@ double bw(const char* metric, const char* var, double count, double ns) {
 
 }  // namespace
 
-// The seed's python prints the payload in MB (>>> count * 16/1000/1000); fio reports the same
-// transfer. Bandwidth times time gives the seed's MB back, and the rate is fio's.
-TEST(YitianPcieSeed, PayloadUnitsTimes16MatchTheSeedAndFio) {
+// the guide's python prints the payload in MB (>>> count * 16/1000/1000); fio reports the same
+// transfer. Bandwidth times time gives the guide's MB back, and the rate is fio's.
+TEST(YitianPcieGuide, PayloadUnitsTimes16MatchTheGuideAndFio) {
   double rx = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 536910432, 15854e6);
   EXPECT_NEAR(rx * 15854e6 / 1e6, 8590, 1);  // "8590", fio: io=8192MiB (8590MB)
   EXPECT_NEAR(rx * 1000, 542, 0.5);          // fio: BW=517MiB/s (542MB/s)
@@ -120,7 +121,7 @@ TEST(YitianPcieSeed, PayloadUnitsTimes16MatchTheSeedAndFio) {
   double tx = bw("pcie_bdf_tx_bw", "PCIE_TX_DATA", 288016854, 20355e6);
   EXPECT_NEAR(tx * 20355e6 / 1e6, 4608, 1);  // "4608 MB", fio: io=4393MiB (4606MB)
   EXPECT_NEAR(tx * 1000, 226, 0.5);          // fio: BW=216MiB/s (226MB/s)
-  // The multiplexed read/write run: the seed prints 3384 MB and 3539 MB, then divides those rounded
+  // The multiplexed read/write run: the guide prints 3384 MB and 3539 MB, then divides those rounded
   // figures by 20.6 s for "164.27 MB/s" and "171.79 MB", hence the looser rate check.
   double mix_rx = bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 211517354, 20.6e9);
   double mix_tx = bw("pcie_bdf_tx_bw", "PCIE_TX_DATA", 221219025, 20.6e9);
@@ -131,16 +132,16 @@ TEST(YitianPcieSeed, PayloadUnitsTimes16MatchTheSeedAndFio) {
 }
 
 // Same transfer, two drivers: the upstream one counts bytes, the Anolis one 16-byte units.
-TEST(YitianPcieSeed, UpstreamAndAnolisDriversGiveTheSameBandwidth) {
+TEST(YitianPcieGuide, UpstreamAndAnolisDriversGiveTheSameBandwidth) {
   EXPECT_DOUBLE_EQ(bw("dwc_pcie_rx_bw", "RX_PCIE_BYTES", 536910432.0 * 16, 15854e6),
                    bw("pcie_bdf_rx_bw", "PCIE_RX_DATA", 536910432, 15854e6));
   EXPECT_DOUBLE_EQ(bw("dwc_pcie_tx_bw", "TX_PCIE_BYTES", 288016854.0 * 16, 20355e6),
                    bw("pcie_bdf_tx_bw", "PCIE_TX_DATA", 288016854, 20355e6));
 }
 
-// The metric sums the four CCLA nodes' counts instead of multiplying one by four as the seed's
-// shortcut does; with the four counts the seed printed, the total is 15.305 GB/s.
-TEST(YitianCmnSeed, FourNodeCountsAreSummed) {
+// The metric sums the four CCLA nodes' counts instead of multiplying one by four as the guide's
+// shortcut does; with the four counts the guide printed, the total is 15.305 GB/s.
+TEST(YitianCmnGuide, FourNodeCountsAreSummed) {
   const auto& m = catalog().at("yitian_cmn_cross_die_tx_bw");
   ASSERT_EQ(m.events().size(), 2u);
   auto sums = m.sum_event_counts(
@@ -150,12 +151,12 @@ TEST(YitianCmnSeed, FourNodeCountsAreSummed) {
   ASSERT_TRUE(r.valid) << r.problem;
   EXPECT_NEAR(r.value, 32 * 3245257818.0 * 1.8 / 12213460910, 1e-12);
   EXPECT_NEAR(r.value, 15.305, 0.0005);
-  // bw_mem itself reported 10987.55 MB/s for its timed part (the seed explains the gap).
+  // bw_mem itself reported 10987.55 MB/s for its timed part (the guide explains the gap).
   EXPECT_GT(r.value, 10.98755);
 }
 
-// The D2D events are the four nodes of the seed's perf command line, on the CCLA node type.
-TEST(YitianCmnSeed, EventsAreTheSeedsPerfTerms) {
+// The D2D events are the four nodes of the guide's perf command line, on the CCLA node type.
+TEST(YitianCmnGuide, EventsAreTheGuidesPerfTerms) {
   const auto& m = catalog().at("yitian_cmn_cross_die_tx_bw");
   for (const auto& b : m.events()) {
     if (b.variable == "PMU_CYCLE_COUNTER") {

@@ -96,8 +96,8 @@ TEST_F(BindTest, ModifiersFollowPerf) {
   EXPECT_TRUE(m[5].counter.pinned && m[5].counter.exclusive && !m[5].counter.has_excludes());
 }
 
-// Grace guide (seed 002): "perf stat -a -e cache-misses,cycles,instructions sleep 10" -- perf's
-// generic hardware events, counted by the CPU's own PMU.
+// Grace guide (NVIDIA Grace Performance Tuning Guide): "perf stat -a -e cache-misses,cycles,instructions sleep 10" --
+// perf's generic hardware events, counted by the CPU's own PMU.
 TEST_F(BindTest, GenericHardwareEvents) {
   auto e = bind("cache-misses,cycles,instructions,ref-cycles:u");
   ASSERT_EQ(e.size(), 4u);

@@ -103,7 +103,7 @@ TEST(Format, SpreadDropsBitsAboveTheWidth) {
 
 TEST(Format, GatherInvertsSpreadForEveryValueThatFits) {
   const char* texts[] = {"config:0-7", "config:8-15,32-55", "config1:8-23", "config2:0-63", "config:0,3,5-9,40-41,63"};
-  std::mt19937_64 rng(20261122);  // fixed seed: the same values on every run
+  std::mt19937_64 rng(20261122);  // fixed start value: the same values on every run
   for (const char* text : texts) {
     auto f = parse_format("f", text);
     for (int i = 0; i < 1000; ++i) {

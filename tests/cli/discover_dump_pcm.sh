@@ -1,10 +1,10 @@
-# The seed's SPR sample: eight IMC boxes, type 6, ids 0-7, box ctrl 0xc8aa2800 ... 0xc8c2a800, MMIO,
+# the guide's SPR sample: eight IMC boxes, type 6, ids 0-7, box ctrl 0xc8aa2800 ... 0xc8c2a800, MMIO,
 # width 48, 4 counters, ctrl offset 64, ctr offset 8 -- printed with exactly those values.
 . "$(dirname "$0")/common.sh"
-"$BIN/pmu-sim" create --spec "$DATA/machines/spr-seed-imc.json" "$T/m" > /dev/null
+"$BIN/pmu-sim" create --spec "$DATA/machines/spr-pcm-imc.json" "$T/m" > /dev/null
 "$BIN/pmu-discover" --snapshot "$T/m" > "$T/out"
 sed -i "s|$T|T|g" "$T/out"
-same_as discover_dump_seed "$T/out"
+same_as discover_dump_pcm "$T/out"
 "$BIN/pmu-discover" --snapshot "$T/m" --json > "$T/json"
 python3 - "$T/json" <<'PY'
 import json, sys

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The example script of Linux Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst ("Mapping the
-# RC# to lspci segment number", seed 000), verbatim except that every lspci/setpci call takes
+# RC# to lspci segment number", NVIDIA Tegra410 PMU guide), verbatim except that every lspci/setpci call takes
 # $PCI_OPTS so it can read a snapshot (-A linux-sysfs -O sysfs.path=DIR). Needs gawk (match() with
 # an array is a gawk extension).
   while read bdf rest; do

@@ -1,0 +1,117 @@
+# The guide replay: every command line, event-table row and worked example of the five vendor guides
+# (docs/references.md), run as written against the bundled machines under pmu-sim (virtual time),
+# each with its expected outcome. The rows are in guide_replay.table; its header says how to read
+# them. Prints the totals: command lines run, event-table rows found, justified refusals. The PCM
+# uncore notes print no command line; their worked example (the eight SPR IMC boxes) is
+# cli.discover_dump_pcm.
+. "$(dirname "$0")/common.sh"
+TABLE=$(dirname "$0")/guide_replay.table
+
+# The guides' workloads (fio, numactl ... dd, sleep 10, cmem_write_test, ./stream.exe) stand in as
+# shims that run nothing and move the machine's virtual clock instead: `sleep N` by N seconds, any
+# other by the milliseconds in REPLAY_MS (1000 unless a row sets it). Counts are then exact.
+mkdir -p "$T/bin" "$T/work"
+cat > "$T/bin/workload" << 'EOF'
+#!/bin/bash
+ms=${REPLAY_MS:-1000}
+[ "$(basename "$0")" = sleep ] && ms=$(($1 * 1000))
+exec "$PMUKIT_BIN/pmu-sim" advance "$REPLAY_ROOT" "$ms" > /dev/null
+EOF
+chmod +x "$T/bin/workload"
+for w in sleep fio numactl cmem_write_test; do ln -s workload "$T/bin/$w"; done
+for w in stream.exe xhpl.exe a.out nvbandwidth bw_mem app; do ln -s "$T/bin/workload" "$T/work/$w"; done
+export PMUKIT_BIN="$BIN"
+
+declare -A ROOT
+start_machine() {
+  local m=$1
+  [ -n "${ROOT[$m]:-}" ] && return 0
+  "$BIN/pmu-sim" create "$m" "$T/$m" > /dev/null
+  sim_start "$T/$m" $(rates "$m")
+  ROOT[$m]=$T/$m
+}
+# Rates that make the guides' own printed counts come out of a one-second window.
+rates() {
+  case $1 in
+  yitian) echo --rate dwc_pcie:0x21=536910432 --rate dwc_pcie:0x20=288016854 ;;
+  grace-2s) echo --rate nvidia_grace_scf:0x1a5=35572420 ;;
+  esac
+}
+
+# line_regex "1,000,000 EVENT": perf stat's table line of that count and event ("*": any count).
+line_regex() {
+  local value=${1%% *} rest=${1#* }
+  rest=$(printf '%s' "$rest" | sed 's/[][\.*^$/{}()+?|]/\\&/g; s/ /  */g')
+  [ "$value" = "*" ] && value='[0-9][0-9,.]*'
+  printf '^ *%s +%s( |$)' "$value" "$rest"
+}
+
+runs=0 events=0 refusals=0 failures=0 row=0
+declare -A LISTED
+check_row() {
+  local id=$1 machine=$2 kind=$3 cmd=$4 expect=$5
+  start_machine "$machine"
+  local root=${ROOT[$machine]} rc=0
+  local -a args
+  case $kind in
+  skip) refusals=$((refusals + 1)); return 0 ;;
+  event)
+    # An event-table row: the event is known by that name with that encoding.
+    [ -n "${LISTED[$machine]:-}" ] || { "$BIN/pmu-raw" --snapshot "$root" --list-events > "$T/list-$machine"; LISTED[$machine]=1; }
+    grep -qE "$expect" "$T/list-$machine" || { echo "$id: no line /$expect/ in --list-events" >&2; return 1; }
+    events=$((events + 1))
+    return 0
+    ;;
+  esac
+  eval "args=($cmd)"
+  (cd "$T/work" && PATH="$T/bin:$PATH" REPLAY_ROOT=$root REPLAY_MS=${REPLAY_MS:-1000} \
+    "$BIN/pmu-raw" --snapshot "$root" "${args[@]}") > "$T/out" 2> "$T/err" || rc=$?
+  case $kind in
+  count | metric)
+    local item want=0
+    IFS=';' read -ra items <<< "$expect"
+    for item in "${items[@]}"; do [[ $item =~ ^\ *exit\ ([0-9]+) ]] && want=${BASH_REMATCH[1]}; done
+    [ "$rc" -eq "$want" ] || { echo "$id: exit $rc, not $want: $(cat "$T/err")" >&2; return 1; }
+    for item in "${items[@]}"; do
+      trim item
+      [[ -z $item || $item == exit\ * ]] && continue
+      grep -qE "$(line_regex "$item")" "$T/out" || { echo "$id: no line '$item' in:" >&2; cat "$T/out" >&2; return 1; }
+    done
+    runs=$((runs + 1))
+    ;;
+  refuse | multiplex)
+    [ "$rc" -ne 0 ] || { echo "$id: ran, but the table says it is refused" >&2; return 1; }
+    [ "$(head -1 "$T/err")" = "${expect//\$ROOT/$root}" ] || {
+      echo "$id: refused with:" >&2
+      head -1 "$T/err" >&2
+      echo "$id: the table says:" >&2
+      echo "$expect" >&2
+      return 1
+    }
+    refusals=$((refusals + 1))
+    ;;
+  *) echo "$id: unknown kind '$kind'" >&2; return 1 ;;
+  esac
+}
+
+# trim VAR...: strips the spaces around each variable's value (no subshell per row).
+trim() {
+  local v s
+  for v; do
+    s=${!v}
+    s=${s#"${s%%[! ]*}"}
+    printf -v "$v" '%s' "${s%"${s##*[! ]}"}"
+  done
+}
+
+while IFS= read -r line; do
+  case $line in '#'* | '') continue ;; esac
+  IFS='|' read -r id machine kind cmd expect <<< "$line"
+  trim id machine kind cmd expect
+  row=$((row + 1))
+  REPLAY_MS=
+  [[ $id == *@* ]] && REPLAY_MS=${id#*@}
+  check_row "$id" "$machine" "$kind" "$cmd" "$expect" || failures=$((failures + 1))
+done < "$TABLE"
+echo "guide replay: $row rows: $runs command lines run as written, $events event-table rows found with their encoding, $refusals justified refusals, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,95 @@
+// The Linux drivers' rules the direct drivers enforce as the kernel does, on the bundled machines:
+// Tegra410 PCIE filters (nvidia_cspmu.c pcie_v2_pmu_validate_event), the PCIE-TGT cycles event on
+// the cycle counter (pcie_tgt_pmu_is_cycle_counter_event), and the DesignWare lane within the link
+// width (dwc_pcie_pmu.c dwc_pcie_pmu_event_init). Config words are written from the drivers'
+// format attributes, as literals.
+#include <gtest/gtest.h>
+
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/preflight.h"
+#include "pmukit/util/error.h"
+#include "support/bundled_rig.h"
+
+using namespace pmukit;
+
+namespace {
+
+// nvidia_cspmu.c pcie_v2_pmu_format_attrs: src_rp_mask config1:0-7, src_bdf config1:8-23,
+// src_bdf_en config1:24; event config:0-32, cycles = 1 << 32.
+constexpr std::uint64_t kBdfEn = 1ull << 24;
+syntax::EncodedEvent pcie(std::uint64_t event, std::uint64_t rp_mask, std::uint64_t bdf, bool bdf_en) {
+  return {event, rp_mask | bdf << 8 | (bdf_en ? kBdfEn : 0), 0, "e"};
+}
+const syntax::EncodedEvent kPcieCycles{1ull << 32, 0, 0, "cycles"};
+
+struct Rules {
+  test::BundledRig rig;
+  pmu::Preflight pf;
+  explicit Rules(const std::string& machine) : rig(machine), pf(*rig.machine, platform::Database::builtin()) {}
+  const discovery::PmuUnit& unit(const std::string& name) const {
+    for (const auto& u : rig.found.inventory.units)
+      if (u.name == name) return u;
+    throw Error(name + ": no such unit");
+  }
+  // The rule broken, or "" when the events fit; "capacity: ..." for a refusal that is no rule.
+  std::string verdict(const std::string& u, const std::vector<syntax::EncodedEvent>& events) {
+    auto v = pf.fit(unit(u), events);
+    if (pmu::ok(v)) return "";
+    const auto* d = std::get_if<pmu::DoesNotFit>(&v);
+    if (!d) return "not DoesNotFit";
+    return d->kernel_rule ? d->reason : "capacity: " + d->reason;
+  }
+};
+
+}  // namespace
+
+TEST(KernelRules, Tegra410PcieRootPortMaskAndBdfFilterExcludeEachOther) {
+  Rules r("t410-2s");
+  auto why = r.verdict("nvidia_pcie_pmu_0_rc_4", {pcie(0x2, 0x1, 0x0180, true)});
+  EXPECT_NE(why.find("exclude each other"), std::string::npos) << why;
+  EXPECT_NE(why.find("pcie_v2_pmu_validate_event"), std::string::npos) << why;
+  // A root-port mask with src_bdf but no src_bdf_en is no BDF filter: allowed.
+  EXPECT_EQ(r.verdict("nvidia_pcie_pmu_0_rc_4", {pcie(0x2, 0x1, 0x0180, false)}), "");
+}
+
+TEST(KernelRules, Tegra410PcieHasOneBdfFilterPerRc) {
+  Rules r("t410-2s");
+  const std::string rc = "nvidia_pcie_pmu_0_rc_4";
+  // The Tegra410 guide's read-latency events on one BDF, and the cycle counter, which is exempt.
+  EXPECT_EQ(r.verdict(rc, {pcie(0x4, 0, 0x0180, true), pcie(0x2, 0, 0x0180, true), kPcieCycles}), "");
+  auto two = r.verdict(rc, {pcie(0x2, 0, 0x0180, true), pcie(0x2, 0, 0x0108, true)});
+  EXPECT_NE(two.find("one BDF filter for all its counters"), std::string::npos) << two;
+  // A root-port filtered event next to a BDF-filtered one: the kernel compares "no BDF" (0) too.
+  auto mixed = r.verdict(rc, {pcie(0x2, 0x1, 0, false), pcie(0x2, 0, 0x0180, true)});
+  EXPECT_NE(mixed.find("one BDF filter"), std::string::npos) << mixed;
+  // BDF 00:00.0 filtered is a filter, not "none".
+  EXPECT_NE(r.verdict(rc, {pcie(0x2, 0, 0, true), pcie(0x3, 0x1, 0, false)}).find("one BDF"), std::string::npos);
+  // Other RCs are other PMUs.
+  EXPECT_EQ(r.verdict("nvidia_pcie_pmu_0_rc_3", {pcie(0x2, 0, 0x0108, true)}), "");
+}
+
+TEST(KernelRules, Tegra410PcieTgtCyclesIsTheCycleCounter) {
+  Rules r("t410-2s");
+  // nvidia_cspmu.c pcie_tgt_pmu_format_attrs: event config:0-2; cycles is event 4. The guide's five
+  // events fit the block's general counters plus its cycle counter; a second cycles does not.
+  const std::string tgt = "nvidia_pcie_tgt_pmu_0_rc_0";
+  std::vector<syntax::EncodedEvent> five;
+  for (std::uint64_t e : {0, 1, 2, 3, 4}) five.push_back({e, 0, 0, "e"});
+  EXPECT_EQ(r.verdict(tgt, five), "");
+  auto twice = r.verdict(tgt, {{4, 0, 0, "a"}, {4, 0, 0, "b"}});
+  EXPECT_EQ(twice.rfind("capacity: ", 0), 0u) << twice;
+}
+
+TEST(KernelRules, DesignWareLaneMustBeWithinTheLinkWidth) {
+  Rules r("yitian");
+  // dwc_pcie_pmu.c format: eventid config:0-15, type config:16-19 (1 = lane), lane config:20-27.
+  auto lane_event = [](std::uint64_t lane) { return syntax::EncodedEvent{0x700 | 1ull << 16 | lane << 20, 0, 0, "e"}; };
+  const discovery::PmuUnit* x4 = nullptr;
+  for (const auto& u : r.rig.found.inventory.units)
+    if (const auto* d = u.as<discovery::DwcUnit>(); d && d->lanes == 4) x4 = &u;
+  ASSERT_NE(x4, nullptr);
+  EXPECT_EQ(r.verdict(x4->name, {lane_event(3)}), "");
+  auto why = r.verdict(x4->name, {lane_event(4)});
+  EXPECT_NE(why.find("beyond the 4 lanes of"), std::string::npos) << why;
+  EXPECT_NE(why.find("dwc_pcie_pmu_event_init"), std::string::npos) << why;
+}
