@@ -81,8 +81,8 @@ std::vector<std::pair<unsigned, unsigned>> select_xps(const json& j, const Mesh&
     for (unsigned y = 0; y < m.my; ++y)
       for (unsigned x = 0; x < m.mx; ++x) add(x, y);
   } else if (j.is_object()) {
-    auto xs = j.contains("x") ? id_list(j["x"], where) : std::vector<unsigned>{};
-    auto ys = j.contains("y") ? id_list(j["y"], where) : std::vector<unsigned>{};
+    auto xs = j.contains("x") ? id_list(j["x"], m.mx, where) : std::vector<unsigned>{};
+    auto ys = j.contains("y") ? id_list(j["y"], m.my, where) : std::vector<unsigned>{};
     if (xs.empty())
       for (unsigned x = 0; x < m.mx; ++x) xs.push_back(x);
     if (ys.empty())
@@ -278,7 +278,7 @@ void describe_firmware(Context& ctx, const json& e, const Mesh& m, std::uint64_t
     ctx.builder.write_text(pdev + "/modalias", "acpi:" + e.value("hid", "ARMHC700") + ":\n");
   ctx.builder.write_text(pdev + "/numa_node", fmt::format("{}\n", e.value("numa_node", -1)));
   if (e.contains("kernel_pmu"))
-    add_kernel_pmu(ctx, pdev, e["kernel_pmu"].get<std::string>(), next_pmu_type(ctx), json{{"cpumask", "0"}});
+    add_kernel_pmu(ctx, pdev, e["kernel_pmu"].get<std::string>(), next_pmu_type(ctx), json{{"cpumask", "0"}}, m.where);
 }
 
 }  // namespace

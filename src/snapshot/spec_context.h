@@ -108,8 +108,10 @@ void link(Context& ctx, std::string_view link_abs, std::string_view target_abs);
 std::string add_acpi_device(Context& ctx, const std::string& parent_abs, const std::string& hid,
                             const std::optional<std::string>& uid, const std::string& path, std::uint32_t status);
 void ensure_acpi_root(Context& ctx);
-// A perf PMU a loaded driver registered below `parent_abs`, with the given sysfs files.
-void add_kernel_pmu(Context& ctx, const std::string& parent_abs, const std::string& name, int type, const json& files);
+// A perf PMU a loaded driver registered below `parent_abs`, with the given sysfs files (`where`
+// names them in errors).
+void add_kernel_pmu(Context& ctx, const std::string& parent_abs, const std::string& name, int type, const json& files,
+                    const std::string& where);
 int next_pmu_type(Context& ctx);
 // Writes /proc/iomem from ctx.iomem when a section changed it (machine_spec_arm.cpp).
 void flush_iomem(Context& ctx);
