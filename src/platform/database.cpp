@@ -136,7 +136,8 @@ void Database::load(const std::string& path, const std::string& body) {
     if (doc.contains("pmus"))
       for (const auto& p : doc["pmus"]) {
         PmuKind k = parse_pmu_kind(p, where);
-        if (!pmus_.emplace(k.kind, k).second) throw Error(fmt::format("{} pmu {}: pmu kind defined twice", where, k.kind));
+        if (!pmus_.emplace(k.kind, k).second)
+          throw Error(fmt::format("{} pmu {}: pmu kind defined twice", where, k.kind));
       }
     load_soc_data(doc, where, soc_);
     load_iio_maps(doc, where, iio_maps_);

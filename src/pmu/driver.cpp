@@ -31,8 +31,8 @@ std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform
   case discovery::Family::T410CmemLatency:
     return make_t410_block(layout);
   case discovery::Family::Cmn:
-    throw Error(fmt::format("{}: pmukit discovers Arm CMN meshes but cannot program their counters yet",
-                            layout.unit->name));
+    throw Error(
+        fmt::format("{}: pmukit discovers Arm CMN meshes but cannot program their counters yet", layout.unit->name));
   }
   throw Error(fmt::format("{}: unknown PMU family", layout.unit->name));
 }

@@ -134,7 +134,9 @@ void write_id_registers(Context& ctx, const json& r, std::uint64_t base0, std::u
   ctx.builder.write_phys32(base0 + cs::PMIIDR, word("pmiidr"));
   if (const json* p = opt(r, "pmpidr", where)) {
     std::string pw = key_path(where, "pmpidr");
-    auto id = [&](unsigned k) { return static_cast<std::uint32_t>(num_in(item(*p, k, pw), 0xffffffff, index_path(pw, k))); };
+    auto id = [&](unsigned k) {
+      return static_cast<std::uint32_t>(num_in(item(*p, k, pw), 0xffffffff, index_path(pw, k)));
+    };
     for (unsigned k = 0; k < 4; ++k) ctx.builder.write_phys32(base0 + cs::PMPIDR0 + 4 * k, id(k));
     ctx.builder.write_phys32(base0 + cs::PMPIDR4, id(4));
   }

@@ -108,8 +108,7 @@ int run_intel(Machine& machine, const platform::IioMapScheme& scheme, const Opti
   out["devices"] = ojson::array();
   if (o.wanted.empty()) {
     if (!o.json) return print_iio_stacks(topo, maps), 0;
-    for (const auto& d : devices)
-      out["devices"].push_back(iio_device_json(map_of(d.bdf), topo, machine, d, kernel));
+    for (const auto& d : devices) out["devices"].push_back(iio_device_json(map_of(d.bdf), topo, machine, d, kernel));
     fmt::print("{}\n", out.dump(2));
     return 0;
   }

@@ -2,8 +2,8 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/pci/device.h"
 #include "pmukit/discovery/inventory_json.h"
+#include "pmukit/pci/device.h"
 #include "views.h"
 
 namespace pmukit::tools::rcmap {

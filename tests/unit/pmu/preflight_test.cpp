@@ -63,7 +63,8 @@ TEST(Preflight, VerdictsAreTypes) {
   ASSERT_NE(busy, nullptr);
   EXPECT_EQ(busy->reg, pmu::msr(0, 0x2012));
   EXPECT_EQ(busy->value, 0x400001u);
-  EXPECT_EQ(pmu::describe(*busy, "uncore_cha_1"), "uncore_cha_1: in use: counter control MSR 0x2012 (CPU 0) is 0x400001");
+  EXPECT_EQ(pmu::describe(*busy, "uncore_cha_1"),
+            "uncore_cha_1: in use: counter control MSR 0x2012 (CPU 0) is 0x400001");
 
   auto unreachable = rig.msr_box_on_cpu(9);  // the snapshot has CPUs 0-3: dev/cpu/9/msr does not exist
   const auto* no_access = std::get_if<pmu::NoAccess>(&pf.access(unreachable));
