@@ -127,6 +127,9 @@ bad_config '{"events": [{"event": "uncore_imc/cas_count_read/", "bytes_per_count
 bad_config '{"events": ["uncore_imc/cas_count_read/"], "granularity": "per-cpu"}' \
   'granularity: expected "per-box" or "per-socket"'
 bad_config '{"events": ["uncore_imc/cas_count_read/"],' 'not JSON'
+printf '{"events": ["uncore_imc_0/cas_count_read/", "uncore_imc_0/cas_count_read/"]}' > "$T/bad.json"
+status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config "$T/bad.json" 2> "$T/err"
+grep -qx "pmu-exporter: error: event 'cas_count_read' on uncore_imc_0: two configured events export this same series; give one a \"name\"" "$T/err"
 printf '{"events": [{"event": "uncore_iio_2/event=0x83,umask=0x04,ch_mask=0x1/", "device": "0000:ff:1f.7"}]}' \
   > "$T/bad.json"
 status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config "$T/bad.json" 2> "$T/err"

@@ -122,7 +122,8 @@ void Counting::read(std::uint64_t now) {
 
 std::vector<CounterSample> Counting::counter_samples() const {
   std::vector<CounterSample> out;
-  std::map<std::tuple<std::size_t, std::string, int>, std::size_t> index;  // (spec, pmu, socket) -> out
+  // (bytes, event, pmu, device, socket) -> (its place in out, the spec it comes from)
+  std::map<std::tuple<bool, std::string, std::string, std::string, int>, std::pair<std::size_t, std::size_t>> index;
   for (const auto& r : totals_) {
     const SpecLabel& l = labels_.at(r.spec);
     // A PCIe PMU of the same name exists on every socket; its filter selects the device on one.
@@ -140,11 +141,16 @@ std::vector<CounterSample> Counting::counter_samples() const {
     } else {
       c.total = count;  // an event's count: no unit to scale it into
     }
-    auto [it, added] = index.try_emplace({r.spec, c.pmu, c.socket}, out.size());
+    // Units of one spec summed per socket, or per box; two specs on one label set are an error
+    // (Prometheus refuses a scrape with a series twice in it).
+    auto [it, added] = index.try_emplace({c.bytes, c.event, c.pmu, c.device, c.socket}, std::pair{out.size(), r.spec});
     if (added)
       out.push_back(std::move(c));
+    else if (it->second.second == r.spec)
+      out[it->second.first].total += c.total;
     else
-      out[it->second].total += c.total;
+      throw Error(fmt::format("event '{}' on {}: two configured events export this same series; give one a \"name\"",
+                              c.event, c.pmu));
   }
   return out;
 }
