@@ -35,7 +35,8 @@ with perf's event syntax and output formats.
 Tools: pmu-discover (the PMU inventory and a PCI view), pmu-raw (counting, with
 metrics), pmu-rcmap (which NVIDIA PCIe PMU sees a device), pmu-sim (simulated
 machines to try everything without hardware), pmu-report (HTML reports with
-charts from pmu-raw's JSON output).")
+charts from pmu-raw's JSON output), pmu-exporter (the counters for Prometheus,
+with a systemd unit and a Grafana dashboard).")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME "libpmukit-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION "libdevel")

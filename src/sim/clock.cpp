@@ -61,6 +61,7 @@ class SimClock final : public Clock, public pmu::Settle {
   // A request for the time it already is: answered after the simulator's next step, which has
   // seen every write made so far.
   void settle() override { request(mode_ == SimMode::Virtual ? at(page_->now_ns).load() : 0); }
+  bool virtual_time() const { return mode_ == SimMode::Virtual; }
   const char* describe() const override {
     return mode_ == SimMode::Virtual ? "pmu-sim virtual time" : "pmu-sim real time";
   }
@@ -109,7 +110,8 @@ MachineClock machine_clock(const Machine& machine) {
   if (!std::filesystem::exists(path, ec)) return {real_clock(), nullptr};
   auto sim = std::make_unique<SimClock>(path);
   pmu::Settle* settle = sim.get();
-  return {std::move(sim), settle};
+  const bool virtual_time = sim->virtual_time();
+  return {std::move(sim), settle, virtual_time};
 }
 
 ClockServer::ClockServer(const Machine& machine, SimMode mode)

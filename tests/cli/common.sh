@@ -5,6 +5,8 @@ trap 'echo "command failed: line $LINENO: $BASH_COMMAND" >&2' ERR
 BIN=${PMUKIT_BIN:?PMUKIT_BIN is set by CTest}
 DATA=${PMUKIT_TESTDATA:?}
 EXPECTED=$(dirname "${BASH_SOURCE[0]}")/expected
+# Debian's python3 (a version manager's shim in PATH can take seconds to start).
+PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 T=$(mktemp -d "${TMPDIR:-/tmp}/pmukit-cli-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
@@ -19,10 +21,19 @@ skip() { echo "skipped: $*"; exit 77; }
 # sim_start DIR [ARGS...]: `pmu-sim run DIR ARGS` (virtual time) in the background until the script
 # exits; returns once its clock page exists (a bounded wait, as tests/support/sim_process.cpp does).
 SIM_PIDS=()
+# stop_background: the processes the script started, the last first (a pmu-exporter restores its
+# registers through the pmu-sim it was started on), each waited for.
+stop_background() {
+  local i
+  for ((i = ${#SIM_PIDS[@]} - 1; i >= 0; i--)); do
+    kill "${SIM_PIDS[i]}" 2> /dev/null || true
+    wait "${SIM_PIDS[i]}" 2> /dev/null || true
+  done
+}
 sim_start() {
   "$BIN/pmu-sim" run "$@" > /dev/null 2> "$T/pmu-sim.err" &
   SIM_PIDS+=($!)
-  trap 'kill "${SIM_PIDS[@]}" 2> /dev/null; wait; rm -rf "$T"' EXIT
+  trap 'stop_background; rm -rf "$T"' EXIT
   local i
   for ((i = 0; i < 2000; i++)); do
     [ -e "$1/run/pmukit-sim/clock" ] && return 0
@@ -30,5 +41,23 @@ sim_start() {
     sleep 0.005
   done
   echo "pmu-sim did not publish its clock page" >&2
+  return 1
+}
+# exporter_start CONFIG [ARGS...]: pmu-exporter in the background until the script exits (stopped
+# before the pmu-sim it counts on); returns once it listens, with EXPORTER=http://HOST:PORT and
+# EXPORTER_PID set. Its output is in $T/exporter.out and $T/exporter.err.
+exporter_start() {
+  "$BIN/pmu-exporter" --config "$@" > "$T/exporter.out" 2> "$T/exporter.err" &
+  EXPORTER_PID=$!
+  SIM_PIDS+=($EXPORTER_PID)
+  trap 'stop_background; rm -rf "$T"' EXIT
+  local i
+  for ((i = 0; i < 2000; i++)); do
+    EXPORTER=$(sed -nE 's|^pmu-exporter: listening on (http://[^/]*)/.*|\1|p' "$T/exporter.out")
+    [ -n "$EXPORTER" ] && return 0
+    kill -0 "$EXPORTER_PID" 2> /dev/null || { cat "$T/exporter.err" >&2; return 1; }
+    sleep 0.005
+  done
+  echo "pmu-exporter did not start listening" >&2
   return 1
 }

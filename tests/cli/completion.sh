@@ -50,6 +50,9 @@ complete_line pmu-sim run --r | has --realtime --rate
 complete_line pmu-raw -O sysfs | has sysfs.path=
 mkdir "$T/dir"
 complete_line pmu-report "$T/di" | has "$T/dir"
+touch "$T/dir/exporter.json"
+complete_line pmu-exporter --config "$T/dir/exp" | has "$T/dir/exporter.json"
+complete_line pmu-exporter --listen '' | not grep .  # HOST:PORT: nothing to offer
 complete_line pmu-rcmap --snapshot "$T/grace" 0008: | has 0008:00:00.0
 complete_line pmu-raw -I '' | not grep .  # a number: nothing to offer, and no option names
 # Options: for every tool, exactly the options its man page documents (which man_options.sh holds to --help).

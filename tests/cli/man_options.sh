@@ -2,7 +2,7 @@
 # the options its tool's --help shows (subcommands and their options too): the two cannot drift.
 . "$(dirname "$0")/common.sh"
 MAN=$PMUKIT_SRC/docs/man
-tools=(pmu-discover pmu-raw pmu-rcmap pmu-sim pmu-report)
+tools=(pmu-discover pmu-raw pmu-rcmap pmu-sim pmu-report pmu-exporter)
 # help_options TOOL [SUBCOMMAND]: option names of a CLI11 --help ("  -e,--event EVENT  ..."), one a line.
 help_options() { "$BIN/$1" "${@:2}" --help | sed -nE 's/^ {2,4}(-[^ ]+).*/\1/p' | tr ',' '\n'; }
 subcommands() { "$BIN/$1" --help | sed -n '/^Subcommands:/,$s/^  \([a-z]\+\) .*/\1/p'; }

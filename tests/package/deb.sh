@@ -14,17 +14,21 @@ dev=$out/libpmukit-dev_${version}_amd64.deb
 test -s "$tools" && test -s "$dev"
 depends=$(dpkg-deb -f "$tools" Depends)
 echo "pmukit Depends: $depends"
-# libpci3 and libfmt9 are the Debian 12 packages of libpci.so.3 and libfmt.so.9 (and libc6, libstdc++6).
+# libpci3, libfmt9 and libcpp-httplib0.11 are the Debian 12 packages of libpci.so.3, libfmt.so.9 and
+# libcpp-httplib.so.0.11 (pmu-exporter's HTTP server) (and libc6, libstdc++6).
 names=$(sed 's/, /\n/g' <<< "$depends" | cut -d' ' -f1)
-for pkg in libc6 libstdc++6 libpci3 libfmt9; do grep -qxF "$pkg" <<< "$names"; done
+for pkg in libc6 libstdc++6 libpci3 libfmt9 libcpp-httplib0.11; do grep -qxF "$pkg" <<< "$names"; done
 test "$(dpkg-deb -f "$dev" Depends)" = "libfmt-dev (>= 9), libpci-dev (>= 1:3.6), nlohmann-json3-dev (>= 3.11)"
 test "$(dpkg-deb -f "$tools" Section)" = admin && test "$(dpkg-deb -f "$dev" Section)" = libdevel
 dpkg-deb -c "$tools" | awk '{print $6}' | sed 's|^\./|/|' > "$out/tools.files"
 dpkg-deb -c "$dev" | awk '{print $6}' | sed 's|^\./|/|' > "$out/dev.files"
 for f in /usr/sbin/pmu-discover /usr/sbin/pmu-raw /usr/sbin/pmu-rcmap /usr/sbin/pmu-sim /usr/bin/pmu-report \
+  /usr/sbin/pmu-exporter /lib/systemd/system/pmukit-exporter.service /usr/share/man/man8/pmu-exporter.8.gz \
+  /usr/share/doc/pmukit/examples/exporter.json /usr/share/doc/pmukit/examples/grafana-dashboard.json \
   /usr/share/man/man8/pmu-discover.8.gz /usr/share/man/man8/pmu-raw.8.gz /usr/share/man/man8/pmu-rcmap.8.gz \
   /usr/share/man/man8/pmu-sim.8.gz /usr/share/man/man1/pmu-report.1.gz \
   /usr/share/bash-completion/completions/pmu-raw /usr/share/bash-completion/completions/pmu-report \
+  /usr/share/bash-completion/completions/pmu-exporter \
   /usr/share/doc/pmukit/copyright /usr/share/doc/pmukit/changelog.gz; do
   grep -qxF "$f" "$out/tools.files" || { echo "pmukit lacks $f" >&2; exit 1; }
 done

@@ -14,16 +14,9 @@
 
 #include <fmt/format.h>
 
-#include "backend_choice.h"
-#include "event_file.h"
-#include "metric_runner.h"
-#include "pmukit/discovery/discover.h"
-#include "pmukit/perf/sysfs_pmu.h"
-#include "pmukit/platform/database.h"
-#include "pmukit/syntax/event_parser.h"
+#include "common/counting_setup.h"
 #include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
-#include "pmukit/util/text.h"
 #include "run_loop.h"
 
 extern char** environ;
@@ -48,62 +41,12 @@ void install_signals() {
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) ::sigaction(s, &sa, nullptr);
 }
 
-bool is_duration_time(const syntax::EventSpec& s) {
-  return s.pmu.empty() && s.terms.size() == 1 && s.terms[0].key == "duration_time";
-}
-
-std::map<std::string, double> parse_params(const std::vector<std::string>& args) {
-  std::map<std::string, double> params;
-  for (const auto& a : args) {
-    auto eq = a.find('=');
-    try {
-      if (eq == std::string::npos || eq == 0) throw std::invalid_argument(a);
-      double v = std::stod(a.substr(eq + 1));
-      if (!std::isfinite(v)) throw std::invalid_argument(a);
-      params[a.substr(0, eq)] = v;
-    } catch (const std::exception&) {
-      throw UsageError(fmt::format("--metric-param '{}': expected NAME=NUMBER", a));
-    }
-  }
-  return params;
-}
-
-// Every PMU name events can be counted on here: discovered units and the kernel's perf PMUs, and
-// the merged name of each numbered family ("uncore_imc" for uncore_imc_0..7), as perf merges them.
-std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inventory& inventory) {
-  std::vector<std::string> names;
-  for (const auto& u : inventory.units) {
-    names.push_back(u.name);
-    for (const auto& a : u.aliases) names.push_back(a.name);  // pcie_bdf_200: -e and -M take either name
-  }
-  for (auto& p : perf::pmu_names(machine)) names.push_back(std::move(p));  // names only: one bad PMU stops nothing
-  std::map<std::string, std::size_t> numbered;
-  for (const auto& n : names)
-    if (auto family = numbered_family(n)) ++numbered[std::string(*family)];
-  for (const auto& [prefix, count] : numbered)
-    if (count > 1) names.push_back(prefix);
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  return names;
-}
-
 // The events, metrics, clock and backend of a run, before anything is written.
 void set_up(RawOptions& o, Machine& machine, RunSetup& run) {
-  for (const auto& e : o.events)
-    for (auto& p : syntax::parse_event_list(e)) run.specs.push_back(std::move(p));
-  std::vector<events::PerfmonEvents> event_files;
-  for (const auto& f : o.event_files) event_files.push_back(events::PerfmonEvents::load(f));
-  run.spec_scales = apply_event_files(event_files, run.specs);
-  machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
-  run.time = sim::machine_clock(machine);
-  run.found = discovery::discover(machine);
-  if (!o.metrics.empty()) run.catalog = metrics::Catalog::embedded();
-  run.metrics = add_metric_events(run.catalog, o.metrics, pmu_names(machine, run.found.inventory), run.specs);
   run.per_socket = o.report.aggregation == Aggregation::PerSocket;
-  if (std::all_of(run.specs.begin(), run.specs.end(), is_duration_time))
-    throw UsageError("only duration_time given: add an event");
-  BackendRequest request{o.backend, o.force, run.per_socket, o.interval_ms.value_or(0)};
-  run.backend = make_backend(machine, run.specs, run.found, request, run.time, is_duration_time);
+  CountingRequest request{o.events, o.metrics, o.event_files,
+                          BackendRequest{o.backend, o.force, run.per_socket, o.interval_ms.value_or(0)}};
+  set_up_counting(machine, request, run);
 }
 
 // -o FILE, or stdout.
@@ -186,7 +129,7 @@ int run_counting(RawOptions& o) {
   // path (the loop sees the flag at once), never with the counters left running.
   check_workload(o.command);
   install_signals();
-  auto params = parse_params(o.metric_params);  // a usage error before any work
+  auto params = parse_metric_params(o.metric_params);  // a usage error before any work
   auto machine = make_machine(o.machine);
   RunSetup run;  // after the machine: the session it holds restores through the machine's files
   run.params = std::move(params);

@@ -8,20 +8,13 @@
 #include <utility>
 #include <vector>
 
-#include "backend.h"
+#include "common/backend.h"
+#include "common/metric_runner.h"
 
 namespace pmukit::tools {
 
 enum class Aggregation { Merged, PerSocket, PerBox };
 enum class Format { Table, Csv, Json };
-
-struct MetricRow {
-  std::string group;  // "" merged, "S0", or a PMU name
-  std::string name;
-  double value = 0;
-  std::string unit;
-  bool valid = true;
-};
 
 struct ReportOptions {
   Aggregation aggregation = Aggregation::Merged;

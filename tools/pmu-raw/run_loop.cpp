@@ -15,10 +15,6 @@ namespace pmukit::tools {
 
 namespace {
 
-bool is_duration_time(const syntax::EventSpec& s) {
-  return s.pmu.empty() && s.terms.size() == 1 && s.terms[0].key == "duration_time";
-}
-
 // Rows for duration_time: perf's software event holding the elapsed nanoseconds.
 void add_duration_rows(const std::vector<syntax::EventSpec>& specs, std::uint64_t window_ns, std::vector<Row>& rows) {
   for (std::size_t i = 0; i < specs.size(); ++i)

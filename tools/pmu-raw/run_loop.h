@@ -9,27 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "backend.h"
+#include "common/backend.h"
+#include "common/counting_setup.h"
 #include "counting.h"
-#include "event_file.h"
-#include "metric_runner.h"
-#include "pmukit/discovery/discover.h"
-#include "pmukit/sim/clock.h"
 
 namespace pmukit::tools {
 
-// Everything a counting run needs, set up before the first register is written. Rows name its
-// strings by view: it stays where it is for the whole run.
-struct RunSetup {
-  discovery::DiscoveryResult found;  // the units the backends count on
-  std::vector<syntax::EventSpec> specs;
-  std::map<std::size_t, SpecScale> spec_scales;  // --event-file events' scale and unit, by spec
-  metrics::Catalog catalog;
-  std::vector<MetricInstance> metrics;
+// Everything a counting run needs, set up before the first register is written (it stays where it
+// is for the whole run: rows name its strings by view), and what pmu-raw adds to it.
+struct RunSetup : CountingSetup {
   std::map<std::string, double> params;  // --metric-param
   bool per_socket = false;
-  sim::MachineClock time;
-  std::unique_ptr<Backend> backend;
 };
 
 class RunLoop {

@@ -29,6 +29,9 @@ namespace pmukit::sim {
 struct MachineClock {
   std::unique_ptr<Clock> clock;
   pmu::Settle* settle = nullptr;  // into *clock; nullptr on hardware
+  // pmu-sim's virtual time: the clock stands still until a client asks it to move (sleep_until),
+  // so a process that only watches it (pmu-exporter) waits for another to move it.
+  bool virtual_time = false;
   bool simulated() const { return settle != nullptr; }
 };
 MachineClock machine_clock(const Machine& machine);

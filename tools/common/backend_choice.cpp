@@ -1,15 +1,15 @@
-// pmu-raw -- backend choice per event: the preflight's typed verdicts decide, and the preflight
+// pmukit tools -- backend choice per event: the preflight's typed verdicts decide, and the preflight
 // itself goes on to the direct backend, which adopts its mappings and saved registers.
-#include "backend_choice.h"
+#include "common/backend_choice.h"
 
 #include <map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "composite_backend.h"
-#include "direct_backend.h"
-#include "perf_backend.h"
+#include "common/composite_backend.h"
+#include "common/direct_backend.h"
+#include "common/perf_backend.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/events/unit_events.h"
 #include "pmukit/perf/event_set.h"

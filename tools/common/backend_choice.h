@@ -1,11 +1,11 @@
-// pmu-raw -- which backend counts each event (--backend direct|perf|auto), and why.
+// pmukit tools -- which backend counts each event (--backend direct|perf|auto), and why.
 //
 // auto counts an event's units directly when the preflight finds every register they own can be
 // mapped and written and no other agent is using them, and their events fit; otherwise through the
 // kernel's perf PMU of the same name. Each decision is reported per PMU, with the reason.
 #pragma once
 
-#include "backend.h"
+#include "common/backend.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/sim/clock.h"
 

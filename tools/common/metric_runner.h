@@ -1,4 +1,4 @@
-// pmu-raw -- metrics (-M): the events a metric needs on each PMU it applies to, and its value per
+// pmukit tools -- metrics (-M): the events a metric needs on each PMU it applies to, and its value per
 // interval and at the end, from the formulas in platforms/metrics.
 #pragma once
 
@@ -6,11 +6,23 @@
 #include <string>
 #include <vector>
 
+#include "common/backend.h"
 #include "pmukit/metrics/catalog.h"
 #include "pmukit/syntax/event_spec.h"
-#include "report.h"
 
 namespace pmukit::tools {
+
+// One metric's value over a window: per socket ("S0"), per box (a PMU name) or merged ("").
+struct MetricRow {
+  std::string group;  // "" merged, "S0", or a PMU name
+  std::string name;   // "spr_dram_read_bw (uncore_imc)"
+  const metrics::Metric* metric = nullptr;
+  std::string pmu;  // the PMU it is computed on: "uncore_imc", "nvidia_scf_pmu_0"
+  int socket = -1;  // per socket; -1 merged
+  double value = 0;
+  std::string unit;
+  bool valid = true;
+};
 
 struct MetricInstance {
   const metrics::Metric* metric = nullptr;

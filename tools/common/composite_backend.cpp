@@ -1,5 +1,5 @@
-// pmu-raw -- the composite backend: every call goes to each part in turn.
-#include "composite_backend.h"
+// pmukit tools -- the composite backend: every call goes to each part in turn.
+#include "common/composite_backend.h"
 
 #include <algorithm>
 

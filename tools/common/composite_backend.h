@@ -1,11 +1,11 @@
-// pmu-raw -- the backend that runs the direct and perf backends side by side, as one.
+// pmukit tools -- the backend that runs the direct and perf backends side by side, as one.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "backend.h"
+#include "common/backend.h"
 
 namespace pmukit::tools {
 

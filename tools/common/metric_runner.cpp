@@ -1,5 +1,5 @@
-// pmu-raw -- running metrics.
-#include "metric_runner.h"
+// pmukit tools -- running metrics.
+#include "common/metric_runner.h"
 
 #include <set>
 
@@ -108,6 +108,9 @@ std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& insta
       MetricRow m;
       m.group = socket >= 0 ? fmt::format("S{}", socket) : "";
       m.name = fmt::format("{} ({})", inst.metric->name(), inst.pmu);
+      m.metric = inst.metric;
+      m.pmu = inst.pmu;
+      m.socket = socket;
       m.value = e.value;
       m.unit = inst.metric->unit();
       m.valid = e.valid;

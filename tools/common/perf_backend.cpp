@@ -1,5 +1,5 @@
-// pmu-raw -- perf_event_open counting through pmukit::perf::EventSet (one read(2) per group).
-#include "perf_backend.h"
+// pmukit tools -- perf_event_open counting through pmukit::perf::EventSet (one read(2) per group).
+#include "common/perf_backend.h"
 
 #include <set>
 

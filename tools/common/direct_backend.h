@@ -1,7 +1,7 @@
-// pmu-raw -- the direct backend: registers programmed by pmukit's drivers.
+// pmukit tools -- the direct backend: registers programmed by pmukit's drivers.
 #pragma once
 
-#include "backend.h"
+#include "common/backend.h"
 #include "pmukit/events/unit_events.h"
 #include "pmukit/pmu/preflight.h"
 #include "pmukit/sim/clock.h"

@@ -1,4 +1,4 @@
-// pmu-raw -- --event-file: Intel perfmon JSON event definitions usable by name in -e.
+// pmukit tools -- --event-file: Intel perfmon JSON event definitions usable by name in -e.
 #pragma once
 
 #include <map>

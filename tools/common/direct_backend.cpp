@@ -1,5 +1,5 @@
-// pmu-raw -- direct register programming through pmukit::pmu::DirectSession.
-#include "direct_backend.h"
+// pmukit tools -- direct register programming through pmukit::pmu::DirectSession.
+#include "common/direct_backend.h"
 
 #include <map>
 #include <set>

@@ -1,4 +1,4 @@
-// pmu-raw -- what a counting backend gives the run loop: rows of counts, one per event per PMU.
+// pmukit tools -- what a counting backend gives the run loop: rows of counts, one per event per PMU.
 #pragma once
 
 #include <cstdint>

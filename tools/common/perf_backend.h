@@ -1,7 +1,7 @@
-// pmu-raw -- the perf backend: the same events counted through perf_event_open.
+// pmukit tools -- the perf backend: the same events counted through perf_event_open.
 #pragma once
 
-#include "backend.h"
+#include "common/backend.h"
 #include "pmukit/discovery/system.h"
 
 namespace pmukit::tools {

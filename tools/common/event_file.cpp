@@ -1,5 +1,5 @@
-// pmu-raw -- perfmon event names in -e.
-#include "event_file.h"
+// pmukit tools -- perfmon event names in -e.
+#include "common/event_file.h"
 
 #include "pmukit/syntax/event_parser.h"
 

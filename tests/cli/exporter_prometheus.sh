@@ -1,0 +1,71 @@
+# pmu-exporter scraped by a real Prometheus (Debian's prometheus package): pmu-sim runs a 2-socket
+# Sapphire Rapids machine on virtual time, pmu-exporter counts on it and stamps each read with its
+# virtual time, Prometheus scrapes it every 100 ms on a free localhost port. The test moves the
+# virtual time 200 ms at a time, each time once Prometheus holds the previous read, then asks
+# Prometheus's HTTP API: rate() equals the rates the simulator models, every expression of the
+# Grafana dashboard returns data, and promtool accepts the exposition.
+. "$(dirname "$0")/common.sh"
+API="$PYTHON $(dirname "$0")/prometheus_api.py"
+command -v prometheus > /dev/null && command -v promtool > /dev/null ||
+  skip "prometheus and promtool are not installed (scripts/install-deps.sh installs them)"
+"$BIN/pmu-sim" create spr-2s "$T/spr" > /dev/null
+# The test's own rates, per PMU unit: read CAS 1e8/s and write CAS 5e7/s per memory channel, IIO
+# DATA_REQ_OF_CPU.MEM_READ (event 0x83, umask 0x04: 4-byte units) 2.5e7/s per IIO unit.
+sim_start "$T/spr" --rate intel_spr_imc:0xcf05=1e8 --rate intel_spr_imc:0xf005=5e7 --rate intel_snr_iio:0x0483=2.5e7
+# A device and the IIO PMU and filter that count it, as a user learns them: from pmu-rcmap.
+DEVICE=0000:16:00.0
+"$BIN/pmu-rcmap" --snapshot "$T/spr" --json "$DEVICE" > "$T/rcmap.json"
+IIO_EVENT=$("$PYTHON" -c 'import json, sys
+f = next(f for f in json.load(sys.stdin)["devices"][0]["filters"] if "ch_mask" in f["terms"])
+print(f["pmu"] + "/event=0x83,umask=0x04," + f["terms"] + "/")' < "$T/rcmap.json")
+cat > "$T/exporter.json" << EOF
+{"listen": "127.0.0.1:0", "read_interval_ms": 200, "metric_window_s": 1, "timestamps": true,
+ "events": ["uncore_imc/cas_count_read/", "uncore_imc/cas_count_write/",
+            {"event": "$IIO_EVENT", "name": "pcie_read", "bytes_per_count": 4, "device": "$DEVICE"},
+            "uncore_cha/clockticks/", "uncore_m2m/clockticks/", "uncore_upi/clockticks/"],
+ "metrics": ["spr_dram_read_bw", "spr_dram_write_bw"]}
+EOF
+exporter_start "$T/exporter.json" --snapshot "$T/spr"
+# promtool lints the text format: HELP and TYPE, names, units, counters' _total.
+curl -sS --fail "$EXPORTER/metrics" > "$T/metrics.txt"
+promtool check metrics < "$T/metrics.txt"
+
+PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PROM=http://127.0.0.1:$PORT
+cat > "$T/prometheus.yml" << EOF
+scrape_configs:
+  - job_name: pmukit
+    scrape_interval: 100ms
+    scrape_timeout: 100ms
+    static_configs:
+      - targets: ["${EXPORTER#http://}"]
+EOF
+promtool check config "$T/prometheus.yml" > /dev/null
+prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$PORT" \
+  --log.level=warn 2> "$T/prometheus.err" &
+SIM_PIDS+=($!)
+$API wait-ready "$PROM/-/ready"
+# Read k is stamped (k - 1) x 200 ms after the first: move on once Prometheus has it.
+$API advance "$PROM" "$BIN/pmu-sim" "$T/spr" 200 12
+AT=$($API query "$PROM" 'timestamp(pmukit_reads_total)' | cut -d' ' -f2)
+q() { $API query "$PROM" "$1" "$AT"; }
+# Memory: 8 channels x 1e8 CAS/s x 64 bytes (Linux uncore_snbep.c: cas_count_read scale
+# 6.103515625e-5 MiB = 64 bytes) = 5.12e10 bytes/s read per socket, 2.56e10 written.
+q 'sum by (socket) (rate(pmukit_uncore_bytes_total{event="cas_count_read"}[1s]))' > "$T/read"
+printf '{socket=0} 51200000000\n{socket=1} 51200000000\n' | diff - "$T/read"
+q 'sum by (socket) (rate(pmukit_uncore_bytes_total{event="cas_count_write"}[1s]))' > "$T/write"
+printf '{socket=0} 25600000000\n{socket=1} 25600000000\n' | diff - "$T/write"
+q 'rate(pmukit_uncore_bytes_total{pmu="uncore_imc_3",event="cas_count_read"}[1s])' | grep -q ' 6400000000$'
+# The exporter's own metric gauges, over its 1 s window, say the same.
+q 'pmukit_spr_dram_read_bw_bytes_per_second' | cut -d' ' -f2 | sort -u | grep -qx 51200000000
+# PCIe: the device's IIO part, 2.5e7 4-byte units/s = 1e8 bytes/s, labelled with the device, on
+# the socket the device hangs from only (the IIO PMU of that name on socket 1 counts other devices).
+q "rate(pmukit_uncore_bytes_total{device=\"$DEVICE\"}[1s])" > "$T/device"
+grep -c . "$T/device" | grep -qx 1
+grep -q "device=$DEVICE,event=pcie_read,.*socket=0} 100000000$" "$T/device"
+# Every expression of the Grafana dashboard returns data (its variables as Grafana would fill them).
+$API dashboard "$PROM" "$PMUKIT_SRC/packaging/examples/grafana-dashboard.json" "$AT" '$instance=.*' \
+  '$__rate_interval=1s'
+# SIGTERM: the exporter stops counting and puts every register back (exit 0).
+kill "$EXPORTER_PID"
+status 0 wait "$EXPORTER_PID"

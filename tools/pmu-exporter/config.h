@@ -1,0 +1,56 @@
+// pmu-exporter -- its one configuration file: what to count and export, how, and where to listen.
+//
+// JSON (docs/man/pmu-exporter.8.scd shows a whole file):
+//   {"listen": "127.0.0.1:9739", "read_interval_ms": 1000, "metric_window_s": 10,
+//    "granularity": "per-box", "backend": "auto",
+//    "events": ["uncore_imc/cas_count_read/",
+//               {"event": "uncore_iio_1/event=0x83,umask=0x04,ch_mask=0x1,fc_mask=0x7/",
+//                "name": "pcie_read", "bytes_per_count": 4, "device": "0000:16:00.0"}],
+//    "metrics": ["spr_dram_read_bw"], "metric_params": {"CMN_FREQ_GHZ": 2.0}, "event_files": []}
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pmukit::exporter {
+
+// How the counts of an event are labelled: one series per PMU unit (box), or summed per socket.
+enum class Granularity { PerBox, PerSocket };
+
+struct EventConfig {
+  std::string event;                      // perf syntax, as pmu-raw -e takes it
+  std::string name;                       // the event label; "" = what the spec names
+  std::optional<double> bytes_per_count;  // the event counts bytes in units of this many
+  std::string device;                     // the PCI device its filter selects (the device label)
+  std::optional<Granularity> granularity;
+};
+
+struct Config {
+  std::string listen_host = "127.0.0.1";  // localhost only unless the file says otherwise
+  int listen_port = 9739;
+  std::uint64_t read_interval_ms = 1000;  // how often the counters are read
+  std::uint64_t metric_window_s = 10;     // metrics are computed over this much counting time
+  Granularity granularity = Granularity::PerBox;
+  bool timestamps = false;  // each sample carries the time it was counted
+  std::string backend = "auto";
+  bool force = false;
+  std::vector<EventConfig> events;
+  std::vector<std::string> metrics;  // NAME or NAME/TERMS/, as pmu-raw -M
+  std::map<std::string, double> metric_params;
+  std::vector<std::string> event_files;
+};
+
+// Reads and checks `path`. Throws Error naming the file and the member for anything it cannot use
+// (unknown members too: a misspelt option must not be silently ignored).
+Config load_config(const std::filesystem::path& path);
+
+// "HOST:PORT", "[V6]:PORT" or ":PORT" -> host and port; UsageError/Error with `what` otherwise.
+void parse_listen(const std::string& text, const std::string& what, Config& config);
+
+const char* granularity_name(Granularity g);
+
+}  // namespace pmukit::exporter
