@@ -148,7 +148,9 @@ Bdf bdf(const json& j, const std::string& where) {
 }
 
 std::pair<std::uint16_t, std::uint16_t> pci_id(const json& j, const std::string& where) {
-  auto ids = j.is_string() ? split(j.get<std::string>(), ':') : std::vector<std::string_view>{};
+  // The views split() returns point into `text`, so it must outlive them.
+  const std::string text = j.is_string() ? j.get<std::string>() : std::string{};
+  auto ids = split(text, ':');
   auto hex4 = [](std::string_view s) { return s.size() == 4 ? parse_hex(s) : std::nullopt; };
   auto vendor = ids.size() == 2 ? hex4(ids[0]) : std::nullopt;
   auto device = ids.size() == 2 ? hex4(ids[1]) : std::nullopt;
