@@ -73,7 +73,14 @@ void HttpServer::start() {
   if (port_ <= 0)
     throw Error(fmt::format("listen {}:{}: cannot bind ({})", config_.listen_host, config_.listen_port,
                             errno ? errno_text(errno) : "address not usable"));
-  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  thread_ = std::thread([this] {
+    server_->listen_after_bind();
+    thread_done_ = true;
+  });
+  // cpp-httplib's stop() does nothing until the server thread has entered its accept loop (it sets
+  // is_running there), so a stop right after start (a configuration error found next) would leave
+  // that thread serving and the join in stop() waiting forever. Wait until it serves or has ended.
+  while (!server_->is_running() && !thread_done_) std::this_thread::yield();
 }
 
 void HttpServer::stop() {

@@ -2,6 +2,7 @@
 // snapshot by the server's own threads.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
@@ -41,6 +42,7 @@ class HttpServer {
   RunInfo info_;
   std::unique_ptr<httplib::Server> server_;
   std::thread thread_;
+  std::atomic<bool> thread_done_{false};
   int port_ = 0;
 };
 
