@@ -91,6 +91,7 @@ JournalEntry parse_entry(const LineReader& in, const std::vector<std::string_vie
     auto cpu = static_cast<int>(in.dec(w[1], "CPU", limits::kCpus - 1));
     auto number = in.hex(w[2], "MSR");
     if (number > 0xffffffffull) in.fail(fmt::format("MSR '{}' is beyond 32 bits", w[2]));
+    width_of(in, w[3], true);
     e.reg = msr(cpu, static_cast<std::uint32_t>(number));
   } else if (w[0] == "mmio") {
     e.reg = Reg{MmioAddress{in.hex(w[1], "address")}, width_of(in, w[2], false)};
