@@ -69,11 +69,12 @@ class SimClock final : public Clock, public pmu::Settle {
   std::uint64_t now_ns() override { return mode_ == SimMode::Virtual ? at(page_->now_ns).load() : monotonic_ns(); }
   bool sleep_until(std::uint64_t t) override {
     if (mode_ == SimMode::RealTime) return real_->sleep_until(t);
-    return request(t);
+    return request(t, true);
   }
   // A request for the time it already is: answered after the simulator's next step, which has
   // seen every write made so far.
-  void settle() override { request(mode_ == SimMode::Virtual ? at(page_->now_ns).load() : 0); }
+  // Not cut short by a signal: a restore settles between its phases after SIGINT too.
+  void settle() override { request(mode_ == SimMode::Virtual ? at(page_->now_ns).load() : 0, false); }
   bool virtual_time() const { return mode_ == SimMode::Virtual; }
   const char* describe() const override {
     return mode_ == SimMode::Virtual ? "pmu-sim virtual time" : "pmu-sim real time";
@@ -81,20 +82,22 @@ class SimClock final : public Clock, public pmu::Settle {
 
  private:
   // One request at a time per page: take the client flag, post, wait for the answer. A flag held
-  // by a client that died (SIGKILL between taking and releasing it) is taken over.
-  bool request(std::uint64_t t) {
+  // by a client that died (SIGKILL between taking and releasing it) is taken over. A signal ends
+  // an `interruptible` wait (a sleep) at once; the server still answers the request, unread.
+  bool request(std::uint64_t t, bool interruptible) {
     const std::uint64_t me = static_cast<std::uint64_t>(::getpid());
     std::uint64_t start = monotonic_ns();
     for (std::uint64_t holder = 0; !at(page_->client).compare_exchange_weak(holder, me);) {
       if (holder != 0 && holder != me && pid_gone(holder)) continue;  // retry with the dead holder's pid
       holder = 0;
-      if (g_interrupted.load() && t != 0) return false;
+      if (interruptible && g_interrupted.load()) return false;
       check_answering(start);
       nap_ns(20'000);
     }
     at(page_->request_ns).store(t);
     std::uint64_t seq = at(page_->seq).fetch_add(1) + 1;
     while (at(page_->ack).load() < seq) {
+      if (interruptible && g_interrupted.load()) break;
       check_answering(start);
       nap_ns(20'000);
     }
