@@ -32,6 +32,7 @@ constexpr ParamInfo kParams[] = {
     {"lockdown.path", "/sys/kernel/security/lockdown", "kernel lockdown state"},
     {"iomem.path", "/proc/iomem", "physical address map (claimed ranges)"},
     {"lock.path", "/run/pmukit.lock", "the lock that keeps one pmu-raw per machine"},
+    {"journal.path", "/run/pmukit.journal", "original register values of a running pmu-raw, for recovery after a kill"},
     {"sim.path", "/run/pmukit-sim", "pmu-sim's clock and control files"},
 };
 }  // namespace

@@ -114,6 +114,17 @@ class CoreSightDriver : public UnitDriver {
       if (enable_[b]) g.write(layout_.at(Role::EnableClear, b), enable_[b]);
   }
 
+  // The killed run's counters: those enabled now, and those whose overflow flag was raised since
+  // the original was saved (a run killed after stop() has its counters disabled already).
+  void adopt(WriteGuard& g) override {
+    enable_.assign(banks_, 0);
+    for (unsigned b = 0; b < banks_; ++b) {
+      const Reg& ovs = layout_.at(Role::OverflowClear, b);
+      const auto raised = g.read(ovs) & ~g.original(ovs);
+      enable_[b] = static_cast<std::uint32_t>(g.read(layout_.at(Role::EnableSet, b)) | raised);
+    }
+  }
+
   void restore(WriteGuard& g, RestorePhase phase) override {
     if (phase == RestorePhase::Quiesce) {
       g.write(pmcr_, g.original(pmcr_) & ~PmcrE::mask);  // nothing counts while we restore

@@ -7,6 +7,7 @@
 #include "pmukit/access/machine_lock.h"
 #include "pmukit/access/msr.h"
 #include "pmukit/access/pci_access.h"
+#include "pmukit/pmu/journal.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::pmu {
@@ -58,7 +59,7 @@ Verdict Preflight::check_access(UnitState& s) {
     return NoAccess{e.what(), 0};
   }
   // Saving needs the lock: another pmu-raw's values are not ours to put back.
-  if (!lock_) lock_ = std::make_unique<MachineLock>(machine_);
+  if (!lock_) take_lock();
   try {
     guard_->own(s.layout.owned());
   } catch (const SystemError& e) {
@@ -68,6 +69,20 @@ Verdict Preflight::check_access(UnitState& s) {
   }
   if (auto busy = s.driver->busy(*guard_)) return *busy;
   return Ok{};
+}
+
+void Preflight::recover_first(const discovery::Inventory& inventory, Settle* settle,
+                              std::function<void(const std::string&)> note) {
+  recovery_ = Recovery{&inventory, settle, std::move(note)};
+}
+
+// The lock, then what a killed run left: its originals go back before anything is saved, so a
+// --force run never takes the killed run's values for the machine's.
+void Preflight::take_lock() {
+  lock_ = std::make_unique<MachineLock>(machine_);
+  if (!recovery_.inventory) return;
+  if (auto r = recover(machine_, *recovery_.inventory, db_, recovery_.settle); r && recovery_.note)
+    recovery_.note(r->message());
 }
 
 const Verdict& Preflight::access(const discovery::PmuUnit& unit) {

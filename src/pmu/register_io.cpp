@@ -10,6 +10,7 @@
 #include "pmukit/access/pci_access.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
+#include "pmukit/pmu/journal.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::pmu {
@@ -165,7 +166,7 @@ void WriteGuard::write(const Reg& r, std::uint64_t value) {
   if (trace_)
     for (const auto& a : stores_of(r, value)) trace_->push_back({trace_->size(), a});
   io_.write(r, value);
-  ++writes_;
+  test_kill_point(++writes_);
 }
 
 }  // namespace pmukit::pmu

@@ -1,10 +1,15 @@
 // pmukit -- direct counting sessions: admission, phased programming, sampling, restore.
 #include "pmukit/pmu/session.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
+#include "pmukit/access/machine.h"
+#include "pmukit/pmu/journal.h"
 #include "pmukit/pmu/preflight.h"
 #include "pmukit/util/error.h"
 
@@ -17,6 +22,7 @@ DirectSession::DirectSession(Machine& machine, std::vector<UnitEvents> work, con
 DirectSession::DirectSession(std::unique_ptr<Preflight> preflight, std::vector<UnitEvents> work, SessionOptions options)
     : preflight_(std::move(preflight)), options_(options), work_(std::move(work)) {
   admit();
+  write_journal();
   WriteGuard& g = preflight_->guard();
   g.record(options_.trace);
   settled_writes_ = g.writes();
@@ -62,6 +68,19 @@ void DirectSession::admit() {
                               "take it anyway (its registers are restored afterwards), or --backend perf",
                               w.unit->name, b->what));
   for (const auto& w : work_) drivers_.push_back(preflight_->driver(*w.unit));
+}
+
+// Every original value the session may write over, on disk before the first write.
+void DirectSession::write_journal() {
+  const WriteGuard& g = preflight_->guard();
+  Journal j{static_cast<long>(::getpid()), preflight_->machine().files().real_path().string(), {}};
+  std::set<Reg> seen;
+  for (const auto& w : work_)
+    for (const auto& r : preflight_->layout(*w.unit).owned())
+      if (seen.insert(r).second) j.entries.push_back({r, g.original(r)});
+  pmu::write_journal(preflight_->machine(), j);
+  journaled_ = true;
+  test_kill_point(0);
 }
 
 // The counters of unit u as its plan says: a tracker of the right width for each.
@@ -167,6 +186,14 @@ void DirectSession::restore() {
   std::vector<bool> failed(drivers_.size(), false);
   for (auto phase : kRestorePhases) restore_phase(phase, failed);
   preflight_->guard().record(nullptr);
+  // Kept when a register could not be put back: the next run restores the originals (it says
+  // so). A settle that failed (pmu-sim gone) wrote everything: the journal goes.
+  if (!journaled_ || std::find(failed.begin(), failed.end(), true) != failed.end()) return;
+  try {
+    remove_journal(preflight_->machine());
+  } catch (const std::exception& e) {
+    restore_errors_.push_back(e.what());
+  }
 }
 
 std::uint64_t DirectSession::max_read_period_ns() const {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,21 +21,34 @@ namespace pmukit::sim {
 namespace {
 
 constexpr std::uint64_t kAnswerTimeoutNs = 10'000'000'000ull;
+constexpr std::size_t kPageBytes = 4096;
 
 template <class T>
 std::atomic_ref<T> at(T& field) {
   return std::atomic_ref<T>(field);
 }
 
+bool pid_gone(std::uint64_t pid) {
+  return pid == 0 || pid > 0x7fffffffull || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+}
+
 ClockPage* map_page(const std::filesystem::path& path, bool create) {
-  int fd = ::open(path.c_str(), (create ? O_RDWR | O_CREAT | O_TRUNC : O_RDWR) | O_CLOEXEC, 0644);
+  int fd = ::open(path.c_str(), (create ? O_RDWR | O_CREAT | O_TRUNC : O_RDWR) | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) throw_errno(path.string(), errno);
-  if (create && ::ftruncate(fd, 4096) != 0) {
+  if (create && ::ftruncate(fd, kPageBytes) != 0) {
     int err = errno;
     ::close(fd);
     throw_errno(path.string(), err);
   }
-  void* p = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  // A page shorter than mapped would SIGBUS the first access: an empty or truncated file (or
+  // not a file at all) is an error naming it, before mmap.
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < static_cast<off_t>(kPageBytes)) {
+    ::close(fd);
+    throw Error(fmt::format("{}: {} bytes: not a pmu-sim clock page ({} bytes); restart pmu-sim run", path.string(),
+                            S_ISREG(st.st_mode) ? st.st_size : 0, kPageBytes));
+  }
+  void* p = ::mmap(nullptr, kPageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   int err = errno;
   ::close(fd);
   if (p == MAP_FAILED) throw_errno(fmt::format("{}: mmap", path.string()), err);
@@ -45,50 +59,60 @@ class SimClock final : public Clock, public pmu::Settle {
  public:
   explicit SimClock(std::filesystem::path path) : path_(std::move(path)), page_(map_page(path_, false)) {
     if (page_->magic != kClockMagic) throw Error(fmt::format("{}: not a pmu-sim clock page", path_.string()));
-    pid_t pid = static_cast<pid_t>(page_->server_pid);
-    if (::kill(pid, 0) != 0 && errno == ESRCH)
+    if (pid_gone(page_->server_pid))
       throw Error(fmt::format("{}: the pmu-sim that wrote it (pid {}) is gone; remove the file or start pmu-sim run",
-                              path_.string(), pid));
+                              path_.string(), page_->server_pid));
     mode_ = static_cast<SimMode>(page_->mode);
   }
-  ~SimClock() override { ::munmap(page_, 4096); }
+  ~SimClock() override { ::munmap(page_, kPageBytes); }
 
   std::uint64_t now_ns() override { return mode_ == SimMode::Virtual ? at(page_->now_ns).load() : monotonic_ns(); }
   bool sleep_until(std::uint64_t t) override {
     if (mode_ == SimMode::RealTime) return real_->sleep_until(t);
-    return request(t);
+    return request(t, true);
   }
   // A request for the time it already is: answered after the simulator's next step, which has
   // seen every write made so far.
-  void settle() override { request(mode_ == SimMode::Virtual ? at(page_->now_ns).load() : 0); }
+  // Not cut short by a signal: a restore settles between its phases after SIGINT too.
+  void settle() override { request(mode_ == SimMode::Virtual ? at(page_->now_ns).load() : 0, false); }
   bool virtual_time() const { return mode_ == SimMode::Virtual; }
   const char* describe() const override {
     return mode_ == SimMode::Virtual ? "pmu-sim virtual time" : "pmu-sim real time";
   }
 
  private:
-  // One request at a time per page: take the client flag, post, wait for the answer.
-  bool request(std::uint64_t t) {
-    std::uint64_t zero = 0;
+  // One request at a time per page: take the client flag, post, wait for the answer. A flag held
+  // by a client that died (SIGKILL between taking and releasing it) is taken over. A signal ends
+  // an `interruptible` wait (a sleep) at once; the server still answers the request, unread.
+  bool request(std::uint64_t t, bool interruptible) {
     const std::uint64_t me = static_cast<std::uint64_t>(::getpid());
     std::uint64_t start = monotonic_ns();
-    while (!at(page_->client).compare_exchange_weak(zero, me)) {
-      zero = 0;
-      if (g_interrupted.load() && t != 0) return false;
-      check_timeout(start);
+    for (std::uint64_t holder = 0; !at(page_->client).compare_exchange_weak(holder, me);) {
+      if (holder != 0 && holder != me && pid_gone(holder)) continue;  // retry with the dead holder's pid
+      holder = 0;
+      if (interruptible && g_interrupted.load()) return false;
+      check_answering(start);
       nap_ns(20'000);
     }
     at(page_->request_ns).store(t);
     std::uint64_t seq = at(page_->seq).fetch_add(1) + 1;
-    bool done = true;
     while (at(page_->ack).load() < seq) {
-      check_timeout(start);
+      if (interruptible && g_interrupted.load()) break;
+      check_answering(start);
       nap_ns(20'000);
     }
     at(page_->client).store(0);
-    return done && !g_interrupted.load();
+    return !g_interrupted.load();
   }
-  void check_timeout(std::uint64_t start) {
+  // A dead pmu-sim is an error at once (a restore must not wait on it); a live one that does not
+  // answer, after 10 s.
+  void check_answering(std::uint64_t start) {
+    if (gone_ || pid_gone(page_->server_pid)) {
+      gone_ = true;
+      at(page_->client).store(0);
+      throw Error(fmt::format("{}: pmu-sim (pid {}) is gone; the registers are written, but nothing simulates them",
+                              path_.string(), page_->server_pid));
+    }
     if (monotonic_ns() - start > kAnswerTimeoutNs) {
       at(page_->client).store(0);
       throw Error(fmt::format("{}: pmu-sim (pid {}) did not answer within 10 s", path_.string(), page_->server_pid));
@@ -99,6 +123,7 @@ class SimClock final : public Clock, public pmu::Settle {
   ClockPage* page_;
   SimMode mode_ = SimMode::Virtual;
   std::unique_ptr<Clock> real_ = real_clock();
+  bool gone_ = false;  // the server died: every later request fails at once
 };
 
 }  // namespace
@@ -128,7 +153,7 @@ ClockServer::ClockServer(const Machine& machine, SimMode mode)
   at(page_->magic).store(kClockMagic);
   if (::rename(tmp.c_str(), path_.c_str()) != 0) {
     int err = errno;
-    ::munmap(page_, 4096);
+    ::munmap(page_, kPageBytes);
     throw_errno(fmt::format("{}: rename to {}", tmp.string(), path_.string()), err);
   }
 }
@@ -136,7 +161,7 @@ ClockServer::ClockServer(const Machine& machine, SimMode mode)
 ClockServer::~ClockServer() {
   std::error_code ec;
   std::filesystem::remove(path_, ec);
-  ::munmap(page_, 4096);
+  ::munmap(page_, kPageBytes);
 }
 
 std::uint64_t ClockServer::now_ns() const {
@@ -151,6 +176,11 @@ bool ClockServer::pending(std::uint64_t& seq, std::uint64_t& request_ns) const {
   if (seq == at(page_->ack).load()) return false;
   request_ns = at(page_->request_ns).load();
   return true;
+}
+
+void ClockServer::release_dead_client() {
+  std::uint64_t holder = at(page_->client).load();
+  if (holder != 0 && pid_gone(holder)) at(page_->client).compare_exchange_strong(holder, 0);
 }
 
 void ClockServer::complete(std::uint64_t seq, std::uint64_t now) {

@@ -62,6 +62,14 @@ SimProcess::~SimProcess() {
   ::waitpid(pid_, &st, 0);
 }
 
+void SimProcess::kill_now() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  int st = 0;
+  ::waitpid(pid_, &st, 0);
+  pid_ = -1;
+}
+
 ToolProcess::ToolProcess(const std::string& tool, const std::vector<std::string>& args) {
   int fds[2];
   // Close-on-exec: the tool must not hold the read end itself, or closing ours (close_output) would

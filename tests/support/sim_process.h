@@ -14,6 +14,8 @@ class SimProcess {
   // Starts `pmu-sim run ROOT ARGS...` and waits (polling, bounded) until its clock page exists.
   SimProcess(const std::filesystem::path& root, const std::vector<std::string>& args = {});
   ~SimProcess();  // SIGTERM, then reaps it
+  // SIGKILL, reaped at once: a simulator that died (its pid is gone, not a zombie).
+  void kill_now();
   SimProcess(const SimProcess&) = delete;
   SimProcess& operator=(const SimProcess&) = delete;
 

@@ -10,6 +10,7 @@
 #include "common/composite_backend.h"
 #include "common/direct_backend.h"
 #include "common/perf_backend.h"
+#include "common/tool.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/events/unit_events.h"
 #include "pmukit/perf/event_set.h"
@@ -54,6 +55,7 @@ class Chooser {
       : machine_(machine), specs_(specs), found_(found), req_(req), skip_(skip),
         preflight_(std::make_unique<pmu::Preflight>(machine, platform::Database::builtin())), choices_(specs.size()) {}
 
+  void recover_first(const sim::MachineClock& time);
   void choose_each_event();
   void check_kernel_rules();
   void send_refused_pmus_to_perf();
@@ -85,6 +87,13 @@ std::optional<Refusal> Chooser::first_refusal(const std::vector<const discovery:
   for (const auto* u : units)
     if (const auto& v = preflight_->access(*u); !pmu::ok(v)) return Refusal{v, u->name};
   return std::nullopt;
+}
+
+// A run killed with SIGKILL left its journal: when this run takes the lock, the originals go back
+// first, and the user is told (pmu/journal.h).
+void Chooser::recover_first(const sim::MachineClock& time) {
+  preflight_->recover_first(found_.inventory, time.settle,
+                            [](const std::string& m) { fmt::print(stderr, "{}: {}\n", tool_name(), m); });
 }
 
 void Chooser::choose_each_event() {
@@ -263,6 +272,7 @@ std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<syntax
                                       const discovery::DiscoveryResult& found, const BackendRequest& req,
                                       const sim::MachineClock& time, bool (*skip)(const syntax::EventSpec&)) {
   Chooser chooser(machine, specs, found, req, skip);
+  chooser.recover_first(time);
   chooser.choose_each_event();
   chooser.check_kernel_rules();
   if (req.mode == "auto") chooser.send_refused_pmus_to_perf();

@@ -15,6 +15,9 @@
 #include <fmt/format.h>
 
 #include "common/counting_setup.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/journal.h"
+#include "pmukit/sim/clock.h"
 #include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
 #include "run_loop.h"
@@ -121,6 +124,19 @@ int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_on
   auto machine = make_machine(machine_args);
   auto found = discovery::discover(*machine);
   return list_metrics(metrics::Catalog::embedded(), pmu_names(*machine, found.inventory), all, names_only);
+}
+
+int run_recover(const MachineArgs& machine_args) {
+  install_signals();  // a restore is not cut short by a signal; the flag only ends waits that may end
+  auto machine = make_machine(machine_args);
+  machine->check_no_links(machine->param("sim.path") / "clock");  // mapped read-write by name
+  auto time = sim::machine_clock(*machine);
+  auto found = discovery::discover(*machine);
+  auto r = pmu::recover_under_lock(*machine, found.inventory, platform::Database::builtin(), time.settle);
+  fmt::print(stderr, "pmu-raw: {}\n",
+             r ? r->message()
+               : fmt::format("nothing to recover (no journal {})", pmu::journal_path(*machine).string()));
+  return 0;
 }
 
 int run_counting(RawOptions& o) {

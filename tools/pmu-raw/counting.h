@@ -29,6 +29,8 @@ struct RawOptions {
 // Returns the exit status: 0, the command's status when it failed, or 1 when registers could not
 // all be restored.
 int run_counting(RawOptions& options);
+// pmu-raw --recover: puts back the registers a killed run left programmed (pmu/journal.h), then exits.
+int run_recover(const MachineArgs& machine);
 // --list-metrics [--all] [--names-only]
 int list_metric_catalog(const MachineArgs& machine, bool all, bool names_only = false);
 

@@ -26,6 +26,7 @@ struct Flags {
   bool system_wide = false, per_socket = false, per_box = false, json = false;
   std::string separator;
   bool list_events = false, list_metrics = false, list_all = false, names_only = false;
+  bool recover = false;
 };
 
 // What to count, and for how long.
@@ -60,8 +61,11 @@ void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
 }
 
 // How the events are counted, and what is computed from them.
-void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o) {
+void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_flag("--force", o.force, "Take units whose counters are already enabled (their registers are restored)");
+  app.add_flag("--recover", f.recover,
+               "Only restore the registers a pmu-raw killed with SIGKILL left programmed (their original values are in "
+               "its journal, journal.path), then exit; every run does this first by itself");
   app.add_option("--backend", o.backend,
                  "direct: program the registers; perf: the kernel's perf_event_open; auto: direct where the "
                  "registers can be mapped and written and nothing else uses them, perf otherwise (each choice "
@@ -112,7 +116,7 @@ int main(int argc, char** argv) {
   tools::add_machine_options(app, o.machine);
   add_counting_options(app, o, f);
   add_output_options(app, o, f);
-  add_backend_and_metric_options(app, o);
+  add_backend_and_metric_options(app, o, f);
   add_listing_options(app, f);
   std::vector<std::string> workload_help;  // shown by --help; the words come from split_workload
   app.add_option("command", workload_help,
@@ -124,6 +128,11 @@ int main(int argc, char** argv) {
     apply_output_flags(f, o);
     if (f.names_only && !f.list_events && !f.list_metrics)
       throw UsageError("--names-only goes with --list-events or --list-metrics");
+    if (f.recover) {
+      if (!o.events.empty() || !o.metrics.empty() || !o.command.empty())
+        throw UsageError("--recover only restores a killed run's registers: no events, metrics or command with it");
+      return tools::run_recover(o.machine);
+    }
     if (f.list_events)
       return f.names_only ? tools::list_event_names(o.machine, o.event_files)
                           : tools::list_events(o.machine, o.event_files);

@@ -42,9 +42,10 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
   std::fflush(stdout);
   std::uint64_t seq = 0, request = 0;
   if (!opts.realtime) {
-    std::uint64_t now = 0;
+    std::uint64_t now = 0, idle = 0;
     while (!g_interrupted.load()) {
       if (!server.pending(seq, request)) {
+        if (++idle % 100 == 0) server.release_dead_client();  // every ~5 ms of idling
         nap_ns(50'000);
         continue;
       }
@@ -64,6 +65,7 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
     bool waiting = server.pending(seq, request);
     std::uint64_t now = monotonic_ns();
     if (!waiting && now < next) {
+      server.release_dead_client();
       nap_ns(std::min<std::uint64_t>(50'000, next - now));
       continue;
     }

@@ -73,6 +73,9 @@ class UnitDriver {
   virtual void stop(WriteGuard& guard) = 0;
   // One phase of putting the unit back as the guard saved it.
   virtual void restore(WriteGuard& guard, RestorePhase phase) = 0;
+  // Recovery after a killed run (pmu/journal.h): a fresh driver takes from the registers whatever
+  // restore() needs to know of the programming it did not do itself. Reads, never writes.
+  virtual void adopt(WriteGuard& guard) { (void)guard; }
 
  protected:
   const UnitLayout& layout_;

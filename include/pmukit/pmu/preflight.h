@@ -11,8 +11,10 @@
 // programming the machine's units.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "pmukit/pmu/driver.h"
@@ -27,6 +29,8 @@ class MachineLock;
 
 namespace pmukit::pmu {
 
+class Settle;
+
 class Preflight {
  public:
   Preflight(Machine& machine, const platform::Database& db);
@@ -39,6 +43,12 @@ class Preflight {
   const Verdict& access(const discovery::PmuUnit& unit);
   // Ok, NoDriver or DoesNotFit: whether its counters take these events (no hardware is touched).
   Verdict fit(const discovery::PmuUnit& unit, const std::vector<syntax::EncodedEvent>& events);
+
+  // Once the lock is taken, before any register is saved: a journal a killed run left is
+  // recovered on `inventory` (pmu/journal.h recover), settling through `settle`, and `note` is
+  // told what was restored. Without this call a journal is left alone.
+  void recover_first(const discovery::Inventory& inventory, Settle* settle,
+                     std::function<void(const std::string&)> note);
 
   // What a session adopts: the unit's layout and driver (nullptr with a NoDriver verdict).
   const UnitLayout& layout(const discovery::PmuUnit& unit);
@@ -56,8 +66,16 @@ class Preflight {
   UnitState& state(const discovery::PmuUnit& unit);
   Verdict check_access(UnitState& s);
 
+  struct Recovery {
+    const discovery::Inventory* inventory = nullptr;
+    Settle* settle = nullptr;
+    std::function<void(const std::string&)> note;
+  };
+  void take_lock();
+
   Machine& machine_;
   const platform::Database& db_;
+  Recovery recovery_;
   std::unique_ptr<MachineLock> lock_;
   std::unique_ptr<RegisterIo> io_;
   std::unique_ptr<WriteGuard> guard_;

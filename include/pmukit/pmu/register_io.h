@@ -136,12 +136,15 @@ class WriteGuard {
 
   // Declares registers a unit owns and saves their current values (each read once, ever).
   void own(const std::vector<Reg>& regs);
+  // Declares one register with an original value known from elsewhere (a journal), not read.
+  void own_as(const Reg& r, std::uint64_t original) { saved_.insert_or_assign(r, original); }
   bool owns(const Reg& r) const { return saved_.count(r) != 0; }
   std::uint64_t original(const Reg& r) const;
   std::size_t saved() const { return saved_.size(); }
 
   std::uint64_t read(const Reg& r) { return io_.read(r); }
-  // Throws Error without writing when `r` is not owned.
+  // Throws Error without writing when `r` is not owned. (Tests can end the process after the
+  // N-th write: pmu/journal.h test_kill_point.)
   void write(const Reg& r, std::uint64_t value);
   std::size_t writes() const { return writes_; }
   // From now on, appends every store a write makes to `trace` (nullptr: stop recording).

@@ -2,6 +2,8 @@
 // mappings, saved registers and driver), programs the events phase by phase, samples them, and
 // restores everything -- on normal exit, on error (the destructor), and after a signal (the
 // caller's loop ends and the destructor runs). No register outside a unit's layout is written.
+// Before its first write it journals every original value (pmu/journal.h), so that a SIGKILL,
+// which no restore survives, is recovered by the next run; a complete restore removes the journal.
 #pragma once
 
 #include <memory>
@@ -87,6 +89,7 @@ class DirectSession {
   void read(std::size_t u);
   void baseline(std::size_t u);
   void restore_phase(RestorePhase phase, std::vector<bool>& failed);
+  void write_journal();
 
   std::unique_ptr<Preflight> preflight_;
   SessionOptions options_;
@@ -98,7 +101,7 @@ class DirectSession {
   std::vector<std::vector<bool>> overflow_;
   std::vector<std::vector<CounterValue>> values_;
   std::size_t settled_writes_ = 0;  // guard writes when the session last settled
-  bool programmed_ = false, restored_ = false;
+  bool programmed_ = false, restored_ = false, journaled_ = false;
   std::vector<std::string> restore_errors_;
 };
 

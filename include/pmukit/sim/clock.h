@@ -64,6 +64,9 @@ class ClockServer {
   // A request waiting to be served: the time it asks for (virtual mode; now to settle).
   bool pending(std::uint64_t& seq, std::uint64_t& request_ns) const;
   void complete(std::uint64_t seq, std::uint64_t now_ns);
+  // A client killed while it held the page (SIGKILL) would wedge every later one: its flag is
+  // released when its pid is gone.
+  void release_dead_client();
   void set_now(std::uint64_t now_ns);
   const std::filesystem::path& path() const { return path_; }
 

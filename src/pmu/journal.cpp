@@ -1,0 +1,231 @@
+// pmukit -- the journal of original register values: its text, strictly parsed, and its file.
+#include "pmukit/pmu/journal.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/util/confined_root.h"
+#include "pmukit/util/error.h"
+#include "pmukit/util/limits.h"
+#include "pmukit/util/text.h"
+
+namespace pmukit::pmu {
+
+namespace {
+
+constexpr std::string_view kMagic = "pmukit-journal";
+// A journal holds the registers of the units of one run: far fewer than this many lines.
+constexpr std::size_t kMaxJournalBytes = 16u << 20;
+
+std::string entry_line(const JournalEntry& e) {
+  const Reg& r = e.reg;
+  if (const auto* m = std::get_if<MsrAddress>(&r.at))
+    return fmt::format("msr {} {:#x} {} {:#x}", m->cpu, m->msr, r.width, e.value);
+  if (const auto* m = std::get_if<MmioAddress>(&r.at))
+    return fmt::format("mmio {:#x} {} {:#x}", m->phys, r.width, e.value);
+  const auto& c = std::get<ConfigAddress>(r.at);
+  return fmt::format("pci {} {:#x} {} {:#x}", c.bdf.str(), c.offset, r.width, e.value);
+}
+
+// One line's words, and where they are, for errors.
+class LineReader {
+ public:
+  LineReader(std::string_view text, const std::string& name) : text_(text), name_(name) {}
+
+  // The next line split on single spaces; throws when the text ended.
+  std::vector<std::string_view> next(std::string_view expected) {
+    if (at_ >= text_.size()) fail(fmt::format("the journal ends early: expected {}", expected), line_ + 1);
+    std::size_t nl = text_.find('\n', at_);
+    if (nl == std::string_view::npos) fail("the last line has no newline (a truncated journal)", line_ + 1);
+    std::string_view line = text_.substr(at_, nl - at_);
+    at_ = nl + 1;
+    ++line_;
+    return split(line, ' ');
+  }
+  bool done() const { return at_ >= text_.size(); }
+  [[noreturn]] void fail(const std::string& what, std::size_t line = 0) const {
+    throw Error(fmt::format("{}:{}: {}", name_, line ? line : line_, what));
+  }
+  // A "0x..." hex number, a decimal one, or an error naming the field.
+  std::uint64_t hex(std::string_view word, std::string_view field) const {
+    if (word.size() > 2 && word.substr(0, 2) == "0x")
+      if (auto v = parse_hex(word.substr(2))) return *v;
+    fail(fmt::format("{} '{}' is not a 0x-prefixed hexadecimal number", field, word));
+  }
+  std::uint64_t dec(std::string_view word, std::string_view field, std::uint64_t max) const {
+    auto v = !word.empty() && word.find_first_not_of("0123456789") == std::string_view::npos ? parse_u64(word)
+                                                                                             : std::nullopt;
+    if (!v || *v > max) fail(fmt::format("{} '{}' is not a decimal number up to {}", field, word, max));
+    return *v;
+  }
+
+ private:
+  std::string_view text_;
+  const std::string& name_;
+  std::size_t at_ = 0, line_ = 0;
+};
+
+std::uint8_t width_of(const LineReader& in, std::string_view word, bool msr) {
+  auto w = in.dec(word, "width", 64);
+  if (w != 32 && w != 64) in.fail(fmt::format("width '{}' is neither 32 nor 64", word));
+  if (msr && w != 64) in.fail("an MSR is 64 bits wide");
+  return static_cast<std::uint8_t>(w);
+}
+
+JournalEntry parse_entry(const LineReader& in, const std::vector<std::string_view>& w) {
+  const std::size_t want = w.empty() ? 0 : w[0] == "mmio" ? 4 : 5;
+  if (w.empty() || (w[0] != "msr" && w[0] != "mmio" && w[0] != "pci"))
+    in.fail("expected a register: 'msr CPU MSR WIDTH VALUE', 'mmio ADDRESS WIDTH VALUE' or 'pci BDF OFFSET WIDTH "
+            "VALUE'");
+  if (w.size() != want) in.fail(fmt::format("a '{}' register has {} fields, this line {}", w[0], want, w.size()));
+  JournalEntry e;
+  if (w[0] == "msr") {
+    auto cpu = static_cast<int>(in.dec(w[1], "CPU", limits::kCpus - 1));
+    auto number = in.hex(w[2], "MSR");
+    if (number > 0xffffffffull) in.fail(fmt::format("MSR '{}' is beyond 32 bits", w[2]));
+    width_of(in, w[3], true);
+    e.reg = msr(cpu, static_cast<std::uint32_t>(number));
+  } else if (w[0] == "mmio") {
+    e.reg = Reg{MmioAddress{in.hex(w[1], "address")}, width_of(in, w[2], false)};
+  } else {
+    auto bdf = Bdf::parse(w[1]);
+    if (!bdf || w[1].size() != 12) in.fail(fmt::format("'{}' is not a PCI address dddd:bb:dd.f", w[1]));
+    auto offset = in.hex(w[2], "offset");
+    if (offset >= 4096) in.fail(fmt::format("config offset '{}' is beyond 4 KiB", w[2]));
+    e.reg = Reg{ConfigAddress{*bdf, static_cast<std::uint32_t>(offset)}, width_of(in, w[3], false)};
+  }
+  e.value = in.hex(w.back(), "value");
+  if (e.reg.width == 32 && e.value > 0xffffffffull) in.fail(fmt::format("value '{}' is wider than 32 bits", w.back()));
+  return e;
+}
+
+// "KEY VALUE" header lines.
+std::string_view header(LineReader& in, std::string_view key) {
+  auto w = in.next(fmt::format("'{} ...'", key));
+  if (w.size() != 2 || w[0] != key) in.fail(fmt::format("expected '{} ...'", key));
+  return w[1];
+}
+
+void fsync_dir(const Machine& machine, const std::filesystem::path& dir) {
+  auto d = machine.files().open(dir, O_RDONLY | O_DIRECTORY);
+  if (!d.fd || ::fsync(d.fd.get()) != 0) throw_errno(fmt::format("{}: fsync", dir.string()), d.fd ? errno : d.err);
+}
+
+void write_all(int fd, std::string_view data, const std::filesystem::path& path) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw_errno(fmt::format("{}: write", path.string()), n < 0 ? errno : EIO);
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+std::string format_journal(const Journal& j) {
+  std::string out =
+      fmt::format("{} {}\npid {}\nroot {}\nregisters {}\n", kMagic, Journal::kVersion, j.pid, j.root, j.entries.size());
+  for (const auto& e : j.entries) out += entry_line(e) + "\n";
+  return out + "end\n";
+}
+
+Journal parse_journal(std::string_view text, const std::string& name) {
+  LineReader in(text, name);
+  auto magic = in.next("the 'pmukit-journal 1' line");
+  if (magic.size() != 2 || magic[0] != kMagic) in.fail("not a pmukit journal (expected 'pmukit-journal 1')");
+  if (in.dec(magic[1], "version", 1000) != Journal::kVersion)
+    in.fail(fmt::format("journal version {} is not the one this pmukit writes ({})", magic[1], Journal::kVersion));
+  Journal j;
+  j.pid = static_cast<long>(in.dec(header(in, "pid"), "pid", 0x7fffffff));
+  if (j.pid <= 0) in.fail("pid 0 is no process");
+  auto root = in.next("'root PATH'");
+  if (root.size() < 2 || root[0] != "root") in.fail("expected 'root PATH'");
+  j.root =
+      std::string(text.substr(root[1].data() - text.data(), root.back().data() + root.back().size() - root[1].data()));
+  const auto count = in.dec(header(in, "registers"), "register count", kMaxJournalBytes);
+  for (std::uint64_t i = 0; i < count; ++i) j.entries.push_back(parse_entry(in, in.next("a register line")));
+  auto end = in.next("'end'");
+  if (end.size() != 1 || end[0] != "end") in.fail(fmt::format("expected 'end' after {} registers", count));
+  if (!in.done()) in.fail("text after 'end'", 0);
+  return j;
+}
+
+std::filesystem::path journal_path(const Machine& machine) {
+  return machine.param("journal.path");
+}
+
+void write_journal(const Machine& machine, const Journal& j) {
+  const auto path = journal_path(machine);
+  const auto& files = machine.files();
+  machine.check_no_links(path);  // a link among its directories could lead the write out of the root
+  files.create_directories(path.parent_path());
+  auto tmp = path;
+  tmp += fmt::format(".{}.tmp", ::getpid());
+  auto r = files.open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+  if (!r.fd)
+    throw Error(r.err == ELOOP ? fmt::format("{}: a symbolic link: pmukit does not write through links", tmp.string())
+                               : files.describe_error(tmp, r.err));
+  write_all(r.fd.get(), format_journal(j), tmp);
+  if (::fsync(r.fd.get()) != 0) throw_errno(fmt::format("{}: fsync", tmp.string()), errno);
+  r.fd = UniqueFd();
+  // rename(2) replaces a link at the destination itself, never what it points to.
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    throw_errno(fmt::format("{}: rename to {}", tmp.string(), path.string()), err);
+  }
+  fsync_dir(machine, path.parent_path());
+}
+
+std::optional<Journal> read_journal(const Machine& machine) {
+  const auto path = journal_path(machine);
+  auto r = machine.files().open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  if (!r.fd && r.err == ENOENT) return std::nullopt;
+  if (!r.fd)
+    throw Error(r.err == ELOOP
+                    ? fmt::format("{}: a symbolic link: pmukit reads its journal only as a regular file", path.string())
+                    : machine.files().describe_error(path, r.err));
+  struct stat st {};
+  if (::fstat(r.fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    throw Error(fmt::format("{}: the journal is {}, not a regular file", path.string(), file_type_name(st.st_mode)));
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxJournalBytes)
+    throw Error(fmt::format("{}: {} bytes: longer than any journal pmukit writes", path.string(), st.st_size));
+  std::string text(static_cast<std::size_t>(st.st_size), '\0');
+  ssize_t n = ::pread(r.fd.get(), text.data(), text.size(), 0);
+  if (n < 0) throw_errno(path.string(), errno);
+  text.resize(static_cast<std::size_t>(n));
+  return parse_journal(text, path.string());
+}
+
+void remove_journal(const Machine& machine) {
+  const auto path = journal_path(machine);
+  machine.check_no_links(path);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) throw_errno(fmt::format("{}: remove", path.string()), errno);
+  fsync_dir(machine, path.parent_path());
+}
+
+std::string Recovered::message() const {
+  return fmt::format("restored {} register{} from a run killed before it could restore them (pid {})", registers,
+                     registers == 1 ? "" : "s", pid);
+}
+
+void test_kill_point(std::size_t writes_done) {
+  // Test-only: read once; tests set PMUKIT_TEST_KILL_AFTER_WRITES to kill pmu-raw at a chosen
+  // point of its run, as SIGKILL from outside would, but deterministically.
+  static const long kill_after = [] {
+    const char* v = std::getenv("PMUKIT_TEST_KILL_AFTER_WRITES");
+    auto n = v ? parse_u64(v) : std::nullopt;
+    return n ? static_cast<long>(*n) : -1L;
+  }();
+  if (kill_after >= 0 && writes_done == static_cast<std::size_t>(kill_after)) ::raise(SIGKILL);
+}
+
+}  // namespace pmukit::pmu

@@ -1,0 +1,210 @@
+// The journal of original register values (pmu/journal.h): its text round-trips, a malformed one is
+// an error naming file and line, it is never read or written through a link, recovery refuses an
+// entry outside the discovered units without writing, and a --force run after a kill puts back
+// the machine's originals, not the killed run's values.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/access/machine_lock.h"
+#include "pmukit/discovery/discover.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/journal.h"
+#include "pmukit/pmu/preflight.h"
+#include "pmukit/pmu/session.h"
+#include "pmukit/snapshot/machine_spec.h"
+#include "pmukit/util/error.h"
+#include "pmukit/util/file.h"
+#include "support/machines.h"
+#include "support/register_image.h"
+#include "support/test_support.h"
+
+using namespace pmukit;
+
+namespace {
+
+// SPR with a unit of every access type: MSR boxes, MMIO boxes, PCI config boxes.
+struct Rig {
+  test::TempDir dir;
+  std::filesystem::path root;
+  std::unique_ptr<Machine> machine;
+  discovery::DiscoveryResult found;
+  test::RegisterImage before;
+  Rig() : root(dir.path() / "m") {
+    snapshot::build_from_spec(test::spr_every_access_type(), root);
+    machine = std::make_unique<Machine>(MachineOptions{root});
+    found = discovery::discover(*machine);
+    before = test::register_image(*machine, found.inventory);
+  }
+  const discovery::PmuUnit& unit(const std::string& name) const {
+    for (const auto& u : found.inventory.units)
+      if (u.name == name) return u;
+    throw Error(name + ": no such unit");
+  }
+  std::string image_change() { return test::image_difference(before, test::register_image(*machine, found.inventory)); }
+  std::filesystem::path journal() const { return root / "run/pmukit.journal"; }
+};
+
+// A pid that is certainly dead: a child that has exited and been reaped.
+long dead_pid() {
+  pid_t p = ::fork();
+  if (p == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(p, &status, 0);
+  return p;
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    pmu::parse_journal(text, "J");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kHead = "pmukit-journal 1\npid 42\nroot /tmp/m\n";
+
+}  // namespace
+
+TEST(Journal, RoundTripsEveryAccessKind) {
+  pmu::Journal j{4242, "/tmp/a root/m", {}};
+  j.entries.push_back({pmu::msr(3, 0x2002), 0x400001});
+  j.entries.push_back({pmu::mmio32(0xc8aa2840), 0xffffffff});
+  j.entries.push_back({pmu::mmio64(0xc8aa2848, false), 0x123456789abcdef0});
+  j.entries.push_back({pmu::config32(*Bdf::parse("0000:7e:0c.0"), 0x468), 0x1});
+  const std::string text = pmu::format_journal(j);
+  // The format is what docs and other tools read: written out here, not taken from the code.
+  EXPECT_EQ(text,
+            "pmukit-journal 1\npid 4242\nroot /tmp/a root/m\nregisters 4\nmsr 3 0x2002 64 0x400001\n"
+            "mmio 0xc8aa2840 32 0xffffffff\nmmio 0xc8aa2848 64 0x123456789abcdef0\npci 0000:7e:0c.0 0x468 32 0x1\n"
+            "end\n");
+  auto back = pmu::parse_journal(text, "J");
+  EXPECT_EQ(back.pid, 4242);
+  EXPECT_EQ(back.root, "/tmp/a root/m");
+  EXPECT_EQ(back.entries, j.entries);
+}
+
+TEST(Journal, FileRoundTripAndRemoval) {
+  Rig rig;
+  pmu::Journal j{dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2002), 7}}};
+  pmu::write_journal(*rig.machine, j);
+  auto back = pmu::read_journal(*rig.machine);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->entries, j.entries);
+  for (const auto& e : std::filesystem::directory_iterator(rig.root / "run"))
+    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();  // renamed into place
+  pmu::remove_journal(*rig.machine);
+  EXPECT_FALSE(pmu::read_journal(*rig.machine));
+}
+
+TEST(Journal, StrictParseNamesFileAndLine) {
+  EXPECT_EQ(error_of(""), "J:1: the journal ends early: expected the 'pmukit-journal 1' line");
+  EXPECT_EQ(error_of("pmukit-journal 2\n"), "J:1: journal version 2 is not the one this pmukit writes (1)");
+  EXPECT_EQ(error_of("hello\n"), "J:1: not a pmukit journal (expected 'pmukit-journal 1')");
+  EXPECT_EQ(error_of(kHead + "registers 2\nmsr 0 0x2002 64 0x1\n"),
+            "J:6: the journal ends early: expected a register line");
+  EXPECT_EQ(error_of(kHead + "registers 1\nmsr 0 0x2002 32 0x1\nend\n"), "J:5: an MSR is 64 bits wide");
+  EXPECT_EQ(error_of(kHead + "registers 1\nmmio 0xc8aa2840 32 0x100000000\nend\n"),
+            "J:5: value '0x100000000' is wider than 32 bits");
+  EXPECT_EQ(error_of(kHead + "registers 1\nmmio 12 32 0x1\nend\n"),
+            "J:5: address '12' is not a 0x-prefixed hexadecimal number");
+  EXPECT_EQ(error_of(kHead + "registers 1\npci 7e:0c.0 0x468 32 0x1\nend\n"),
+            "J:5: '7e:0c.0' is not a PCI address dddd:bb:dd.f");
+  EXPECT_EQ(error_of(kHead + "registers 1\nport 0x80 8 0x1\nend\n").substr(0, 25), "J:5: expected a register:");
+  EXPECT_EQ(error_of(kHead + "registers 1\nmsr 0 0x2002 64 0x1\nend"),
+            "J:6: the last line has no newline (a truncated journal)");
+  EXPECT_EQ(error_of(kHead + "registers 0\nend\nmore\n"), "J:5: text after 'end'");
+  EXPECT_EQ(error_of(kHead + "registers 0\nmsr 0 0x2002 64 0x1\n"), "J:5: expected 'end' after 0 registers");
+}
+
+TEST(Journal, NeverThroughASymbolicLink) {
+  Rig rig;
+  const auto outside = rig.dir.path() / "outside";
+  std::ofstream(outside) << "precious\n";
+  std::filesystem::create_directories(rig.root / "run");
+  // A link inside the root is not followed (O_NOFOLLOW); one that leads out is refused as such.
+  for (const auto& [target, says] :
+       {std::pair<std::filesystem::path, std::string>{"../PMUKIT_SYNTHETIC_MACHINE", "pmukit.journal: a symbolic link"},
+        {outside, "pmukit.journal: a link leads out of the machine root"}}) {
+    std::filesystem::remove(rig.journal());
+    std::filesystem::create_symlink(target, rig.journal());
+    try {
+      pmu::read_journal(*rig.machine);
+      ADD_FAILURE() << "a link was read as a journal";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(pmu::write_journal(*rig.machine, {1, rig.root.string(), {}}), Error);
+    EXPECT_EQ(read_file(outside), "precious\n");
+  }
+  // A link among the journal's directories is refused before anything is created.
+  std::filesystem::remove_all(rig.root / "run");
+  std::filesystem::create_directories(rig.dir.path() / "elsewhere");
+  std::filesystem::create_directory_symlink(rig.dir.path() / "elsewhere", rig.root / "run");
+  EXPECT_THROW(pmu::write_journal(*rig.machine, {1, rig.root.string(), {}}), Error);
+  EXPECT_TRUE(std::filesystem::is_empty(rig.dir.path() / "elsewhere"));
+}
+
+TEST(Journal, EntryOutsideTheInventoryIsRefusedWithoutAWrite) {
+  Rig rig;
+  // CHA 0's control first (a register recovery may write), then one no discovered unit owns.
+  pmu::Journal j{dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2000), 0x5}, {pmu::msr(0, 0x10), 0}}};
+  pmu::write_journal(*rig.machine, j);
+  MachineLock lock(*rig.machine);
+  try {
+    pmu::recover(*rig.machine, rig.found.inventory, platform::Database::builtin(), nullptr);
+    ADD_FAILURE() << "recovered a register outside every PMU unit";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("pmukit.journal: MSR 0x10 (CPU 0): not a register of any PMU unit"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(rig.image_change(), "");
+  EXPECT_TRUE(std::filesystem::exists(rig.journal()));  // kept: nothing was restored
+}
+
+TEST(Journal, WriterStillRunningIsLeftAlone) {
+  Rig rig;
+  pmu::write_journal(*rig.machine, {::getppid(), rig.root.string(), {}});
+  MachineLock lock(*rig.machine);
+  EXPECT_THROW(pmu::recover(*rig.machine, rig.found.inventory, platform::Database::builtin(), nullptr), Error);
+}
+
+// A run killed after programming CHA 1 leaves its counter enabled: without the journal, a --force
+// run would save that as the original and put it back. With it, the original comes back.
+TEST(Journal, ForceAfterAKillKeepsTheOriginals) {
+  Rig rig;
+  const auto& cha1 = rig.unit("uncore_cha_1");
+  {
+    pmu::Preflight killed(*rig.machine, platform::Database::builtin());
+    ASSERT_TRUE(pmu::ok(killed.access(cha1)));
+    pmu::Journal j{dead_pid(), rig.root.string(), {}};
+    for (const auto& r : killed.layout(cha1).owned()) j.entries.push_back({r, killed.guard().original(r)});
+    pmu::write_journal(*rig.machine, j);
+    killed.guard().write(pmu::msr(0, 0x2012), 0x400001);  // counter 0 counting, as the kill left it
+    killed.guard().write(pmu::msr(0, 0x2010), 0);         // box unfrozen
+  }                                                       // the lock goes with the process
+  ASSERT_NE(rig.image_change(), "");
+  std::vector<std::string> notes;
+  auto pf = std::make_unique<pmu::Preflight>(*rig.machine, platform::Database::builtin());
+  pf->recover_first(rig.found.inventory, nullptr, [&](const std::string& m) { notes.push_back(m); });
+  syntax::EncodedEvent clockticks;
+  clockticks.config = 0x01;
+  {
+    pmu::SessionOptions opts;
+    opts.force = true;
+    pmu::DirectSession s(std::move(pf), {{&cha1, {clockticks}}}, opts);
+    s.start();
+    s.stop();
+  }
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("restored "), std::string::npos) << notes[0];
+  EXPECT_EQ(rig.image_change(), "");
+  EXPECT_FALSE(std::filesystem::exists(rig.journal()));  // the session's own journal went with its restore
+}
