@@ -106,7 +106,7 @@ void per_device(Machine& machine, const discovery::DiscoveryResult& found, const
       inst = bind_metric(*a.metric, m.pmu, join_terms(ch, a.extra), specs);
       inst.socket = m.stack->socket;
       inst.label =
-          fmt::format("{} part {}{}", m.pmu, parts_text(m),
+          fmt::format("{} part{} {}{}", m.pmu, m.parts.size() > 1 ? "s" : "", parts_text(m),
                       sharing ? fmt::format(", shared with {} other device{}", sharing, sharing > 1 ? "s" : "") : "");
     } else {
       inst.metric = a.metric;

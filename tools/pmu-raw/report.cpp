@@ -72,7 +72,7 @@ Reporter::GroupKey Reporter::group_key(const Row& r) const {
     return {-1, r.pmu};
   case Aggregation::PerDevice:
   case Aggregation::PerStack:
-    return {-1, {}};  // each event counts on one stack PMU: merged is that PMU
+    return {r.socket, {}};  // a stack PMU has a unit per socket, and a device is on one of them
   }
   return {-1, {}};
 }
@@ -132,7 +132,7 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
     case Format::Json: {
       nlohmann::ordered_json j;
       if (!time.empty()) j["interval"] = std::stod(time);
-      if (o_.aggregation == Aggregation::PerSocket) j["socket"] = group;
+      if (!box && !group.empty()) j["socket"] = group;  // per socket, device or stack
       if (box) j["pmu"] = group;
       j["counter-value"] = fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
       j["unit"] = std::string(r.unit);
@@ -146,8 +146,7 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
     }
     }
   }
-  const bool breakdown = o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack;
-  for (const auto& m : metrics) breakdown ? print_breakdown_metric(time, m) : print_metric(time, m);
+  for (const auto& m : metrics) breakdown() ? print_breakdown_metric(time, m) : print_metric(time, m);
 }
 
 void Reporter::print_metric(const std::string& time, const MetricRow& m) {
@@ -213,8 +212,8 @@ void Reporter::print_breakdown_metric(const std::string& time, const MetricRow& 
 
 void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
   if (o_.format == Format::Table && !header_done_) {
-    fmt::print(o_.out, "#{:>15}{}{:>21} {:<5} {}\n", "time", o_.aggregation == Aggregation::PerSocket ? " sock" : "",
-               "counts", "unit", "events");
+    fmt::print(o_.out, "#{:>15}{}{:>21} {:<5} {}\n", "time",
+               o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock" : "", "counts", "unit", "events");
     header_done_ = true;
   }
   std::string time = fmt::format("{:16.9f} ", t_s);
