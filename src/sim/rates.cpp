@@ -67,6 +67,7 @@ std::uint64_t field_of(const platform::PmuKind& kind, const char* name, std::uin
 double Rates::traffic_share(const std::string& kind, std::uint64_t ctl, std::string_view unit) const {
   if (!contains(iio_.kinds, kind) || iio_.stack_share.empty()) return 1.0;
   const std::string code = hex(ctl & 0xffff);
+  if (exact_.count({kind, code}) || exact_.count({kind, "*"})) return 1.0;
   const bool part = contains(iio_.part_events, code);
   if (!part && !contains(iio_.stack_events, code)) return 1.0;
   auto digits = unit.find_last_not_of("0123456789");
@@ -110,6 +111,7 @@ void Rates::add_rule(std::string_view rule) {
   std::string code = colon == std::string_view::npos ? "*" : canonical(key.substr(colon + 1));
   if (kind.empty() || code.empty()) throw UsageError(fmt::format("--rate '{}': expected KIND:CODE=RATE", rule));
   rules_[{kind, code}] = value;
+  exact_.insert({kind, code});
 }
 
 double Rates::rate(const std::string& kind, std::string_view code) const {
