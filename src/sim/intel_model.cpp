@@ -38,7 +38,8 @@ class IntelModel : public UnitModel {
     for (unsigned i = 0; i < counters_; ++i) {
       std::uint64_t ctl = io.read(l_.at(Role::CounterControl, i));
       if (!CtrCtlEnable::get(ctl)) continue;
-      std::uint64_t inc = acc_[i].advance(rates_.rate(kind_, ctl & 0xffff), dt_ns);
+      double rate = rates_.rate(kind_, ctl & 0xffff) * rates_.traffic_share(kind_, ctl, l_.unit->name);
+      std::uint64_t inc = acc_[i].advance(rate, dt_ns);
       const pmu::Reg& ctr = l_.at(Role::Counter, i);
       io.write(ctr, (io.read(ctr) + inc) & mask_);
     }

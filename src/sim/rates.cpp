@@ -1,11 +1,15 @@
 // pmukit -- simulated event rates and drift-free accumulation.
+#include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "pmukit/platform/database.h"
 #include "pmukit/platform/embedded.h"
 #include "pmukit/sim/simulator.h"
+#include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
 
@@ -28,7 +32,58 @@ Rates Rates::defaults() {
   for (const auto& rule : doc.at("rules"))
     r.rules_[{rule.at("kind").get<std::string>(), canonical(rule.at("code").get<std::string>())}] =
         rule.at("rate").get<double>();
+  if (auto t = doc.find("iio_traffic"); t != doc.end()) {
+    auto codes = [&](const char* key) {
+      std::vector<std::string> out;
+      for (const auto& c : t->at(key)) out.push_back(canonical(c.get<std::string>()));
+      return out;
+    };
+    r.iio_.kinds = t->at("kinds").get<std::vector<std::string>>();
+    r.iio_.part_events = codes("part_events");
+    r.iio_.stack_events = codes("stack_events");
+    r.iio_.part_share = t->at("part_share").get<std::vector<double>>();
+    r.iio_.stack_share = t->at("stack_share").get<std::vector<double>>();
+  }
   return r;
+}
+
+namespace {
+
+bool contains(const std::vector<std::string>& list, std::string_view s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+// A kind's format field as the control register holds it (the config word), 0 when it has none.
+std::uint64_t field_of(const platform::PmuKind& kind, const char* name, std::uint64_t ctl, unsigned* width) {
+  auto it = kind.formats.find(name);
+  if (it == kind.formats.end()) return 0;
+  auto field = syntax::parse_format(name, it->second);
+  if (width) *width = syntax::format_width(field);
+  return syntax::gather_value(field, {ctl, 0, 0});
+}
+
+}  // namespace
+
+double Rates::traffic_share(const std::string& kind, std::uint64_t ctl, std::string_view unit) const {
+  if (!contains(iio_.kinds, kind) || iio_.stack_share.empty()) return 1.0;
+  const std::string code = hex(ctl & 0xffff);
+  if (exact_.count({kind, code}) || exact_.count({kind, "*"})) return 1.0;
+  const bool part = contains(iio_.part_events, code);
+  if (!part && !contains(iio_.stack_events, code)) return 1.0;
+  auto digits = unit.find_last_not_of("0123456789");
+  unsigned stack = 0;
+  if (auto n = parse_u64(unit.substr(digits == std::string_view::npos ? 0 : digits + 1))) stack = unsigned(*n);
+  double share = iio_.stack_share[stack % iio_.stack_share.size()];
+  if (!part) return share;
+  const platform::PmuKind* k = platform::Database::builtin().pmu_kind(kind);
+  if (!k) return share;
+  unsigned fc_bits = 0;
+  std::uint64_t ch = field_of(*k, "ch_mask", ctl, nullptr), fc = field_of(*k, "fc_mask", ctl, &fc_bits);
+  double parts = 0;
+  for (unsigned p = 0; p < iio_.part_share.size() && p < 64; ++p)
+    if (ch >> p & 1) parts += iio_.part_share[p];
+  double classes = fc_bits ? static_cast<double>(std::popcount(fc)) / fc_bits : 1.0;
+  return share * parts * classes;
 }
 
 void Rates::add_rule(std::string_view rule) {
@@ -56,6 +111,7 @@ void Rates::add_rule(std::string_view rule) {
   std::string code = colon == std::string_view::npos ? "*" : canonical(key.substr(colon + 1));
   if (kind.empty() || code.empty()) throw UsageError(fmt::format("--rate '{}': expected KIND:CODE=RATE", rule));
   rules_[{kind, code}] = value;
+  exact_.insert({kind, code});
 }
 
 double Rates::rate(const std::string& kind, std::string_view code) const {

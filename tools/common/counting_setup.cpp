@@ -61,8 +61,13 @@ void set_up_counting(Machine& machine, const CountingRequest& request, CountingS
   machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
   run.time = sim::machine_clock(machine);
   run.found = discovery::discover(machine);
-  if (!request.metrics.empty()) run.catalog = metrics::Catalog::embedded();
-  run.metrics = add_metric_events(run.catalog, request.metrics, pmu_names(machine, run.found.inventory), run.specs);
+  if (!request.metrics.empty() || request.iio_scope != IioScope::None) run.catalog = metrics::Catalog::embedded();
+  if (request.iio_scope != IioScope::None)
+    run.metrics =
+        add_iio_metric_events(machine, run.found, run.catalog, request.metrics, pmu_names(machine, run.found.inventory),
+                              request.iio_scope, run.specs, run.warnings);
+  else
+    run.metrics = add_metric_events(run.catalog, request.metrics, pmu_names(machine, run.found.inventory), run.specs);
   if (std::all_of(run.specs.begin(), run.specs.end(), is_duration_time))
     throw UsageError("only duration_time given: add an event");
   run.backend = make_backend(machine, run.specs, run.found, request.backend, run.time, is_duration_time);

@@ -11,6 +11,7 @@
 #include "common/backend.h"
 #include "common/backend_choice.h"
 #include "common/event_file.h"
+#include "common/iio_breakdown.h"
 #include "common/metric_runner.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/sim/clock.h"
@@ -22,6 +23,7 @@ struct CountingRequest {
   std::vector<std::string> metrics;      // -M NAME[/TERMS/]
   std::vector<std::string> event_files;  // --event-file FILE (intel/perfmon JSON)
   BackendRequest backend;
+  IioScope iio_scope = IioScope::None;  // --per-device, --per-stack: -M per PCIe device or IIO stack
 };
 
 // Everything a counting run needs. Rows name its strings by view: it stays where it is for the
@@ -32,6 +34,7 @@ struct CountingSetup {
   std::map<std::size_t, SpecScale> spec_scales;  // --event-file events' scale and unit, by spec
   metrics::Catalog catalog;
   std::vector<MetricInstance> metrics;
+  std::vector<std::string> warnings;  // the IIO stack mapping's, with --per-device and --per-stack
   sim::MachineClock time;
   std::unique_ptr<Backend> backend;
 };

@@ -20,6 +20,40 @@ std::string core_pmu_shown(const std::string& pattern) {
   return at == std::string::npos ? pattern : pattern.substr(0, at) + "N" + pattern.substr(at + 2);
 }
 
+// The count of each of the metric's variables: the sum of its specs' rows (of one socket, or of
+// all with socket < 0).
+std::map<std::string, double> variable_counts(const MetricInstance& inst, const std::vector<Row>& rows, int socket) {
+  std::map<std::string, double> counts;
+  for (const auto& [variable, specs] : inst.specs) {
+    double sum = 0;  // a variable bound to several events is their sum (the four CCLA nodes)
+    for (std::size_t s : specs)
+      for (const auto& r : rows)
+        if (r.spec == s && (socket < 0 || r.socket == socket)) sum += static_cast<double>(r.count);
+    counts[variable] = sum;
+  }
+  return counts;
+}
+
+// A --per-device or --per-stack instance: one row under its own group, or why it has no value.
+MetricRow own_row(const MetricInstance& inst, const std::vector<Row>& rows, std::uint64_t window_ns,
+                  const std::map<std::string, double>& parameters) {
+  MetricRow m;
+  m.group = inst.group;
+  m.name = inst.label.empty() ? inst.metric->name() : fmt::format("{} ({})", inst.metric->name(), inst.label);
+  m.metric = inst.metric;
+  m.pmu = inst.pmu;
+  m.socket = inst.socket;
+  m.unit = inst.metric->unit();
+  m.detail = inst.detail;
+  m.reason = inst.reason;
+  m.valid = false;
+  if (!inst.reason.empty()) return m;
+  auto e = inst.metric->evaluate(variable_counts(inst, rows, inst.socket), static_cast<double>(window_ns), parameters);
+  m.value = e.value;
+  m.valid = e.valid;
+  return m;
+}
+
 }  // namespace
 
 std::vector<std::string> split_metric_list(const std::vector<std::string>& args) {
@@ -41,6 +75,23 @@ std::vector<std::string> split_metric_list(const std::vector<std::string>& args)
   return out;
 }
 
+MetricInstance bind_metric(const metrics::Metric& metric, const std::string& pmu, const std::string& extra,
+                           std::vector<syntax::EventSpec>& specs) {
+  MetricInstance inst;
+  inst.metric = &metric;
+  inst.pmu = pmu;
+  for (const auto& b : metric.events())
+    for (const auto& ev : b.events) {
+      std::string text = fmt::format("{}/{}{}{}/", pmu, ev, extra.empty() ? "" : ",", extra);
+      std::size_t index = specs.size();
+      for (std::size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].text == text) index = i;
+      if (index == specs.size()) specs.push_back(syntax::parse_event_list(text).at(0));
+      inst.specs[b.variable].push_back(index);
+    }
+  return inst;
+}
+
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
                                               const std::vector<std::string>& pmus,
                                               std::vector<syntax::EventSpec>& specs) {
@@ -60,20 +111,8 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
         throw UsageError(
             fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term, name, term));
     std::size_t before = out.size();
-    for (const auto& pmu : pmus) {
-      if (!m->applies_to(pmu)) continue;
-      MetricInstance inst{m, pmu, {}};
-      for (const auto& b : m->events())
-        for (const auto& ev : b.events) {
-          std::string text = fmt::format("{}/{}{}{}/", pmu, ev, extra.empty() ? "" : ",", extra);
-          std::size_t index = specs.size();
-          for (std::size_t i = 0; i < specs.size(); ++i)
-            if (specs[i].text == text) index = i;
-          if (index == specs.size()) specs.push_back(syntax::parse_event_list(text).at(0));
-          inst.specs[b.variable].push_back(index);
-        }
-      out.push_back(std::move(inst));
-    }
+    for (const auto& pmu : pmus)
+      if (m->applies_to(pmu)) out.push_back(bind_metric(*m, pmu, extra, specs));
     if (out.size() == before && perf::is_core_pmu_name(m->pmu()))
       throw Error(fmt::format("-M '{}': a core metric, counted through the kernel's perf on the CPU's core PMU ({}), "
                               "and this machine's kernel has none (no core PMU driver, or a virtual machine without "
@@ -95,16 +134,12 @@ std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& insta
   if (sockets.empty()) sockets.insert(-1);
   std::vector<MetricRow> out;
   for (const auto& inst : instances) {
+    if (!inst.group.empty()) {
+      out.push_back(own_row(inst, rows, window_ns, parameters));
+      continue;
+    }
     for (int socket : sockets) {
-      std::map<std::string, double> counts;
-      for (const auto& [variable, specs] : inst.specs) {
-        double sum = 0;  // a variable bound to several events is their sum (the four CCLA nodes)
-        for (std::size_t s : specs)
-          for (const auto& r : rows)
-            if (r.spec == s && (socket < 0 || r.socket == socket)) sum += static_cast<double>(r.count);
-        counts[variable] = sum;
-      }
-      auto e = inst.metric->evaluate(counts, static_cast<double>(window_ns), parameters);
+      auto e = inst.metric->evaluate(variable_counts(inst, rows, socket), static_cast<double>(window_ns), parameters);
       MetricRow m;
       m.group = socket >= 0 ? fmt::format("S{}", socket) : "";
       m.name = fmt::format("{} ({})", inst.metric->name(), inst.pmu);

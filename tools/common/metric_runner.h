@@ -22,13 +22,27 @@ struct MetricRow {
   double value = 0;
   std::string unit;
   bool valid = true;
+  std::string detail;  // --per-device: lspci's name of the device; --per-stack: the stack
+  std::string reason;  // why it was not counted (an unmapped device); empty when counted
 };
 
 struct MetricInstance {
   const metrics::Metric* metric = nullptr;
   std::string pmu;                                        // "nvidia_scf_pmu_0"
   std::map<std::string, std::vector<std::size_t>> specs;  // variable -> the -e specs it sums
+  // --per-device and --per-stack: the instance is one row of its own, under this group (a BDF or
+  // an IIO PMU), whatever the aggregation; `reason` set means nothing is counted for it.
+  std::string group;
+  int socket = -1;    // with a group: the socket whose units it sums (a stack PMU has a unit per socket)
+  std::string label;  // what the name shows after the metric: "uncore_iio_2 part 0"
+  std::string detail;
+  std::string reason;
 };
+
+// The events of `metric` on `pmu` with `extra` terms on each ("ch_mask=0x1"), appended to `specs`
+// unless an identical spec is there already; returns the instance that sums them.
+MetricInstance bind_metric(const metrics::Metric& metric, const std::string& pmu, const std::string& extra,
+                           std::vector<syntax::EventSpec>& specs);
 
 // The -M arguments as single metrics: "a,b/t=1,u=2/" is "a" and "b/t=1,u=2/" (a comma inside
 // NAME/TERMS/ belongs to the terms, as in perf's -e).

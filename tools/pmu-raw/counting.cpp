@@ -49,7 +49,10 @@ void set_up(RawOptions& o, Machine& machine, RunSetup& run) {
   run.per_socket = o.report.aggregation == Aggregation::PerSocket;
   CountingRequest request{o.events, o.metrics, o.event_files,
                           BackendRequest{o.backend, o.force, run.per_socket, o.interval_ms.value_or(0)}};
+  if (o.report.aggregation == Aggregation::PerDevice) request.iio_scope = IioScope::Device;
+  if (o.report.aggregation == Aggregation::PerStack) request.iio_scope = IioScope::Stack;
   set_up_counting(machine, request, run);
+  for (const auto& w : run.warnings) fmt::print(stderr, "pmu-raw: warning: {}\n", w);
 }
 
 // -o FILE, or stdout.

@@ -23,7 +23,7 @@ constexpr const char* kAbout =
 
 // The flags that are not RawOptions fields themselves.
 struct Flags {
-  bool system_wide = false, per_socket = false, per_box = false, json = false;
+  bool system_wide = false, per_socket = false, per_box = false, per_device = false, per_stack = false, json = false;
   std::string separator;
   bool list_events = false, list_metrics = false, list_all = false, names_only = false;
   bool recover = false;
@@ -51,6 +51,12 @@ void add_counting_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
 void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_flag("--per-socket", f.per_socket, "One line per event per socket");
   app.add_flag("--per-box,--no-merge", f.per_box, "One line per event per PMU unit (box)");
+  app.add_flag("--per-device", f.per_device,
+               "With -M and an Intel IIO metric (iio_inbound_read_bw...): one line per PCIe device behind a root port, "
+               "BDF first and named as lspci names it, counted on its IIO stack PMU with its part's ch_mask; a device "
+               "no part selects is listed with the reason");
+  app.add_flag("--per-stack", f.per_stack,
+               "With -M and an Intel IIO metric: one line per IIO stack PMU (uncore_iio_<n>), every part of the stack");
   app.add_option("-x,--field-separator", f.separator, "CSV output with this separator, as perf stat -x")
       ->type_name("SEP");
   app.add_flag("-j,--json", f.json, "JSON lines with perf stat -j's field names");
@@ -97,10 +103,13 @@ void add_listing_options(CLI::App& app, Flags& f) {
 }
 
 void apply_output_flags(const Flags& f, tools::RawOptions& o) {
-  if (f.per_socket && f.per_box) throw UsageError("--per-socket and --per-box are exclusive");
+  if (f.per_socket + f.per_box + f.per_device + f.per_stack > 1)
+    throw UsageError("--per-socket, --per-box, --per-device and --per-stack are exclusive");
   if (f.json && !f.separator.empty()) throw UsageError("-j and -x are exclusive");
   o.report.aggregation = f.per_box      ? tools::Aggregation::PerBox
                          : f.per_socket ? tools::Aggregation::PerSocket
+                         : f.per_device ? tools::Aggregation::PerDevice
+                         : f.per_stack  ? tools::Aggregation::PerStack
                                         : tools::Aggregation::Merged;
   o.report.format = f.json ? tools::Format::Json : f.separator.empty() ? tools::Format::Table : tools::Format::Csv;
   if (!f.separator.empty()) o.report.separator = f.separator;

@@ -70,6 +70,9 @@ Reporter::GroupKey Reporter::group_key(const Row& r) const {
     return {r.socket, {}};
   case Aggregation::PerBox:
     return {-1, r.pmu};
+  case Aggregation::PerDevice:
+  case Aggregation::PerStack:
+    return {r.socket, {}};  // a stack PMU has a unit per socket, and a device is on one of them
   }
   return {-1, {}};
 }
@@ -129,7 +132,7 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
     case Format::Json: {
       nlohmann::ordered_json j;
       if (!time.empty()) j["interval"] = std::stod(time);
-      if (o_.aggregation == Aggregation::PerSocket) j["socket"] = group;
+      if (!box && !group.empty()) j["socket"] = group;  // per socket, device or stack
       if (box) j["pmu"] = group;
       j["counter-value"] = fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
       j["unit"] = std::string(r.unit);
@@ -143,31 +146,74 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
     }
     }
   }
-  for (const auto& m : metrics) {
-    std::string value = m.valid ? fmt::format("{:.3f}", m.value) : "nan";
-    if (o_.format == Format::Json) {
-      nlohmann::ordered_json j;
-      if (!time.empty()) j["interval"] = std::stod(time);
-      if (!m.group.empty()) j[o_.aggregation == Aggregation::PerBox ? "pmu" : "socket"] = m.group;
-      j["metric-value"] = value;
-      j["metric-unit"] = m.unit;
-      j["metric"] = m.name;
-      fmt::print(o_.out, "{}\n", j.dump());
-    } else if (o_.format == Format::Csv) {
-      const std::string& s = o_.separator;
-      fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s, m.group.empty() ? "" : m.group + s,
-                 "", s, "", s, m.name, s, "", s, "", s + value + s + m.unit);
-    } else {
-      std::string g = m.group.empty() ? "" : fmt::format("{:<4} ", m.group);
-      fmt::print(o_.out, "{}{}{:>20} {:<5} {}\n", time, g, value, m.unit, m.name);
-    }
+  for (const auto& m : metrics) breakdown() ? print_breakdown_metric(time, m) : print_metric(time, m);
+}
+
+void Reporter::print_metric(const std::string& time, const MetricRow& m) {
+  std::string value = m.valid ? fmt::format("{:.3f}", m.value) : "nan";
+  if (o_.format == Format::Json) {
+    nlohmann::ordered_json j;
+    if (!time.empty()) j["interval"] = std::stod(time);
+    if (!m.group.empty()) j[o_.aggregation == Aggregation::PerBox ? "pmu" : "socket"] = m.group;
+    j["metric-value"] = value;
+    j["metric-unit"] = m.unit;
+    j["metric"] = m.name;
+    fmt::print(o_.out, "{}\n", j.dump());
+  } else if (o_.format == Format::Csv) {
+    const std::string& s = o_.separator;
+    fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s, m.group.empty() ? "" : m.group + s,
+               "", s, "", s, m.name, s, "", s, "", s + value + s + m.unit);
+  } else {
+    std::string g = m.group.empty() ? "" : fmt::format("{:<4} ", m.group);
+    fmt::print(o_.out, "{}{}{:>20} {:<5} {}\n", time, g, value, m.unit, m.name);
+  }
+}
+
+namespace {
+
+// A CSV field that holds the separator or a quote is quoted (RFC 4180): lspci's names may have commas.
+std::string csv_field(const std::string& text, const std::string& sep) {
+  if (text.find(sep) == std::string::npos && text.find('"') == std::string::npos) return text;
+  std::string q = "\"";
+  for (char c : text) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+// --per-device / --per-stack: the BDF (or stack PMU) first, the value, the metric with the PMU and
+// parts it was counted on, then lspci's name of the device (or the stack); a device that could not
+// be counted says why instead of a value.
+void Reporter::print_breakdown_metric(const std::string& time, const MetricRow& m) {
+  const bool counted = m.reason.empty();
+  std::string value = !counted ? "-" : m.valid ? fmt::format("{:.3f}", m.value) : "nan";
+  const char* key = o_.aggregation == Aggregation::PerDevice ? "device" : "pmu";
+  if (o_.format == Format::Json) {
+    nlohmann::ordered_json j;
+    if (!time.empty()) j["interval"] = std::stod(time);
+    j[key] = o_.aggregation == Aggregation::PerDevice ? m.group : m.pmu;
+    if (m.socket >= 0) j["socket"] = m.socket;
+    j[o_.aggregation == Aggregation::PerDevice ? "device-name" : "stack"] = m.detail;
+    j["metric-value"] = counted ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+    j["metric-unit"] = m.unit;
+    j["metric"] = m.name;
+    if (!counted) j["not-counted"] = m.reason;
+    fmt::print(o_.out, "{}\n", j.dump());
+  } else if (o_.format == Format::Csv) {
+    const std::string& s = o_.separator;
+    fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s, m.group, s, s, s,
+               csv_field(m.name, s), s, s, s, value, s + m.unit + s, csv_field(m.detail, s),
+               counted ? "" : s + csv_field("not counted: " + m.reason, s));
+  } else {
+    std::string what = counted ? m.name : fmt::format("{} not counted: {}", m.name, m.reason);
+    fmt::print(o_.out, "{}{:<15} {:>12} {:<8} {}  [{}]\n", time, m.group, value, m.unit, what, m.detail);
   }
 }
 
 void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
   if (o_.format == Format::Table && !header_done_) {
-    fmt::print(o_.out, "#{:>15}{}{:>21} {:<5} {}\n", "time", o_.aggregation == Aggregation::PerSocket ? " sock" : "",
-               "counts", "unit", "events");
+    fmt::print(o_.out, "#{:>15}{}{:>21} {:<5} {}\n", "time",
+               o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock" : "", "counts", "unit", "events");
     header_done_ = true;
   }
   std::string time = fmt::format("{:16.9f} ", t_s);

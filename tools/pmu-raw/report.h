@@ -13,7 +13,9 @@
 
 namespace pmukit::tools {
 
-enum class Aggregation { Merged, PerSocket, PerBox };
+// PerDevice and PerStack (-M IIO metrics per PCIe device or IIO stack) show events merged and each
+// metric instance on a line of its own.
+enum class Aggregation { Merged, PerSocket, PerBox, PerDevice, PerStack };
 enum class Format { Table, Csv, Json };
 
 struct ReportOptions {
@@ -41,7 +43,10 @@ class Reporter {
   // What a row is summed under: (socket, "") per socket, (-1, pmu) per box, (-1, "") merged.
   using GroupKey = std::pair<int, std::string_view>;
   GroupKey group_key(const Row& r) const;
+  bool breakdown() const { return o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack; }
   void print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
+  void print_metric(const std::string& time, const MetricRow& m);
+  void print_breakdown_metric(const std::string& time, const MetricRow& m);
   ReportOptions o_;
   bool header_done_ = false;
 };

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,10 +35,22 @@ class Rates {
   void add_rule(std::string_view rule);
   double rate(const std::string& kind, std::string_view code) const;
   double rate(const std::string& kind, std::uint64_t code) const;
+  // The invented IIO traffic of rates.json's iio_traffic: what an IIO counter control `ctl` on
+  // the stack PMU `unit` (uncore_iio_<n>) multiplies its rate by -- the stack's share, and for a
+  // part-filtered event the shares of the parts its ch_mask selects times the fraction of the
+  // classes its fc_mask selects. 1 for every other kind and event, and for an event whose rate a
+  // --rate rule set (add_rule): that rate is what each counter counts.
+  double traffic_share(const std::string& kind, std::uint64_t ctl, std::string_view unit) const;
 
  private:
+  struct IioTraffic {
+    std::vector<std::string> kinds, part_events, stack_events;  // canonical hex codes
+    std::vector<double> part_share, stack_share;
+  };
   std::map<std::pair<std::string, std::string>, double> rules_;  // (kind or "*", code or "*")
   double default_ = 1e6;
+  IioTraffic iio_;
+  std::set<std::pair<std::string, std::string>> exact_;  // (kind, code or "*") set by add_rule
 };
 
 // Advances counts by rate * dt without drift: the fractional part carries to the next step.

@@ -67,8 +67,8 @@ json with_metric(const char* key, json value) {
 
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
-  EXPECT_EQ(c.metrics().size(), 131u);   // 86 uncore metrics and the 45 Grace core metrics
-  EXPECT_EQ(c.pmu_types().size(), 16u);  // armv8_pmuv3_%u added for the core metrics
+  EXPECT_EQ(c.metrics().size(), 139u);   // 94 uncore metrics (8 Intel IIO) and the 45 Grace core metrics
+  EXPECT_EQ(c.pmu_types().size(), 17u);  // armv8_pmuv3_%u for the core metrics, uncore_iio_%u for IIO
   for (const auto& m : c.metrics()) {
     const PmuType* t = c.find_pmu_type(m.pmu());
     ASSERT_NE(t, nullptr) << m.name();
@@ -184,7 +184,7 @@ TEST(Catalog, RefusesUnknownAndMissingKeys) {
 TEST(Catalog, RefusesBadValues) {
   EXPECT_EQ(error_of(with_metric("unit", "GBps")),
             "metrics/test.json: metric 'lat': unknown unit 'GBps' (one of GB/s, %, ns, GHz, "
-            "cycles, requests/cycle, ratio, MPKI, instructions/cycle, GFLOP/s)");
+            "cycles, requests/cycle, ratio, MPKI, instructions/cycle, GFLOP/s, events/s)");
   EXPECT_EQ(error_of(with_metric("description", "")),
             "metrics/test.json: metric 'lat': 'description' must be a non-empty string");
   EXPECT_EQ(error_of(with_metric("name", "Lat")),

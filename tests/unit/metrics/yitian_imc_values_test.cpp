@@ -89,6 +89,15 @@ std::vector<MetricCase> other_cases() {
       // The whole socket: what the rows of its 8 channels sum to.
       {"spr_dram_read_bw", {{"CAS_COUNT_READ", 8e9}}, 1e10, 51.2, "by hand: 8 channels x 1e9 CAS x 64 B in 10 s"},
       {"spr_dram_write_bw", {{"CAS_COUNT_WRITE", 4e9}}, 1e10, 25.6, "by hand: 8 channels x 5e8 CAS x 64 B in 10 s"},
+      // Intel IIO (pcm-iio's multiplier 4: IIO data events count 4-byte units; IOMMU counts per second).
+      {"iio_inbound_read_bw", {{"DATA_REQ_OF_CPU_MEM_READ", 2.5e9}}, 1e9, 10.0, "by hand: 2.5e9 x 4 B in 1 s"},
+      {"iio_inbound_write_bw", {{"DATA_REQ_OF_CPU_MEM_WRITE", 1e9}}, 2e9, 2.0, "by hand: 1e9 x 4 B in 2 s"},
+      {"iio_outbound_write_bw", {{"DATA_REQ_BY_CPU_MEM_WRITE", 5e7}}, 1e9, 0.2, "by hand: 5e7 x 4 B in 1 s"},
+      {"spr_iio_outbound_read_bw", {{"DATA_REQ_OF_CPU_CMPD", 1e8}}, 1e9, 0.4, "by hand: 1e8 x 4 B in 1 s"},
+      {"gnr_iio_outbound_read_bw", {{"DATA_REQ_BY_CPU_MEM_READ", 3e8}}, 4e9, 0.3, "by hand: 3e8 x 4 B in 4 s"},
+      {"iio_iotlb_lookups", {{"IOMMU0_FIRST_LOOKUPS", 6e6}}, 3e9, 2e6, "by hand: 6e6 lookups in 3 s"},
+      {"iio_iotlb_misses", {{"IOMMU0_MISSES", 1e5}}, 5e8, 2e5, "by hand: 1e5 misses in 0.5 s"},
+      {"iio_ctxt_cache_hits", {{"IOMMU0_CTXT_CACHE_HITS", 7e6}}, 2e9, 3.5e6, "by hand: 7e6 hits in 2 s"},
   };
 }
 

@@ -1,0 +1,45 @@
+# pmu-raw -M <Intel IIO metric> --per-device / --per-stack on the bundled SPR and GNR machines under
+# pmu-sim (virtual time, the invented traffic of platforms/sim/rates.json): one line per PCIe device,
+# BDF first, the IIO stack PMU and part it was counted on, lspci's name; table, CSV and JSON; errors.
+. "$(dirname "$0")/common.sh"
+"$BIN/pmu-sim" create spr-2s "$T/spr" > /dev/null
+sim_start "$T/spr"
+"$BIN/pmu-raw" --snapshot "$T/spr" -M iio_inbound_read_bw --per-device --duration 1 > "$T/out"
+# The summary table without its elapsed-time line (the only wall-clock number in it).
+grep -v 'seconds time elapsed' "$T/out" > "$T/table"
+same_as raw_iio_spr_per_device "$T/table"
+# CSV: BDF first, the value and unit, the metric with its PMU and part, lspci's name (quoted when it
+# holds the separator).
+"$BIN/pmu-raw" --snapshot "$T/spr" -M iio_inbound_read_bw --per-device --duration 1 -x, > "$T/csv"
+grep -qx '0000:16:00.0,,,iio_inbound_read_bw (uncore_iio_2 part 0),,,4.800,GB/s,Non-Volatile memory controller: Samsung Electronics Co Ltd NVMe SSD Controller PM9A1/PM9A3/980PRO' "$T/csv"
+grep -qx '0000:27:00.0,,,"iio_inbound_read_bw (uncore_iio_4 part 0, shared with 1 other device)",,,4.000,GB/s,Ethernet controller: Mellanox Technologies MT2892 Family \[ConnectX-6 Dx\]' "$T/csv"
+# JSON lines: one per device; per stack, one per stack PMU and socket.
+"$BIN/pmu-raw" --snapshot "$T/spr" -M iio_outbound_write_bw --per-device --duration 1 -j > "$T/json"
+test "$(grep -c '"device":' "$T/json")" = "$(grep -c '^0000:' "$T/table")"
+# Each distinct part of a stack is an event on its 4 counters: two metrics on the accelerator stack's
+# three parts do not fit, and the run says so before anything is programmed (no multiplexing yet).
+status 2 "$BIN/pmu-raw" --snapshot "$T/spr" -M iio_inbound_read_bw,iio_outbound_write_bw --per-device --duration 1 2> "$T/err"
+grep -qx 'pmu-raw: error: uncore_iio_0: 6 events but the box has 4 counters; count them in separate runs, or use --backend perf, which multiplexes' "$T/err"
+"$BIN/pmu-raw" --snapshot "$T/spr" -M iio_iotlb_lookups --per-stack --duration 1 -j > "$T/stacks"
+test "$(grep -c '"metric":"iio_iotlb_lookups"' "$T/stacks")" = 20  # 10 IIO PMUs on each of 2 sockets
+grep -q '"pmu":"uncore_iio_6","socket":1,"stack":"socket 1, stack PCIe2, root bus 0000:b7","metric-value":"6000000.000","metric-unit":"events/s"' "$T/stacks"
+# Errors, before anything is programmed: exit 2, one line.
+status 2 "$BIN/pmu-raw" --snapshot "$T/spr" -e uncore_iio_2/event=0x1/ --per-device --duration 1 2> "$T/err"
+grep -qx 'pmu-raw: error: --per-device goes with -M and an IIO metric (iio_inbound_read_bw...)' "$T/err"
+status 2 "$BIN/pmu-raw" --snapshot "$T/spr" -M iio_iotlb_misses --per-device --duration 1 2> "$T/err"
+grep -q "^pmu-raw: error: -M 'iio_iotlb_misses' with --per-device: its events have no part filter" "$T/err"
+status 2 "$BIN/pmu-raw" --snapshot "$T/spr" -M spr_dram_read_bw --per-stack --duration 1 2> "$T/err"
+grep -q "it counts on uncore_imc PMUs, not on the IIO stack PMUs" "$T/err"
+status 2 "$BIN/pmu-raw" --snapshot "$T/spr" -M iio_inbound_read_bw --per-device --per-socket 2> "$T/err"
+grep -q 'are exclusive' "$T/err"
+status 2 "$BIN/pmu-raw" --snapshot "$T/spr" -M 'iio_inbound_read_bw/ch_mask=0x1/' --per-device --duration 1 2> "$T/err"
+grep -q 'ch_mask is set per device by pmu-raw' "$T/err"
+"$BIN/pmu-sim" create grace-2s "$T/grace" > /dev/null
+status 2 "$BIN/pmu-raw" --snapshot "$T/grace" -M iio_inbound_read_bw --per-device --duration 1 2> "$T/err"
+grep -q "has no IIO stack mapping" "$T/err"
+# Granite Rapids: its own outbound read event; the accelerators are parts of their stacks.
+"$BIN/pmu-sim" create gnr-2s "$T/gnr" > /dev/null
+sim_start "$T/gnr"
+"$BIN/pmu-raw" --snapshot "$T/gnr" -M gnr_iio_outbound_read_bw --per-device --duration 1 > "$T/out"
+grep -v 'seconds time elapsed' "$T/out" > "$T/table"
+same_as raw_iio_gnr_per_device "$T/table"
