@@ -42,6 +42,7 @@ class Reporter {
   using GroupKey = std::pair<int, std::string_view>;
   GroupKey group_key(const Row& r) const;
   void print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
+  void print_metrics(const std::string& time, const std::vector<MetricRow>& metrics);
   ReportOptions o_;
   bool header_done_ = false;
 };
