@@ -6,6 +6,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "pmukit/pmu/multiplex.h"
 #include "pmukit/pmu/session.h"
@@ -102,10 +103,7 @@ class DirectBackend : public Backend {
     for (const auto& [family, names] : by_family)
       out.push_back(fmt::format("direct register access ({}, {} unit{}; {})", family, names.size(),
                                 names.size() == 1 ? "" : "s", clock_.describe()));
-    for (const auto& w : units_)
-      if (w.plan.multiplexed())
-        out.push_back(fmt::format("{}: {} events multiplexed in {} sets, the next every {} ms", w.unit->name,
-                                  w.events.size(), w.plan.sets.size(), static_cast<double>(mux_ns_) / 1e6));
+    for (auto& n : multiplex_notes()) out.push_back(std::move(n));
     return out;
   }
 
@@ -145,6 +143,23 @@ class DirectBackend : public Backend {
       rows.push_back(std::move(r));
     }
     return rows;
+  }
+
+  // One note per shape (events, sets) of the multiplexed units, naming them (a name once: one
+  // kernel PMU name covers a box on every socket).
+  std::vector<std::string> multiplex_notes() const {
+    std::map<std::pair<std::size_t, std::size_t>, std::pair<std::size_t, std::set<std::string>>> shapes;
+    for (const auto& w : units_)
+      if (w.plan.multiplexed()) {
+        auto& [count, names] = shapes[{w.events.size(), w.plan.sets.size()}];
+        ++count, names.insert(w.unit->name);
+      }
+    std::vector<std::string> out;
+    for (const auto& [shape, units] : shapes)
+      out.push_back(fmt::format("multiplexed: {} unit{} ({}), {} events in {} sets each, the next set every {} ms",
+                                units.first, units.first == 1 ? "" : "s", fmt::join(units.second, ", "), shape.first,
+                                shape.second, static_cast<double>(mux_ns_) / 1e6));
+    return out;
   }
 
   // Every multiplexed unit's next set on its counters (its saved registers and mappings stay).
