@@ -2,8 +2,10 @@
 #include "pmukit/sim/clock.h"
 
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +26,13 @@ constexpr std::uint64_t kAnswerTimeoutNs = 10'000'000'000ull;
 template <class T>
 std::atomic_ref<T> at(T& field) {
   return std::atomic_ref<T>(field);
+}
+
+// futex(2) on the page's doorbell: the page is a MAP_SHARED file mapping, so the (not private)
+// futex is keyed on the file page and reaches the other process.
+void ring(std::uint32_t& doorbell) {
+  at(doorbell).fetch_add(1);
+  ::syscall(SYS_futex, &doorbell, FUTEX_WAKE, 1, nullptr, nullptr, 0);
 }
 
 ClockPage* map_page(const std::filesystem::path& path, bool create) {
@@ -80,6 +89,7 @@ class SimClock final : public Clock, public pmu::Settle {
     }
     at(page_->request_ns).store(t);
     std::uint64_t seq = at(page_->seq).fetch_add(1) + 1;
+    ring(page_->doorbell);
     bool done = true;
     while (at(page_->ack).load() < seq) {
       check_timeout(start);
@@ -151,6 +161,15 @@ bool ClockServer::pending(std::uint64_t& seq, std::uint64_t& request_ns) const {
   if (seq == at(page_->ack).load()) return false;
   request_ns = at(page_->request_ns).load();
   return true;
+}
+
+std::uint32_t ClockServer::doorbell() const {
+  return at(page_->doorbell).load();
+}
+
+void ClockServer::wait(std::uint32_t seen, std::uint64_t timeout_ns) const {
+  timespec ts{static_cast<time_t>(timeout_ns / 1'000'000'000), static_cast<long>(timeout_ns % 1'000'000'000)};
+  ::syscall(SYS_futex, &page_->doorbell, FUTEX_WAIT, seen, &ts, nullptr, 0);  // EAGAIN, EINTR, ETIMEDOUT: done
 }
 
 void ClockServer::complete(std::uint64_t seq, std::uint64_t now) {
