@@ -53,7 +53,8 @@ exporter_start() {
   trap 'stop_background; rm -rf "$T"' EXIT
   local i
   for ((i = 0; i < 2000; i++)); do
-    EXPORTER=$(sed -nE 's|^pmu-exporter: listening on (http://[^/]*)/.*|\1|p' "$T/exporter.out")
+    # The background shell may not have created exporter.out yet: no file is no line yet.
+    EXPORTER=$(sed -nE 's|^pmu-exporter: listening on (http://[^/]*)/.*|\1|p' "$T/exporter.out" 2> /dev/null || true)
     [ -n "$EXPORTER" ] && return 0
     kill -0 "$EXPORTER_PID" 2> /dev/null || { cat "$T/exporter.err" >&2; return 1; }
     sleep 0.005
