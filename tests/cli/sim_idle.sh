@@ -3,20 +3,18 @@
 # request still wakes it at once (pmu-sim advance returns; pmu-raw counts).
 . "$(dirname "$0")/common.sh"
 "$BIN/pmu-sim" create yitian "$T/y" > /dev/null
-# blocked PID: every look at the process finds it in a futex wait (a poll with short sleeps is found
-# in hrtimer_nanosleep instead). An idle server wakes at most every 100 ms to see a signal.
+# blocked PID: looked at repeatedly, the process is in a futex wait (or, just woken, on its way back:
+# wchan "0" while it runs or waits for a CPU), never in a timed sleep -- a poll with short sleeps
+# is found in hrtimer_nanosleep. An idle server wakes at most every 100 ms to see a signal.
 blocked() {
-  local i w
-  # First until it is in its loop (a bounded wait, as sim_start's): just started, it may still be
-  # writing its banner.
-  for ((i = 0; i < 200; i++)); do
-    [[ $(cat "/proc/$1/wchan") == *futex* ]] && break
+  local i w futex=0
+  for ((i = 0; i < 10; i++)); do
+    w=$(cat "/proc/$1/wchan")
+    [[ $w == *sleep* ]] && { echo "pmu-sim $1 polls: found in '$w'" >&2; return 1; }
+    [[ $w == *futex* ]] && futex=$((futex + 1))
     sleep 0.01
   done
-  for ((i = 0; i < 5; i++)); do
-    w=$(cat "/proc/$1/wchan")
-    [[ $w == *futex* ]] || { echo "pmu-sim $1 is in '$w', not a futex wait" >&2; return 1; }
-  done
+  [ "$futex" -gt 0 ] || { echo "pmu-sim $1 was never found in a futex wait" >&2; return 1; }
 }
 sim_start "$T/y"
 blocked "${SIM_PIDS[-1]}"
