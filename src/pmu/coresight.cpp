@@ -56,11 +56,11 @@ class CoreSightDriver : public UnitDriver {
       return DoesNotFit{fmt::format("{}: {} events need the cycle counter, and the block has one (Linux "
                                     "arm_cspmu.c arm_cspmu_get_event_idx: one cycles event at a time)",
                                     unit_.name, cycles),
-                        "count one cycles event per run, or use --backend perf, which multiplexes"};
+                        "", false, true};
     if (general > general_.size())
       return DoesNotFit{fmt::format("{}: {} events but the block has {} counters{}", unit_.name, events.size(),
                                     general_.size(), cc_ ? " and a cycle counter" : ""),
-                        "count them in separate runs, or use --backend perf, which multiplexes"};
+                        "", false, true};
     return std::nullopt;
   }
 

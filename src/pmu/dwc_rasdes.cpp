@@ -47,9 +47,7 @@ class DwcDriver : public UnitDriver {
     }
     if (time > 1 || lane > 1)
       return DoesNotFit{fmt::format("{}: a root port has one time-based and one lane event counter", unit_.name),
-                        fmt::format("{} time-based and {} lane events asked: count them in separate runs (the kernel's "
-                                    "perf PMU multiplexes them where that driver is loaded)",
-                                    time, lane)};
+                        fmt::format("{} time-based and {} lane events asked", time, lane), false, true};
     return std::nullopt;
   }
 
@@ -72,7 +70,9 @@ class DwcDriver : public UnitDriver {
         time_ctl_ = TimeCtlReportSelect::put(id) | TimeCtlDuration::put(0);  // manual duration
         g.write(time_, time_ctl_);
         slots_.push_back(true);
-        plan.add({layout_.at(Role::TimeCounter)}, 64, id >= kPayloadFirst && id <= kPayloadLast ? kPayloadUnit : 1);
+        auto c =
+            plan.add({layout_.at(Role::TimeCounter)}, 64, id >= kPayloadFirst && id <= kPayloadLast ? kPayloadUnit : 1);
+        plan.counters[c].zero_at_start = true;  // start() clears it, after the baseline is read
       } else {
         lane_ctl_ = EventCntSelect::put(id) | EventCntLane::put(ConfigLane::get(e.config));
         // Programmed with the counter off and cleared (EVENT_COUNTER_DATA_REG needs clearing by hand).

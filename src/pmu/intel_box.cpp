@@ -57,7 +57,7 @@ class IntelBoxDriver : public UnitDriver {
     if (general > counters_ || fixed > 1)
       return DoesNotFit{fmt::format("{}: {} events but the box has {} counters{}", unit_.name, events.size(), counters_,
                                     fixed_ ? " and 1 fixed counter" : ""),
-                        "count them in separate runs, or use --backend perf, which multiplexes"};
+                        "", false, true};
     std::uint64_t filter = 0;
     for (const auto& e : events) {
       if (e.config1 && filter && filter != e.config1)

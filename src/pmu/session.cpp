@@ -116,7 +116,8 @@ void DirectSession::read(std::size_t u) {
 
 void DirectSession::baseline(std::size_t u) {
   read(u);
-  for (std::size_t c = 0; c < raw_[u].size(); ++c) trackers_[u][c].start(raw_[u][c]);
+  for (std::size_t c = 0; c < raw_[u].size(); ++c)
+    trackers_[u][c].start(plans_[u].counters[c].zero_at_start ? 0 : raw_[u][c]);
 }
 
 void DirectSession::start() {

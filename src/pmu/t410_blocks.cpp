@@ -57,7 +57,10 @@ class T410Driver : public UnitDriver {
   }
 
   void configure(WriteGuard&, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
-    for (const auto& e : events) plan.add(counters_of(static_cast<unsigned>(bits(e.config, 3, 0))), 64);
+    for (const auto& e : events) {
+      auto c = plan.add(counters_of(static_cast<unsigned>(bits(e.config, 3, 0))), 64);
+      plan.counters[c].zero_at_start = !cmem_;  // C2C: start() restarts them from 0, after the baseline
+    }
   }
 
   // C2C counters restart from 0 when enabled (nv_c2c_pmu_disable); CMEM was cleared in reset().

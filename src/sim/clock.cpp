@@ -2,9 +2,11 @@
 #include "pmukit/sim/clock.h"
 
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +32,13 @@ std::atomic_ref<T> at(T& field) {
 
 bool pid_gone(std::uint64_t pid) {
   return pid == 0 || pid > 0x7fffffffull || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+}
+
+// futex(2) on the page's doorbell: the page is a MAP_SHARED file mapping, so the (not private)
+// futex is keyed on the file page and reaches the other process.
+void ring(std::uint32_t& doorbell) {
+  at(doorbell).fetch_add(1);
+  ::syscall(SYS_futex, &doorbell, FUTEX_WAKE, 1, nullptr, nullptr, 0);
 }
 
 ClockPage* map_page(const std::filesystem::path& path, bool create) {
@@ -96,6 +105,7 @@ class SimClock final : public Clock, public pmu::Settle {
     }
     at(page_->request_ns).store(t);
     std::uint64_t seq = at(page_->seq).fetch_add(1) + 1;
+    ring(page_->doorbell);
     while (at(page_->ack).load() < seq) {
       if (interruptible && g_interrupted.load()) break;
       check_answering(start);
@@ -181,6 +191,15 @@ bool ClockServer::pending(std::uint64_t& seq, std::uint64_t& request_ns) const {
 void ClockServer::release_dead_client() {
   std::uint64_t holder = at(page_->client).load();
   if (holder != 0 && pid_gone(holder)) at(page_->client).compare_exchange_strong(holder, 0);
+}
+
+std::uint32_t ClockServer::doorbell() const {
+  return at(page_->doorbell).load();
+}
+
+void ClockServer::wait(std::uint32_t seen, std::uint64_t timeout_ns) const {
+  timespec ts{static_cast<time_t>(timeout_ns / 1'000'000'000), static_cast<long>(timeout_ns % 1'000'000'000)};
+  ::syscall(SYS_futex, &page_->doorbell, FUTEX_WAIT, seen, &ts, nullptr, 0);  // EAGAIN, EINTR, ETIMEDOUT: done
 }
 
 void ClockServer::complete(std::uint64_t seq, std::uint64_t now) {

@@ -43,6 +43,9 @@ complete_line pmu-raw --snapshot "$T/spr" -M '' | not grep -q '^scf_'
 complete_line pmu-raw --snapshot "$T/grace" -M scf_local_mem_read | has scf_local_mem_read_bw
 # Fixed values, machines, subcommands, path parameters, files, BDFs.
 test "$(complete_line pmu-raw --backend '' | tr '\n' ' ')" = "auto direct perf "
+# --mux-interval: milliseconds, perf's default first among them.
+complete_line pmu-raw --mux-interval '' | has 4 1
+complete_line pmu-raw --mux-interval 1 | has 1 10 100
 complete_line pmu-discover --machine g | has gnr-2s grace-2s
 complete_line pmu-sim '' | has list create run advance
 complete_line pmu-sim create '' | has spr-2s t410-2s

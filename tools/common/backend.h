@@ -25,14 +25,22 @@ struct Row {
   std::string_view event;  // display name: the event as written, or its name= label
   std::string_view pmu;    // the kernel PMU name of the unit (uncore_imc_3)
   int socket = -1;
-  std::uint64_t count = 0;       // since the previous read (intervals) or since start (totals)
+  std::uint64_t count = 0;       // since the previous read (intervals) or since start (totals), scaled
+  std::uint64_t raw = 0;         // what the counter counted while it ran: count before scaling
   double scale = 1.0;            // alias .scale: value shown = count * scale
   std::string_view unit;         // alias .unit
   std::uint64_t enabled_ns = 0;  // time the event was enabled over the read's window
-  std::uint64_t running_ns = 0;  // time it was on a counter (less when perf multiplexes)
+  std::uint64_t running_ns = 0;  // time it was on a counter (less when it is multiplexed)
   bool lost = false;             // an overflow the arithmetic could not account for
   std::string_view backend;      // "direct" or "perf"
 };
+
+// Adds a later read of the same event to `into`: the raw counts and both times are summed and the
+// sum scaled once, as perf stat scales an interval's deltas (or the run's totals) -- not a sum of
+// each read's scaled counts, which a read while the event was off the counters would skew.
+void add_read(Row& into, const Row& later);
+// count = raw x enabled / running, perf's rounding (perf::scale_count).
+void scale_row(Row& row);
 
 class Backend {
  public:

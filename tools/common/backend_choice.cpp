@@ -16,6 +16,7 @@
 #include "pmukit/perf/event_set.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
+#include "pmukit/pmu/multiplex.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::tools {
@@ -149,18 +150,27 @@ void Chooser::require_a_way(const syntax::EventSpec& s, const Choice& c) {
     throw UsageError("--force takes busy units for direct programming; with --backend perf it has no use");
 }
 
-// Why the direct drivers refuse these events (all naming one PMU): binding or fitting them on a
-// unit, checked before anything is written.
+// Why the direct drivers refuse these events (all naming one PMU): binding them, or fitting them on
+// a unit even in turn (more events than counters are multiplexed), checked before anything is
+// written.
 std::optional<Refusal> Chooser::refusal_of_group(const std::vector<syntax::EventSpec>& group) {
-  std::map<const discovery::PmuUnit*, std::vector<syntax::EncodedEvent>> per_unit;
+  struct Events {
+    std::vector<syntax::EncodedEvent> encoded;
+    std::vector<std::size_t> spec_of;
+  };
+  std::map<const discovery::PmuUnit*, Events> per_unit;
   try {
-    for (auto& b : events::bind_events(group, found_.inventory, platform::Database::builtin()))
-      per_unit[b.unit].push_back(std::move(b.encoded));
+    for (auto& b : events::bind_events(group, found_.inventory, platform::Database::builtin())) {
+      per_unit[b.unit].encoded.push_back(std::move(b.encoded));
+      per_unit[b.unit].spec_of.push_back(b.spec);
+    }
   } catch (const Error& e) {
     return Refusal{pmu::DoesNotFit{e.what(), ""}, group.front().pmu};
   }
-  for (const auto& [unit, encoded] : per_unit)
-    if (auto v = preflight_->fit(*unit, encoded); !pmu::ok(v)) return Refusal{v, unit->name};
+  for (const auto& [unit, e] : per_unit)
+    if (auto plan = pmu::plan_rotation(*preflight_, *unit, e.encoded, groups_of(group, e.spec_of));
+        !pmu::ok(plan.verdict))
+      return Refusal{plan.verdict, unit->name};
   return std::nullopt;
 }
 
@@ -176,9 +186,9 @@ void Chooser::check_kernel_rules() {
     if (auto refusal = refusal_of_group(group); refusal && refusal->kernel_rule()) throw UsageError(refusal->text());
 }
 
-// Auto mode: a PMU whose events the direct drivers would refuse (more events than counters, a
-// filter the registers cannot express) goes to the kernel's perf when it has that PMU, as a
-// whole -- its events stay in one place, and perf multiplexes what does not fit.
+// Auto mode: a PMU whose events the direct drivers would refuse (a filter the registers cannot
+// express, an event they do not know) goes to the kernel's perf when it has that PMU, as a whole:
+// its events stay in one place. More events than counters stay direct: they are multiplexed.
 void Chooser::send_refused_pmus_to_perf() {
   std::map<std::string, std::vector<std::size_t>> by_pmu;
   for (std::size_t i = 0; i < specs_.size(); ++i)
@@ -239,7 +249,8 @@ void Chooser::add_direct_part(CompositeBackend& composite, const sim::MachineClo
   for (auto i : index) direct.push_back(specs_[i]);
   auto bound = events::bind_events(direct, found_.inventory, platform::Database::builtin());
   for (auto& b : bound) b.spec = index[b.spec];
-  composite.add(make_direct_backend(std::move(preflight_), specs_, bound, req_.force, time));
+  composite.add(
+      make_direct_backend(std::move(preflight_), specs_, bound, req_.force, time, req_.mux_interval_ms * 1'000'000ull));
 }
 
 // When auto sent a PMU to perf because the direct driver refused it, perf's complaint alone would

@@ -11,11 +11,19 @@
 
 namespace pmukit::tools {
 
+// How long each set of a multiplexed unit's events stays on its counters: perf's default for every
+// PMU without a multiplexing interval of its own (the uncore and Arm PMU drivers set none), the
+// perf_event_mux_interval_ms file's default PERF_CPU_HRTIMER = 1000 / HZ ms (Linux
+// kernel/events/core.c), with Debian's CONFIG_HZ=250. (Intel uncore's hrtimer,
+// UNCORE_PMU_HRTIMER_INTERVAL = 60 s, only reads counters before they overflow; it rotates nothing.)
+constexpr std::uint64_t kDefaultMuxIntervalMs = 4;
+
 struct BackendRequest {
   std::string mode = "auto";  // direct, perf or auto
   bool force = false;
   bool per_socket = false;
-  std::uint64_t interval_ms = 0;  // -I; 0 without
+  std::uint64_t interval_ms = 0;                          // -I; 0 without
+  std::uint64_t mux_interval_ms = kDefaultMuxIntervalMs;  // --mux-interval
 };
 
 // perf stat's shortest -I: below it a perf read (a system call per group and CPU, an IPI for each

@@ -53,8 +53,17 @@ std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inve
 }
 
 void set_up_counting(Machine& machine, const CountingRequest& request, CountingSetup& run) {
-  for (const auto& e : request.events)
-    for (auto& p : syntax::parse_event_list(e)) run.specs.push_back(std::move(p));
+  // Each -e list numbers its {...} groups from 0: renumber them so that groups of different
+  // arguments stay apart (a multiplexed unit keeps each group whole).
+  int groups = 0;
+  for (const auto& e : request.events) {
+    int last = -1;
+    for (auto& p : syntax::parse_event_list(e)) {
+      if (p.group >= 0) last = std::max(last, p.group), p.group += groups;
+      run.specs.push_back(std::move(p));
+    }
+    groups += last + 1;
+  }
   std::vector<events::PerfmonEvents> event_files;
   for (const auto& f : request.event_files) event_files.push_back(events::PerfmonEvents::load(f));
   run.spec_scales = apply_event_files(event_files, run.specs);

@@ -1,32 +1,67 @@
-// pmukit tools -- direct register programming through pmukit::pmu::DirectSession.
+// pmukit tools -- direct register programming through pmukit::pmu::DirectSession, with
+// time-division multiplexing of units whose events outnumber their counters.
 #include "common/direct_backend.h"
 
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "pmukit/pmu/multiplex.h"
 #include "pmukit/pmu/session.h"
+#include "pmukit/util/error.h"
 
 namespace pmukit::tools {
 
 namespace {
 
+// One unit's events, all of them, and which set of them is on its counters.
+struct UnitWork {
+  const discovery::PmuUnit* unit = nullptr;
+  std::vector<syntax::EncodedEvent> events;
+  std::vector<std::size_t> spec_of;  // the -e event each came from
+  pmu::RotationPlan plan;
+  std::size_t on = 0;         // the set on the counters
+  std::vector<int> position;  // position[e]: where event e is in that set, -1 while it is off
+};
+
+void place(UnitWork& w) {
+  w.position.assign(w.events.size(), -1);
+  const auto& set = w.plan.sets.at(w.on);
+  for (std::size_t p = 0; p < set.size(); ++p) w.position[set[p]] = static_cast<int>(p);
+}
+
+// Planned before the session exists, so a refusal comes before any register is written.
+void plan(pmu::Preflight& preflight, const std::vector<syntax::EventSpec>& specs, UnitWork& w) {
+  w.plan = pmu::plan_rotation(preflight, *w.unit, w.events, groups_of(specs, w.spec_of));
+  if (const auto* n = std::get_if<pmu::NoDriver>(&w.plan.verdict)) throw Error(n->why);
+  if (const auto* d = std::get_if<pmu::DoesNotFit>(&w.plan.verdict)) throw UsageError(d->message());
+  place(w);
+}
+
 class DirectBackend : public Backend {
  public:
   DirectBackend(std::unique_ptr<pmu::Preflight> preflight, const std::vector<syntax::EventSpec>& specs,
-                const std::vector<events::BoundEvent>& bound, bool force, const sim::MachineClock& time)
-      : clock_(*time.clock) {
+                const std::vector<events::BoundEvent>& bound, bool force, const sim::MachineClock& time,
+                std::uint64_t mux_interval_ns)
+      : clock_(*time.clock), mux_ns_(mux_interval_ns) {
     // One work item per unit, its events in -e order.
     std::map<const discovery::PmuUnit*, std::size_t> index;
-    std::vector<pmu::UnitEvents> work;
     for (const auto& b : bound) {
-      auto [it, fresh] = index.emplace(b.unit, work.size());
-      if (fresh) work.push_back({b.unit, {}});
-      work[it->second].events.push_back(b.encoded);
+      auto [it, fresh] = index.emplace(b.unit, units_.size());
+      if (fresh) units_.push_back({b.unit, {}, {}, {}, 0, {}});
+      units_[it->second].events.push_back(b.encoded);
+      units_[it->second].spec_of.push_back(b.spec);
       // Named through another kernel's alias: counted in that kernel's units (see UnitAlias).
       const auto* alias = b.unit->alias(specs.at(b.spec).pmu);
-      slots_.push_back({it->second, work[it->second].events.size() - 1, b, alias && alias->hardware_units});
+      slots_.push_back({it->second, units_[it->second].events.size() - 1, b, alias && alias->hardware_units});
+    }
+    std::vector<pmu::UnitEvents> work;
+    for (auto& w : units_) {
+      plan(*preflight, specs, w);
+      multiplexed_ = multiplexed_ || w.plan.multiplexed();
+      work.push_back({w.unit, pmu::events_of(w.events, w.plan.sets.front())});
     }
     pmu::SessionOptions opts;
     opts.force = force;
@@ -34,32 +69,30 @@ class DirectBackend : public Backend {
     session_ = std::make_unique<pmu::DirectSession>(std::move(preflight), std::move(work), opts);
   }
 
-  void start() override { session_->start(); }
-  void stop() override { session_->stop(); }
+  void start() override {
+    session_->start();
+    last_rotation_ = clock_.now_ns();
+    counting_ = true;
+  }
+  void stop() override {
+    counting_ = false;
+    session_->stop();
+  }
 
+  // The window went to the sets that were on during it; the next set goes on when its turn is due.
   std::vector<Row> read(std::uint64_t window_ns) override {
-    const auto& values = session_->sample();
-    std::vector<Row> rows;
-    rows.reserve(slots_.size());
-    for (const auto& s : slots_) {
-      const auto& v = values[s.work][s.event];
-      Row r;
-      r.spec = s.bound.spec;
-      r.event = s.bound.encoded.name;
-      r.pmu = s.bound.unit->name;
-      r.socket = s.bound.unit->socket;
-      r.count = s.hardware_units ? v.hardware_delta : v.delta;
-      r.scale = s.bound.encoded.scale;
-      r.unit = s.bound.encoded.unit;
-      r.enabled_ns = r.running_ns = window_ns;  // direct counters never multiplex
-      r.lost = v.lost;
-      r.backend = "direct";
-      rows.push_back(std::move(r));
+    auto rows = rows_of(session_->sample(), window_ns);
+    if (counting_ && multiplexed_) {
+      const std::uint64_t now = clock_.now_ns();
+      if (now - last_rotation_ >= mux_ns_) rotate(now);
     }
     return rows;
   }
 
-  std::uint64_t max_read_period_ns() const override { return session_->max_read_period_ns(); }
+  std::uint64_t max_read_period_ns() const override {
+    const std::uint64_t period = session_->max_read_period_ns();
+    return multiplexed_ ? std::min(period, mux_ns_) : period;
+  }
 
   std::vector<std::string> notes() const override {
     // Units, not names: one kernel PMU name covers a box on every socket.
@@ -70,6 +103,7 @@ class DirectBackend : public Backend {
     for (const auto& [family, names] : by_family)
       out.push_back(fmt::format("direct register access ({}, {} unit{}; {})", family, names.size(),
                                 names.size() == 1 ? "" : "s", clock_.describe()));
+    for (auto& n : multiplex_notes()) out.push_back(std::move(n));
     return out;
   }
 
@@ -84,18 +118,85 @@ class DirectBackend : public Backend {
     events::BoundEvent bound;
     bool hardware_units = false;
   };
-  const Clock& clock_;
+
+  std::vector<Row> rows_of(const std::vector<std::vector<pmu::CounterValue>>& values, std::uint64_t window_ns) const {
+    std::vector<Row> rows;
+    rows.reserve(slots_.size());
+    for (const auto& s : slots_) {
+      const int at = units_[s.work].position[s.event];
+      Row r;
+      r.spec = s.bound.spec;
+      r.event = s.bound.encoded.name;
+      r.pmu = s.bound.unit->name;
+      r.socket = s.bound.unit->socket;
+      r.enabled_ns = window_ns;
+      if (at >= 0) {
+        const auto& v = values[s.work][static_cast<std::size_t>(at)];
+        r.raw = s.hardware_units ? v.hardware_delta : v.delta;
+        r.running_ns = window_ns;
+        r.lost = v.lost;
+      }
+      scale_row(r);
+      r.scale = s.bound.encoded.scale;
+      r.unit = s.bound.encoded.unit;
+      r.backend = "direct";
+      rows.push_back(std::move(r));
+    }
+    return rows;
+  }
+
+  // One note per shape (events, sets) of the multiplexed units, naming them (a name once: one
+  // kernel PMU name covers a box on every socket).
+  std::vector<std::string> multiplex_notes() const {
+    std::map<std::pair<std::size_t, std::size_t>, std::pair<std::size_t, std::set<std::string>>> shapes;
+    for (const auto& w : units_)
+      if (w.plan.multiplexed()) {
+        auto& [count, names] = shapes[{w.events.size(), w.plan.sets.size()}];
+        ++count, names.insert(w.unit->name);
+      }
+    std::vector<std::string> out;
+    for (const auto& [shape, units] : shapes)
+      out.push_back(fmt::format("multiplexed: {} unit{} ({}), {} events in {} sets each, the next set every {} ms",
+                                units.first, units.first == 1 ? "" : "s", fmt::join(units.second, ", "), shape.first,
+                                shape.second, static_cast<double>(mux_ns_) / 1e6));
+    return out;
+  }
+
+  // Every multiplexed unit's next set on its counters (its saved registers and mappings stay).
+  void rotate(std::uint64_t now) {
+    for (std::size_t u = 0; u < units_.size(); ++u) {
+      auto& w = units_[u];
+      if (!w.plan.multiplexed()) continue;
+      w.on = (w.on + 1) % w.plan.sets.size();
+      session_->reprogram(u, pmu::events_of(w.events, w.plan.sets[w.on]));
+      place(w);
+    }
+    last_rotation_ = now;
+  }
+
+  Clock& clock_;
+  std::uint64_t mux_ns_;
+  std::vector<UnitWork> units_;
   std::vector<Slot> slots_;
   std::unique_ptr<pmu::DirectSession> session_;
+  bool multiplexed_ = false, counting_ = false;
+  std::uint64_t last_rotation_ = 0;
 };
 
 }  // namespace
 
+std::vector<int> groups_of(const std::vector<syntax::EventSpec>& specs, const std::vector<std::size_t>& spec_of) {
+  std::vector<int> group;
+  group.reserve(spec_of.size());
+  for (auto s : spec_of) group.push_back(specs.at(s).group);
+  return group;
+}
+
 std::unique_ptr<Backend> make_direct_backend(std::unique_ptr<pmu::Preflight> preflight,
                                              const std::vector<syntax::EventSpec>& specs,
                                              const std::vector<events::BoundEvent>& bound, bool force,
-                                             const sim::MachineClock& time) {
-  return std::make_unique<DirectBackend>(std::move(preflight), specs, bound, force, time);
+                                             const sim::MachineClock& time, std::uint64_t mux_interval_ns) {
+  return std::make_unique<DirectBackend>(std::move(preflight), specs, bound, force, time, mux_interval_ns);
 }
 
 }  // namespace pmukit::tools

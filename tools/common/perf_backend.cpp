@@ -63,7 +63,8 @@ class PerfBackend : public Backend {
         r.enabled_ns = c.time_enabled - p.time_enabled;
         r.running_ns = c.time_running - p.time_running;
         // Scale the interval's own counts for multiplexing, as perf stat -I does.
-        r.count = perf::scale_count(c.raw - p.raw, r.enabled_ns, r.running_ns);
+        r.raw = c.raw - p.raw;
+        scale_row(r);
         r.scale = events[i].counter.scale;
         r.unit = events[i].counter.unit;
         r.backend = "perf";

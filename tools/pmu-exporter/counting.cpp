@@ -97,10 +97,7 @@ void Counting::read(std::uint64_t now) {
   if (totals_.empty()) {
     totals_ = std::move(rows);
   } else {
-    for (std::size_t i = 0; i < rows.size() && i < totals_.size(); ++i) {
-      totals_[i].count += rows[i].count;
-      totals_[i].lost = totals_[i].lost || rows[i].lost;
-    }
+    for (std::size_t i = 0; i < rows.size() && i < totals_.size(); ++i) tools::add_read(totals_[i], rows[i]);
   }
   for (auto& r : totals_)
     if (auto it = setup_.spec_scales.find(r.spec); it != setup_.spec_scales.end())

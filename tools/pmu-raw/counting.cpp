@@ -47,8 +47,9 @@ void install_signals() {
 // The events, metrics, clock and backend of a run, before anything is written.
 void set_up(RawOptions& o, Machine& machine, RunSetup& run) {
   run.per_socket = o.report.aggregation == Aggregation::PerSocket;
-  CountingRequest request{o.events, o.metrics, o.event_files,
-                          BackendRequest{o.backend, o.force, run.per_socket, o.interval_ms.value_or(0)}};
+  CountingRequest request{
+      o.events, o.metrics, o.event_files,
+      BackendRequest{o.backend, o.force, run.per_socket, o.interval_ms.value_or(0), o.mux_interval_ms}};
   if (o.report.aggregation == Aggregation::PerDevice) request.iio_scope = IioScope::Device;
   if (o.report.aggregation == Aggregation::PerStack) request.iio_scope = IioScope::Stack;
   set_up_counting(machine, request, run);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/backend_choice.h"
 #include "common/tool.h"
 #include "report.h"
 
@@ -15,6 +16,7 @@ struct RawOptions {
   std::vector<std::string> events;  // -e arguments (each may be a list)
   std::optional<std::uint64_t> interval_ms;
   std::optional<std::uint64_t> interval_count;
+  std::uint64_t mux_interval_ms = kDefaultMuxIntervalMs;  // --mux-interval
   std::optional<double> duration_s;
   std::vector<std::string> command;  // after --
   std::string backend = "auto";

@@ -78,6 +78,12 @@ void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o, Flags& 
                  "and its reason is printed)")
       ->check(CLI::IsMember({"direct", "perf", "auto"}))
       ->capture_default_str();
+  app.add_option("--mux-interval", o.mux_interval_ms,
+                 "When a unit's events outnumber its counters, count them in turn, the next set every MS "
+                 "milliseconds (perf's default multiplexing interval), scaled by the time each was counted")
+      ->type_name("MS")
+      ->check(tools::whole_number_in(1, 3600000))
+      ->capture_default_str();
   app.add_option("-M,--metrics", o.metrics,
                  "Metric(s) to compute, from the vendor guides' formulas (docs/metrics.md): NAME or NAME/TERMS/, "
                  "comma-separated (TERMS go on every event, commas inside them included, e.g. -M "

@@ -47,6 +47,12 @@ std::string value_text(const Row& r) {
                      static_cast<int>(std::lround((v - whole) * 100)) % 100);
 }
 
+// Enabled but never on a counter (a multiplexed set whose turn did not come in the window): perf
+// stat prints "<not counted>" rather than a count it has no time to scale from.
+bool not_counted(const Row& r) {
+  return r.enabled_ns && !r.running_ns;
+}
+
 double pcnt(const Row& r) {
   return r.enabled_ns ? 100.0 * static_cast<double>(r.running_ns) / static_cast<double>(r.enabled_ns) : 100.0;
 }
@@ -117,14 +123,15 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
     case Format::Table: {
       std::string g = box || o_.aggregation == Aggregation::Merged ? "" : fmt::format("{:<4} ", group);
       std::string mux = pcnt(r) < 100.0 ? fmt::format("  ({:.2f}%)", pcnt(r)) : "";
-      fmt::print(o_.out, "{}{}{:>20} {:<5} {}{}{}\n", time, g, value_text(r), r.unit, event, mux,
-                 r.lost ? "  <overflow: count unreliable>" : "");
+      fmt::print(o_.out, "{}{}{:>20} {:<5} {}{}{}\n", time, g, not_counted(r) ? "<not counted>" : value_text(r), r.unit,
+                 event, not_counted(r) ? "" : mux, r.lost ? "  <overflow: count unreliable>" : "");
       break;
     }
     case Format::Csv: {
       const std::string& s = o_.separator;
-      std::string v =
-          r.scale == 1.0 ? std::to_string(r.count) : fmt::format("{:.2f}", static_cast<double>(r.count) * r.scale);
+      std::string v = not_counted(r)   ? "<not counted>"
+                      : r.scale == 1.0 ? std::to_string(r.count)
+                                       : fmt::format("{:.2f}", static_cast<double>(r.count) * r.scale);
       fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", time.empty() ? "" : time + s,
                  group.empty() ? "" : group + s, v, s, r.unit, s, event, s, r.running_ns, s, pcnt(r), s, s);
       break;
@@ -134,7 +141,8 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
       if (!time.empty()) j["interval"] = std::stod(time);
       if (!box && !group.empty()) j["socket"] = group;  // per socket, device or stack
       if (box) j["pmu"] = group;
-      j["counter-value"] = fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
+      j["counter-value"] =
+          not_counted(r) ? "<not counted>" : fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
       j["unit"] = std::string(r.unit);
       j["event"] = event;
       j["event-runtime"] = r.running_ns;

@@ -23,7 +23,7 @@ void add_duration_rows(const std::vector<syntax::EventSpec>& specs, std::uint64_
       r.spec = i;
       r.event = specs[i].name.empty() ? std::string_view("duration_time") : std::string_view(specs[i].name);
       r.pmu = "duration_time";
-      r.count = window_ns;
+      r.count = r.raw = window_ns;
       r.unit = "ns";
       r.enabled_ns = r.running_ns = window_ns;
       r.backend = "clock";
@@ -101,8 +101,8 @@ bool RunLoop::watch_once() {
     emit_interval(now);
   else if (now >= next_poll())
     poll(now);
-  else
-    nap_ns(child_done_ ? 20'000'000 : 1'000'000);
+  else  // a watch never sleeps past the next read (a multiplexed unit rotates at reads)
+    nap_ns(std::min<std::uint64_t>(child_done_ ? 20'000'000 : 1'000'000, next_poll() - now));
   return true;
 }
 
@@ -126,12 +126,7 @@ void RunLoop::poll(std::uint64_t now) {
     pending_ = std::move(rows);
     return;
   }
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    pending_[i].count += rows[i].count;
-    pending_[i].enabled_ns += rows[i].enabled_ns;
-    pending_[i].running_ns += rows[i].running_ns;
-    pending_[i].lost = pending_[i].lost || rows[i].lost;
-  }
+  for (std::size_t i = 0; i < rows.size(); ++i) add_read(pending_[i], rows[i]);
 }
 
 void RunLoop::finish_rows(std::vector<Row>& rows) const {

@@ -22,6 +22,10 @@ void on_signal(int) {
   g_interrupted.store(true);
 }
 
+// The longest an idle server sleeps without a request: a signal that lands between the check of
+// g_interrupted and the wait is seen this late at most (the wait itself ends on a signal at once).
+constexpr std::uint64_t kIdleWakeNs = 100'000'000;
+
 }  // namespace
 
 int run_simulator(Machine& machine, const RunOptions& opts) {
@@ -42,11 +46,12 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
   std::fflush(stdout);
   std::uint64_t seq = 0, request = 0;
   if (!opts.realtime) {
-    std::uint64_t now = 0, idle = 0;
+    std::uint64_t now = 0;
     while (!g_interrupted.load()) {
+      const std::uint32_t bell = server.doorbell();  // before pending(): a request after it rings
       if (!server.pending(seq, request)) {
-        if (++idle % 100 == 0) server.release_dead_client();  // every ~5 ms of idling
-        nap_ns(50'000);
+        server.release_dead_client();    // a client killed holding the page's flag
+        server.wait(bell, kIdleWakeNs);  // blocks: an idle simulator takes no CPU
         continue;
       }
       std::uint64_t dt = request > now ? request - now : 0;
@@ -57,16 +62,17 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
     return 0;
   }
   // Steps every period; a client's settle request (it wrote control registers and waits for them to take
-  // effect) is answered within ~50 us instead of at the next period, so programming hundreds of
-  // boxes does not wait hundreds of periods.
+  // effect) wakes it at once instead of at the next period, so programming hundreds of boxes does not
+  // wait hundreds of periods.
   const std::uint64_t period = opts.step_ms * 1'000'000ull;
   std::uint64_t last = monotonic_ns(), next = last + period;
   while (!g_interrupted.load()) {
+    const std::uint32_t bell = server.doorbell();
     bool waiting = server.pending(seq, request);
     std::uint64_t now = monotonic_ns();
     if (!waiting && now < next) {
       server.release_dead_client();
-      nap_ns(std::min<std::uint64_t>(50'000, next - now));
+      server.wait(bell, std::min(kIdleWakeNs, next - now));
       continue;
     }
     simulator.step(now - last);

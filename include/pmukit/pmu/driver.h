@@ -35,6 +35,10 @@ struct SamplePlan {
     std::uint32_t bit = 0;
     unsigned width = 64;           // counter width in bits (wrap arithmetic)
     std::uint64_t multiplier = 1;  // hardware count x multiplier = the kernel's unit
+    // Starting the counter clears it (DesignWare's time-based counter, Tegra410 C2C counters):
+    // counts start from 0 whatever it held when the baseline was read (a reprogrammed unit's
+    // previous event, or another tool's count).
+    bool zero_at_start = false;
   };
   std::vector<Reg> loads;
   std::vector<Status> status;

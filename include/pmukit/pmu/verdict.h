@@ -33,6 +33,9 @@ struct DoesNotFit {
   // A rule the Linux driver of the unit enforces too (it names the driver function): no backend
   // counts these events, so pmu-raw stops with the rule rather than trying perf.
   bool kernel_rule = false;
+  // Only the number of counters is short (more events than counters, or than the one cycle or
+  // time-based counter): counted in turn on the counters, the events fit (pmu/multiplex.h).
+  bool counters_short = false;
   std::string message() const { return detail.empty() ? reason : reason + "; " + detail; }
 };
 

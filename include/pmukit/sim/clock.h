@@ -5,8 +5,9 @@
 // until a client asks for it to advance, so a test that runs `pmu-raw -I 1000` for 5 intervals gets
 // exactly 5 s of modelled counts, however long the run really takes. In real-time mode pmu-sim
 // steps on its own; a client only uses the page for barriers (waiting until the simulator has seen
-// its writes: the page is the direct session's pmu::Settle). Waiting is polling a shared counter with short sleeps,
-// never a guessed delay.
+// its writes: the page is the direct session's pmu::Settle). A client waiting for its answer polls a
+// shared counter with short sleeps, never a guessed delay; the server waiting for a request blocks on
+// the page's doorbell (a futex), so an idle pmu-sim takes no CPU.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,9 @@ struct ClockPage {
   std::uint64_t seq;     // a client's request number
   std::uint64_t ack;     // the last request the server completed
   std::uint64_t client;  // non-zero while a client holds the page
+  // Rung (incremented, and its futex woken) after each request: what an idle server sleeps on.
+  std::uint32_t doorbell;
+  std::uint32_t reserved;
 };
 constexpr std::uint64_t kClockMagic = 0x314d49534b554d50ull;  // "PMUKSIM1"
 
@@ -68,6 +72,10 @@ class ClockServer {
   // released when its pid is gone.
   void release_dead_client();
   void set_now(std::uint64_t now_ns);
+  // The doorbell now; read it before pending(), then wait() sleeps only if no request came since.
+  std::uint32_t doorbell() const;
+  // Sleeps until the doorbell moves from `seen`, a signal, or `timeout_ns`: no polling.
+  void wait(std::uint32_t seen, std::uint64_t timeout_ns) const;
   const std::filesystem::path& path() const { return path_; }
 
  private:

@@ -132,11 +132,14 @@ TEST(RawEndToEnd, RefusalsWriteNothing) {
   test::SimProcess sim(rig.root);
   auto too_many =
       test::run_tool("pmu-raw", rig.raw({"-e",
-                                         "uncore_imc_0/event=1/,uncore_imc_0/event=2/,uncore_imc_0/event=3/,"
-                                         "uncore_imc_0/event=4/,uncore_imc_0/event=5/",
+                                         "{uncore_imc_0/event=1/,uncore_imc_0/event=2/,uncore_imc_0/event=3/,"
+                                         "uncore_imc_0/event=4/,uncore_imc_0/event=5/}",
                                          "--duration", "1"}));
-  EXPECT_EQ(too_many.status, 2);
-  EXPECT_NE(too_many.err.find("5 events but the box has 4 counters and 1 fixed counter"), std::string::npos)
+  EXPECT_EQ(too_many.status, 2);  // a group is counted whole: more events than counters are not multiplexed apart
+  EXPECT_NE(too_many.err.find("the group {uncore_imc_0/event=1/,uncore_imc_0/event=2/,uncore_imc_0/event=3/,"
+                              "uncore_imc_0/event=4/,uncore_imc_0/event=5/} does not fit the counters (uncore_imc_0: "
+                              "5 events but the box has 4 counters and 1 fixed counter)"),
+            std::string::npos)
       << too_many.err;
   auto unknown = test::run_tool("pmu-raw", rig.raw({"-e", "nvidia_scf_pmu_0/cmem_rd_data/", "--duration", "1"}));
   EXPECT_EQ(unknown.status, 2);

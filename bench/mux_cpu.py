@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""CPU time of time-division multiplexing: one rotation, and a -I 1000 interval with every unit 4x
+oversubscribed, beside perf stat counting the same number of events on this machine's PMUs.
+
+Usage: mux_cpu.py BUILD_DIR [SECONDS] [MUX_MS]
+
+pmu-raw: the bundled spr-2s snapshot, with no pmu-sim serving it, so the cost is pmukit's alone
+         (the simulator's settle round trips would dominate otherwise; on hardware there are none):
+         every IMC box (MMIO, 4 counters) and every CHA box (MSR, 4 counters) gets 4 events (fits)
+         or 16 (4x oversubscribed: 4 sets rotated every MUX_MS). A rotation reprograms every
+         multiplexed box: stop, reset, configure 4 controls, start. CPU per rotation is the
+         difference of the two runs' CPU over the number of rotations.
+perf:    this machine (a VM) has no hardware PMU, and no PMU it has multiplexes: software events
+         (cpu-clock, task-clock, page-faults ...) are always schedulable (the kernel's
+         group_can_go_on: "Groups consisting entirely of software events can always go on"), msr
+         events never run out of counters, and hw_breakpoint slots are reserved when an event is
+         opened (ENOSPC there, never rotated). So the kernel's rotation cannot be measured here:
+         what is compared is perf stat -a -I 1000 reading the same number of software events,
+         the kernel-side cost of the reads alone, which rotation adds to on real hardware.
+CPU time is user+system of the measuring process (wait4 rusage); medians of five runs.
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
+seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 5.0
+mux_ms = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+tools = os.path.join(build, "tools")
+REPEATS = 5
+
+
+def cpu_of(argv):
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            err.seek(0)
+            sys.exit(f"mux_cpu: {' '.join(argv)} failed: {err.read().decode()}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def median_cpu(argv):
+    return statistics.median(cpu_of(argv) for _ in range(REPEATS))
+
+
+def events(pmu, n):
+    return [f"{pmu}/event=0x{0x10 + i:02x},umask=0x01/" for i in range(n)]
+
+
+with tempfile.TemporaryDirectory(prefix="pmukit-bench-mux-") as work:
+    snap = os.path.join(work, "spr")
+    subprocess.run([f"{tools}/pmu-sim", "create", "spr-2s", snap], check=True, stdout=subprocess.DEVNULL)
+    inv = json.loads(subprocess.run([f"{tools}/pmu-discover", "--snapshot", snap, "--json"], check=True,
+                                    capture_output=True, text=True).stdout)
+    boxes = sum(1 for u in inv["units"] if u["name"].startswith(("uncore_imc_", "uncore_cha_")))
+    base = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "-x,", "-o", "/dev/null",
+            "-I", "1000", "--duration", str(seconds), "--mux-interval", str(mux_ms)]
+    runs = {}
+    for per_box in (4, 16):
+        argv = list(base)
+        for e in events("uncore_imc", per_box) + events("uncore_cha", per_box):
+            argv += ["-e", e]
+        runs[per_box] = median_cpu(argv)
+    rotations = seconds * 1000 / mux_ms
+    per_rotation = (runs[16] - runs[4]) / rotations
+    print(f"pmu-raw direct, spr-2s snapshot, {boxes} IMC and CHA boxes of 4 counters, -I 1000 for {seconds:g} s:")
+    print(f"  4 events per box:  CPU {runs[4]:.3f} s ({1e3 * runs[4] / seconds:.2f} ms per interval)")
+    print(f"  16 events per box: CPU {runs[16]:.3f} s ({1e3 * runs[16] / seconds:.2f} ms per interval, "
+          f"{rotations:.0f} rotations every {mux_ms} ms)")
+    print(f"  one rotation of all {boxes} boxes: {1e6 * per_rotation:.1f} us "
+          f"({1e6 * per_rotation / boxes:.2f} us per box); multiplexing costs "
+          f"{100 * (runs[16] - runs[4]) / seconds:.2f}% of one core")
+    if shutil.which("perf"):
+        n = boxes * 16
+        sw = ["cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations", "minor-faults",
+              "major-faults", "alignment-faults", "emulation-faults"]
+        evs = [sw[i % len(sw)] for i in range(n)]
+        argv = ["perf", "stat", "-a", "-x,", "-o", "/dev/null", "-I", "1000", "-e", ",".join(evs), "--", "sleep",
+                str(seconds)]
+        cpu = median_cpu(argv)
+        print(f"perf stat -a -I 1000, the same {n} events as software events on {os.cpu_count()} CPUs "
+              f"(never multiplexed): CPU {cpu:.3f} s ({1e3 * cpu / seconds:.2f} ms per interval)")
