@@ -78,4 +78,12 @@ std::filesystem::path source_dir() {
   return PMUKIT_SOURCE_DIR;
 }
 
+long dead_pid() {
+  pid_t p = ::fork();
+  if (p == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(p, &status, 0);
+  return p;
+}
+
 }  // namespace pmukit::test

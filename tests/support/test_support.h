@@ -34,5 +34,7 @@ RunResult run_program(const std::string& program, const std::vector<std::string>
 
 std::filesystem::path shared_dir();  // ../shared: may be absent (tests using it then skip)
 std::filesystem::path source_dir();
+// A pid that is certainly dead: a child that has exited and been reaped.
+long dead_pid();
 
 }  // namespace pmukit::test

@@ -206,6 +206,15 @@ std::string series_svg(const Series& s, std::size_t index, const Frame& f, const
   return out;
 }
 
+// The <svg> element of a chart, white background, the title's id as its accessible label.
+std::string svg_open(double height, const std::string& id) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+      "height=\"{1}\" role=\"img\" aria-labelledby=\"{2}\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+      "font-size=\"12\"><rect width=\"{0}\" height=\"{1}\" fill=\"#fff\"/>",
+      kWidth, height, id);
+}
+
 std::string time_chart(const Chart& c, const RunData& run, const std::string& id) {
   const DisplayUnit u = chart_unit(c, run);
   const Legend legend = legend_layout(c);
@@ -214,11 +223,7 @@ std::string time_chart(const Chart& c, const RunData& run, const std::string& id
   auto [lo, hi] = chart_range(c, u.factor);
   const Axis ya = nice_axis(lo, hi);
   const Axis xa = nice_axis(0, run.times.empty() ? 1 : run.times.back(), 8);
-  std::string out = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
-      "height=\"{1}\" role=\"img\" aria-labelledby=\"{2}\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-      "font-size=\"12\"><rect width=\"{0}\" height=\"{1}\" fill=\"#fff\"/>",
-      kWidth, height, id);
+  std::string out = svg_open(height, id);
   out += header_svg(c, u, run, id);
   out += value_axis_svg(f, ya, u.si, u.label, true);
   out += "<g class=\"data\">";
@@ -240,11 +245,7 @@ std::string bar_chart(const Chart& c, const RunData& run, const std::string& id)
   const double height = f.y1 + kBottom;
   auto [lo, hi] = chart_range(c, u.factor);
   const Axis xa = nice_axis(lo, hi);
-  std::string out = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
-      "height=\"{1}\" role=\"img\" aria-labelledby=\"{2}\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-      "font-size=\"12\"><rect width=\"{0}\" height=\"{1}\" fill=\"#fff\"/>",
-      kWidth, height, id);
+  std::string out = svg_open(height, id);
   out += header_svg(c, u, run, id);
   out += value_axis_svg(f, xa, u.si, u.label, false);
   out += "<g class=\"data\">";

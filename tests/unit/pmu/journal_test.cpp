@@ -50,15 +50,6 @@ struct Rig {
   std::filesystem::path journal() const { return root / "run/pmukit.journal"; }
 };
 
-// A pid that is certainly dead: a child that has exited and been reaped.
-long dead_pid() {
-  pid_t p = ::fork();
-  if (p == 0) ::_exit(0);
-  int status = 0;
-  ::waitpid(p, &status, 0);
-  return p;
-}
-
 std::string error_of(const std::string& text) {
   try {
     pmu::parse_journal(text, "J");
@@ -92,7 +83,7 @@ TEST(Journal, RoundTripsEveryAccessKind) {
 
 TEST(Journal, FileRoundTripAndRemoval) {
   Rig rig;
-  pmu::Journal j{dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2002), 7}}};
+  pmu::Journal j{test::dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2002), 7}}};
   pmu::write_journal(*rig.machine, j);
   auto back = pmu::read_journal(*rig.machine);
   ASSERT_TRUE(back);
@@ -154,7 +145,7 @@ TEST(Journal, NeverThroughASymbolicLink) {
 TEST(Journal, EntryOutsideTheInventoryIsRefusedWithoutAWrite) {
   Rig rig;
   // CHA 0's control first (a register recovery may write), then one no discovered unit owns.
-  pmu::Journal j{dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2000), 0x5}, {pmu::msr(0, 0x10), 0}}};
+  pmu::Journal j{test::dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2000), 0x5}, {pmu::msr(0, 0x10), 0}}};
   pmu::write_journal(*rig.machine, j);
   MachineLock lock(*rig.machine);
   try {
@@ -184,7 +175,7 @@ TEST(Journal, ForceAfterAKillKeepsTheOriginals) {
   {
     pmu::Preflight killed(*rig.machine, platform::Database::builtin());
     ASSERT_TRUE(pmu::ok(killed.access(cha1)));
-    pmu::Journal j{dead_pid(), rig.root.string(), {}};
+    pmu::Journal j{test::dead_pid(), rig.root.string(), {}};
     for (const auto& r : killed.layout(cha1).owned()) j.entries.push_back({r, killed.guard().original(r)});
     pmu::write_journal(*rig.machine, j);
     killed.guard().write(pmu::msr(0, 0x2012), 0x400001);  // counter 0 counting, as the kill left it

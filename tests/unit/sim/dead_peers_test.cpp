@@ -24,21 +24,13 @@ namespace {
 const std::vector<std::string> kRun = {
     "-e", "uncore_imc/cas_count_read/", "-e", "uncore_cha_1/event=0x1/", "-I", "100", "-x", ","};
 
-long dead_pid() {
-  pid_t p = ::fork();
-  if (p == 0) ::_exit(0);
-  int status = 0;
-  ::waitpid(p, &status, 0);
-  return p;
-}
-
 // What a client killed between taking the clock page and letting it go leaves: its pid in the
 // page's client field.
 void plant_dead_client(const std::filesystem::path& root) {
   const auto page = root / "run/pmukit-sim/clock";
   int fd = ::open(page.c_str(), O_WRONLY);
   ASSERT_GE(fd, 0) << page;
-  const auto pid = static_cast<std::uint64_t>(dead_pid());
+  const auto pid = static_cast<std::uint64_t>(test::dead_pid());
   ASSERT_EQ(::pwrite(fd, &pid, sizeof pid, offsetof(sim::ClockPage, client)), static_cast<ssize_t>(sizeof pid));
   ::close(fd);
 }
