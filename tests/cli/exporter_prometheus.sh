@@ -55,9 +55,13 @@ q 'sum by (socket) (rate(pmukit_uncore_bytes_total{event="cas_count_read"}[1s]))
 printf '{socket=0} 51200000000\n{socket=1} 51200000000\n' | diff - "$T/read"
 q 'sum by (socket) (rate(pmukit_uncore_bytes_total{event="cas_count_write"}[1s]))' > "$T/write"
 printf '{socket=0} 25600000000\n{socket=1} 25600000000\n' | diff - "$T/write"
-q 'rate(pmukit_uncore_bytes_total{pmu="uncore_imc_3",event="cas_count_read"}[1s])' | grep -q ' 6400000000$'
+# (Answers go to files first: grep -q in a pipe may exit before the writer is done, and under
+# pipefail the writer's broken pipe fails the line.)
+q 'rate(pmukit_uncore_bytes_total{pmu="uncore_imc_3",event="cas_count_read"}[1s])' > "$T/imc3"
+grep -q ' 6400000000$' "$T/imc3"
 # The exporter's own metric gauges, over its 1 s window, say the same.
-q 'pmukit_spr_dram_read_bw_bytes_per_second' | cut -d' ' -f2 | sort -u | grep -qx 51200000000
+q 'pmukit_spr_dram_read_bw_bytes_per_second' > "$T/bw"
+test "$(cut -d' ' -f2 "$T/bw" | sort -u)" = 51200000000
 # PCIe: the device's IIO part, 2.5e7 4-byte units/s = 1e8 bytes/s, labelled with the device, on
 # the socket the device hangs from only (the IIO PMU of that name on socket 1 counts other devices).
 q "rate(pmukit_uncore_bytes_total{device=\"$DEVICE\"}[1s])" > "$T/device"

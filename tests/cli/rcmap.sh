@@ -10,7 +10,8 @@ same_as rcmap_guide "$T/out"
 same_as rcmap_guide "$T/out"
 # The DVSEC bytes really are read: change RC# of 0001:00:00.0 (+0x20f) and the line changes.
 printf '\x07' | dd of="$T/m/sys/bus/pci/devices/0001:00:00.0/config" bs=1 seek=$((0x20f)) conv=notrunc status=none
-"$BIN/pmu-rcmap" --snapshot "$T/m" | head -1 | grep -qx '0001:00:00.0: Bus=00, Segment=01, RP=00, RC=07, Socket=00'
+"$BIN/pmu-rcmap" --snapshot "$T/m" > "$T/first"
+head -1 "$T/first" | grep -qx '0001:00:00.0: Bus=00, Segment=01, RP=00, RC=07, Socket=00'
 # The guide's script itself, when lspci, setpci and gawk are here (scripts/install-deps.sh installs them).
 if command -v lspci >/dev/null && command -v setpci >/dev/null && command -v gawk >/dev/null; then
   "$BIN/pmu-discover" --machine t410-2s --write-machine "$T/s"
@@ -24,7 +25,8 @@ fi
 same_as rcmap_devices "$T/out"
 "$BIN/pmu-rcmap" --machine grace-2s 0018:01:00.0 > "$T/out"
 grep -q '^  nvidia_pcie_pmu_1  root_port=0x100  every device below root port 0018:00:00.0 (this PMU has no BDF filter)$' "$T/out"
-"$BIN/pmu-rcmap" --machine grace-2s | grep -qx '0008:00:00.0: Socket=00, RP=08 (Grace: derived from the domain number, not read from hardware)'
+"$BIN/pmu-rcmap" --machine grace-2s > "$T/grace"
+grep -qx '0008:00:00.0: Socket=00, RP=08 (Grace: derived from the domain number, not read from hardware)' "$T/grace"
 # JSON for scripts.
 "$BIN/pmu-rcmap" --machine t410-2s --json 0005:41:00.1 > "$T/json"
 python3 - "$T/json" <<'PY'

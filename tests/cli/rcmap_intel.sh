@@ -61,6 +61,8 @@ for f in "$T"/icx/sys/bus/pci/devices/*/config; do truncate -s 64 "$f"; done
 "$BIN/pmu-rcmap" --snapshot "$T/icx" > "$T/out" 2> "$T/err"
 grep -q 'read from Linux uncore_iio_<n>/die<x> files' "$T/out"
 grep -qx 'pmu-rcmap: warning: 6 IIO mapping registers are beyond the readable config space (not root?): IIO stacks taken from Linux uncore_iio_<n>/die<x> files' "$T/err"
-"$BIN/pmu-rcmap" --snapshot "$T/icx" 0000:4b:00.0 2> /dev/null | grep -q '^  uncore_iio_3  *ch_mask=0x8,fc_mask=0x7'
+"$BIN/pmu-rcmap" --snapshot "$T/icx" 0000:4b:00.0 2> /dev/null > "$T/icx.out"
+grep -q '^  uncore_iio_3  *ch_mask=0x8,fc_mask=0x7' "$T/icx.out"
 # NVIDIA machines draw their tree too, root ports annotated with RC#, RP# and filter.
-"$BIN/pmu-rcmap" --machine t410-2s --tree | grep -q -- '-00.0-\[41-5f\]  .*\[RC 4 RP 1 socket 0: nvidia_pcie_pmu_0_rc_4 src_rp_mask=0x2\]$'
+"$BIN/pmu-rcmap" --machine t410-2s --tree > "$T/t410.tree"
+grep -q -- '-00.0-\[41-5f\]  .*\[RC 4 RP 1 socket 0: nvidia_pcie_pmu_0_rc_4 src_rp_mask=0x2\]$' "$T/t410.tree"
