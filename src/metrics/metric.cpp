@@ -85,8 +85,8 @@ Metric::sum_event_counts(const std::map<std::string, std::vector<double>>& per_e
 
 Evaluation Metric::evaluate(const std::map<std::string, double>& counts, double duration_ns,
                             const std::map<std::string, double>& parameters) const {
-  for (const auto& [name, value] : parameters) {
-    (void)value;
+  for (const auto& given : parameters) {
+    const std::string& name = given.first;  // a named copy: clang 14 cannot capture a structured binding
     auto it = std::find_if(spec_.parameters.begin(), spec_.parameters.end(),
                            [&](const Parameter& p) { return p.name == name; });
     if (it == spec_.parameters.end()) {
