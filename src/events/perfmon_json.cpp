@@ -184,7 +184,7 @@ PerfmonEvents PerfmonEvents::parse(std::string_view text, std::string_view origi
   json doc;
   try {
     doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too large (406)
     throw Error(fmt::format("{}: not valid JSON: {}", origin, e.what()));
   }
   const json* list = &doc;

@@ -70,7 +70,7 @@ bool is_snake_case(std::string_view s) {
 json parse(std::string_view path, std::string_view data) {
   try {
     return json::parse(data.begin(), data.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too large (406)
     throw UsageError(fmt::format("{}: not valid JSON: {}", path, e.what()));
   }
 }

@@ -118,7 +118,7 @@ Config load_config(const std::filesystem::path& path) {
   json doc;
   try {
     doc = json::parse(text.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too large (406)
     throw Error(fmt::format("{}: not JSON: {}", path.string(), e.what()));
   }
   check_members(path, doc, "",

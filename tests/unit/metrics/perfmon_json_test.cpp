@@ -182,6 +182,9 @@ TEST(PerfmonJson, ErrorsNameTheFileAndTheEvent) {
   EXPECT_EQ(load_error(R"("events")"),
             "sample.json: expected an array of events or {\"Header\": ..., \"Events\": [...]}");
   EXPECT_EQ(load_error("[{").rfind("sample.json: not valid JSON: ", 0), 0u);
+  // Found by fuzz_perfmon_json: a number too large for a double is nlohmann's out_of_range (406), not
+  // a parse_error, and used to end the process uncaught.
+  EXPECT_EQ(load_error("1444444444444444444444446.4e44444").rfind("sample.json: not valid JSON: ", 0), 0u);
 }
 
 TEST(PerfmonJson, LoadsFromAPathAndNamesAMissingOne) {
