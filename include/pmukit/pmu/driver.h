@@ -68,6 +68,12 @@ class UnitDriver {
   virtual std::optional<Busy> busy(WriteGuard& guard) const = 0;
   // Whether the events fit the unit's counters and encodings; nullopt when they do. No I/O.
   virtual std::optional<DoesNotFit> fit(const std::vector<syntax::EncodedEvent>& events) const = 0;
+  // Events of a {...} group (group[i], -1: alone) that leave a filter unset take their leader's,
+  // where the unit's Linux driver does so; their encodings change in place. No I/O.
+  virtual void inherit_group_filters(std::vector<syntax::EncodedEvent>& events, const std::vector<int>& group) const {
+    (void)events;
+    (void)group;
+  }
   // Programming, phase 1: the unit stopped and its counters cleared.
   virtual void reset(WriteGuard& guard) = 0;
   // Phase 2 (after a settle): the events' controls, and where their counts are read.
