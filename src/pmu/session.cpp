@@ -106,7 +106,8 @@ void DirectSession::read(std::size_t u) {
   for (std::size_t c = 0; c < p.counters.size(); ++c) {
     const auto& counter = p.counters[c];
     std::uint64_t sum = 0;
-    for (std::uint32_t i = counter.first; i < counter.first + counter.count; ++i) sum += g.read(p.loads[i]);
+    for (std::uint32_t i = counter.first; i < counter.first + counter.count; ++i)
+      sum += p.slices[i].apply(g.read(p.loads[i]));
     raw_[u][c] = sum;
     overflow_[u][c] = counter.status >= 0 && (seen[counter.status] >> counter.bit & 1);
   }
