@@ -4,7 +4,12 @@
 // PMU register byte as it was afterwards.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include <fmt/format.h>
+
 #include "pmukit/discovery/cmn_unit.h"
+#include "pmukit/util/file.h"
 #include "support/bundled_rig.h"
 #include "support/sim_process.h"
 #include "support/test_support.h"
@@ -96,4 +101,29 @@ TEST(RawCmnEndToEnd, MoreEventsThanADtmHasCountersAreMultiplexed) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(",arm_cmn_0/type=0x105,eventid=0x25,bynodeid=1,nodeid=413/,"), std::string::npos) << r.out;
   EXPECT_EQ(m.image_change(), "");
+}
+
+// The kernel's arm-cmn driver bound to the mesh (its PMU below the platform device and in
+// event_source): the direct backend says in one line why it stays off, and auto takes perf (which,
+// on a snapshot, says it counts only the live machine's PMUs -- the proof it was chosen).
+TEST(RawCmnEndToEnd, KernelDriverLoadedMeansPerf) {
+  test::BundledRig m("yitian");
+  const auto pmu_dir = m.root / "sys/devices/platform/ARMHC700:00/arm_cmn_0";
+  std::filesystem::create_directories(pmu_dir / "format");
+  write_file(pmu_dir / "type", "100\n");
+  write_file(pmu_dir / "cpumask", "0\n");
+  write_file(pmu_dir / "format/type", "config:0-15\n");
+  write_file(pmu_dir / "format/eventid", "config:16-26\n");
+  std::filesystem::create_directories(m.root / "sys/bus/event_source/devices");
+  std::filesystem::create_symlink("../../../devices/platform/ARMHC700:00/arm_cmn_0",
+                                  m.root / "sys/bus/event_source/devices/arm_cmn_0");
+  const std::vector<std::string> ev = {"-a", "-e", "arm_cmn_0/type=0x5,eventid=0x1/", "--duration", "1"};
+  auto direct = test::run_tool("pmu-raw", m.args(with(ev, {"--backend", "direct"})));
+  EXPECT_NE(direct.status, 0);
+  EXPECT_NE(direct.err.find("CONFIG_IO_STRICT_DEVMEM"), std::string::npos) << direct.err;
+  auto automatic = test::run_tool("pmu-raw", m.args(ev));
+  EXPECT_NE(automatic.status, 0);
+  EXPECT_NE(automatic.err.find("the perf backend counts this machine's kernel PMUs, not a snapshot's"),
+            std::string::npos)
+      << automatic.err;
 }
