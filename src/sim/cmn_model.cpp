@@ -80,9 +80,11 @@ class CmnModel : public UnitModel {
     if (sel >= cmn::kInputSelDevice) {
       const unsigned port = static_cast<unsigned>((sel >> 4) - 1) + (mesh_.multi_dtm ? 2 * dtm.index : 0);
       const unsigned dev = static_cast<unsigned>(sel >> 2 & 3), slot = static_cast<unsigned>(sel & 3);
+      // Nodes of one CHI device share its id (a CCG's CCRA, CCHA and CCLA): each selects into the slot.
+      double rate = 0;
       for (unsigned d : xp.devices)
-        if (mesh_.nodes[d].port == port && mesh_.nodes[d].dev == dev) return node_rate(io, d, slot);
-      return 0;
+        if (mesh_.nodes[d].port == port && mesh_.nodes[d].dev == dev) rate += node_rate(io, d, slot);
+      return rate;
     }
     if (sel >= cmn::kInputSelXp) return node_rate(io, xp.node, static_cast<unsigned>(sel - cmn::kInputSelXp));
     return 0;

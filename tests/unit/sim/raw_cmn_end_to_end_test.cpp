@@ -84,8 +84,14 @@ TEST(RawCmnEndToEnd, DieToDieBandwidthMetric) {
   test::SimProcess sim(m.root, {"--rate", "arm_cmn:0x105:0x21=100000000", "--rate", "arm_cmn:cycles=1800000000"});
   auto r = test::run_tool("pmu-raw", m.args({"-a", "-M", "yitian_cmn_cross_die_rx_bw", "--duration", "1"}));
   ASSERT_EQ(r.status, 0) << r.err;
-  // 32 x 4 x 1e8 x 1.8 / 1.8e9 = 12.8 GB/s.
-  EXPECT_NE(r.out.find("12.800 GB/s yitian_cmn_cross_die_rx_bw (arm_cmn_0)"), std::string::npos) << r.out;
+  // 32 x 4 x 1e8 x 1.8 / 1.8e9 = 12.8 GB/s, and each CCLA's quarter of it.
+  EXPECT_NE(r.out.find("12.800 GB/s  yitian_cmn_cross_die_rx_bw (arm_cmn_0)\n"), std::string::npos) << r.out;
+  for (int id : {413, 421, 429, 437})
+    EXPECT_NE(r.out.find(fmt::format("3.200 GB/s  yitian_cmn_cross_die_rx_bw "
+                                     "(arm_cmn_0/type=0x105,eventid=0x21,bynodeid=1,nodeid={})\n",
+                                     id)),
+              std::string::npos)
+        << r.out;
   EXPECT_EQ(m.image_change(), "");
 }
 
