@@ -41,7 +41,10 @@ start_machine() {
 # Rates that make the guides' own printed counts come out of a one-second window.
 rates() {
   case $1 in
-  yitian) echo --rate dwc_pcie:0x21=536910432 --rate dwc_pcie:0x20=288016854 ;;
+  yitian) echo --rate dwc_pcie:0x21=536910432 --rate dwc_pcie:0x20=288016854 \
+    --rate arm_cmn:0x105:0x22@413=810164744 --rate arm_cmn:0x105:0x22@421=810632046 \
+    --rate arm_cmn:0x105:0x22@429=812716494 --rate arm_cmn:0x105:0x22@437=811744534 \
+    --rate arm_cmn:cycles=12213460910 ;;
   grace-2s) echo --rate nvidia_grace_scf:0x1a5=35572420 ;;
   esac
 }
