@@ -38,6 +38,7 @@ IntelBoxType parse_box(const json& j, const std::string& where) {
   if (j.contains("ignored_in"))
     for (const auto& s : j["ignored_in"]) b.ignored_in.push_back(s.get<std::string>());
   b.ignore_note = json_string(j, "ignore_note", where, false);
+  b.counter_constraints_name = json_string(j, "counter_constraints", where, false);
   if (j.contains("filter")) {
     const auto& f = j["filter"];
     b.filter = IntelFilter{static_cast<int>(json_number(f.at("term_config"), where + " filter")),
@@ -141,6 +142,7 @@ void Database::load(const std::string& path, const std::string& body) {
       }
     load_soc_data(doc, where, soc_);
     load_iio_maps(doc, where, iio_maps_);
+    load_counter_constraints(doc, where, constraints_);
   } catch (const json::exception& e) {
     throw Error(fmt::format("{}: {}", where, e.what()));
   }
@@ -150,13 +152,20 @@ Database Database::from_files(const std::vector<std::pair<std::string, std::stri
   Database db;
   for (const auto& [path, body] : files) db.load(path, body);
   // Cross-references must resolve: every box type names a known PMU kind.
-  for (const auto& [name, u] : db.intel_) {
+  for (auto& [name, u] : db.intel_) {
     if (!db.pmu_kind(u.unnamed_pmu))
       throw Error(fmt::format("platforms: intel uncore '{}' names unknown pmu kind '{}'", name, u.unnamed_pmu));
-    for (const auto& [type, b] : u.box_types)
+    for (auto& [type, b] : u.box_types) {
       if (!db.pmu_kind(b.pmu_kind))
         throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown pmu kind '{}'", name, type,
                                 b.pmu_kind));
+      if (b.counter_constraints_name.empty()) continue;
+      const CounterConstraints* c = db.counter_constraints(b.counter_constraints_name);
+      if (!c)
+        throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown counter_constraints '{}'", name,
+                                type, b.counter_constraints_name));
+      b.constraints = *c;
+    }
   }
   for (const auto& [what, kind] : soc_pmu_references(db.soc_))
     if (!db.pmu_kind(kind)) throw Error(fmt::format("platforms: {} names unknown pmu kind '{}'", what, kind));
@@ -197,6 +206,12 @@ const IntelUncore* Database::intel_uncore(std::string_view name) const {
 const IioMapScheme* Database::iio_map(std::string_view name) const {
   for (const auto& m : iio_maps_)
     if (m.name == name) return &m;
+  return nullptr;
+}
+
+const CounterConstraints* Database::counter_constraints(std::string_view name) const {
+  for (const auto& c : constraints_)
+    if (c.name == name) return &c;
   return nullptr;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pmukit/platform/coresight_programming.h"
+#include "pmukit/platform/counter_constraints.h"
 #include "pmukit/platform/iio_map.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/syntax/pmu_description.h"
@@ -51,6 +52,8 @@ struct IntelBoxType {
   std::string ignore_note;
   std::optional<IntelFilter> filter;
   std::optional<IntelFixedCounter> fixed;
+  std::string counter_constraints_name;           // the kernel table this type's events obey, "" if none
+  std::optional<CounterConstraints> constraints;  // that table, resolved when the database is loaded
 };
 
 struct IntelUncore {
@@ -93,6 +96,8 @@ class Database {
   const PmuKind* pmu_kind(std::string_view kind) const;
   // The IIO stack mapping scheme named `name` (platforms/intel/iio_*.json), null if none.
   const IioMapScheme* iio_map(std::string_view name) const;
+  // An event constraint table (platforms/intel/counter_constraints.json) by name, null if none.
+  const CounterConstraints* counter_constraints(std::string_view name) const;
   const std::vector<CpuModel>& cpus() const { return cpus_; }
   // CoreSight match table, NVIDIA RC maps and blocks, DesignWare RAS DES (soc_data.h).
   const SocData& soc() const { return soc_; }
@@ -104,6 +109,7 @@ class Database {
   std::map<std::string, IntelUncore, std::less<>> intel_;
   std::map<std::string, PmuKind, std::less<>> pmus_;
   std::vector<IioMapScheme> iio_maps_;
+  std::vector<CounterConstraints> constraints_;
   SocData soc_;
 };
 
