@@ -418,6 +418,7 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
     if (decoded.valid) add_units(ctx, decoded, inventory.intel_tables.back());
   }
   name_units(inventory);
+  warn_overlapping_units(inventory);
   return stats;
 }
 
