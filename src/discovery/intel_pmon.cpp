@@ -246,7 +246,8 @@ bool place_pci(UnitContext& ctx, const DecodedUnit& u, const std::string& where,
   return true;
 }
 
-// Counter controls and counters from the record; the filter and fixed counter from platform data.
+// Counter controls and counters from the record; the filter, fixed counter and event constraints
+// from platform data.
 void add_registers(const DecodedUnit& u, const platform::IntelBoxType* bt, IntelUnit& iu) {
   for (unsigned i = 0; i < u.num_regs; ++i) {
     iu.ctl.push_back(iu.box_ctl + u.ctl_offset + std::uint64_t{iu.ctl_step} * i);
@@ -258,6 +259,7 @@ void add_registers(const DecodedUnit& u, const platform::IntelBoxType* bt, Intel
     iu.filter_mask = bt->filter->mask;
     iu.filter_config = bt->filter->term_config;
   }
+  if (bt) iu.counter_constraints = bt->constraints;
   if (bt && bt->fixed && iu.access == RegAccess::Mmio) {
     iu.fixed_ctl = iu.box_ctl + bt->fixed->ctl_offset;
     iu.fixed_ctr = iu.box_ctl + bt->fixed->ctr_offset;
@@ -416,6 +418,7 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
     if (decoded.valid) add_units(ctx, decoded, inventory.intel_tables.back());
   }
   name_units(inventory);
+  warn_overlapping_units(inventory);
   return stats;
 }
 

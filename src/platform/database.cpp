@@ -41,6 +41,7 @@ IntelBoxType parse_box(const json& j, const std::string& where) {
   if (j.contains("ignored_in"))
     for (const auto& s : j["ignored_in"]) b.ignored_in.push_back(s.get<std::string>());
   b.ignore_note = json_string(j, "ignore_note", where, false);
+  b.counter_constraints_name = json_string(j, "counter_constraints", where, false);
   if (j.contains("filter")) {
     const auto& f = j["filter"];
     b.filter = IntelFilter{static_cast<int>(json_number(f.at("term_config"), where + " filter")),
@@ -127,7 +128,8 @@ namespace {
 bool key_belongs(std::string_view key, int part) {
   static const std::vector<std::vector<std::string_view>> keys = {
       {"cpus"},
-      {"name", "description", "unnamed_pmu", "box_types", "global_init", "cha_count", "iio_maps"},
+      {"name", "description", "unnamed_pmu", "box_types", "global_init", "cha_count", "iio_maps",
+       "counter_constraints"},
       {"pmus"},
       {"coresight", "pcie_rc_maps", "t410_blocks", "designware_rasdes", "cmn"}};
   if (key == "about") return true;
@@ -205,6 +207,7 @@ void Database::load(const std::string& path, const std::string& body, bool lazy)
       }
     load_soc_data(doc, where, soc_);
     load_iio_maps(doc, where, iio_maps_);
+    load_counter_constraints(doc, where, constraints_);
   } catch (const json::exception& e) {
     throw Error(fmt::format("{}: {}", where, e.what()));
   }
@@ -222,6 +225,7 @@ Database Database::from_files(const std::vector<std::pair<std::string, std::stri
         throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown pmu kind '{}'", name, type,
                                 b.pmu_kind));
   }
+  db.resolve_counter_constraints();
   for (const auto& [what, kind] : soc_pmu_references(db.soc_))
     if (!db.pmu_kind(kind)) throw Error(fmt::format("platforms: {} names unknown pmu kind '{}'", what, kind));
   for (const auto& c : db.cpus_) {
@@ -272,6 +276,7 @@ void Database::parse_part(Part part) const {
   if (!pending_) return;
   auto& files = pending_->files[static_cast<int>(part)];
   for (const auto& f : files) const_cast<Database*>(this)->load(f.path, std::string(f.text), true);
+  if (part == Part::Intel && !files.empty()) resolve_counter_constraints();
   files.clear();
 }
 
@@ -323,6 +328,28 @@ const IioMapScheme* Database::iio_map(std::string_view name) const {
   parse_part(Part::Intel);
   for (const auto& m : iio_maps_)
     if (m.name == name) return &m;
+  return nullptr;
+}
+
+void Database::resolve_counter_constraints() const {
+  for (auto& [name, u] : intel_)
+    for (auto& [type, b] : u.box_types) {
+      if (b.counter_constraints_name.empty()) continue;
+      const CounterConstraints* c = nullptr;
+      for (const auto& t : constraints_)
+        if (t.name == b.counter_constraints_name) c = &t;
+      if (!c)
+        throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown counter_constraints '{}'", name,
+                                type, b.counter_constraints_name));
+      b.constraints = *c;
+    }
+}
+
+const CounterConstraints* Database::counter_constraints(std::string_view name) const {
+  auto lock = lock_pending();
+  parse_part(Part::Intel);
+  for (const auto& c : constraints_)
+    if (c.name == name) return &c;
   return nullptr;
 }
 

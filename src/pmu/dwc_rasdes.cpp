@@ -38,17 +38,26 @@ class DwcDriver : public UnitDriver {
       else if (type == kTypeLane && lane_beyond_link(e))
         return DoesNotFit{fmt::format("event '{}': lane {} is beyond the {} lanes of {}'s link (Linux "
                                       "dwc_pcie_pmu.c dwc_pcie_pmu_event_init: lane < the Link Capabilities width)",
-                                      e.name, ConfigLane::get(e.config), link_lanes(), unit_.name),
+                                      e.name, ConfigLane::get(e.config), link_lanes(), written(e)),
                           "", true};
       else if (type == kTypeLane)
         ++lane;
       else
-        return DoesNotFit{fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", unit_.name, type)};
+        return DoesNotFit{fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", written(e), type)};
     }
     if (time > 1 || lane > 1)
-      return DoesNotFit{fmt::format("{}: a root port has one time-based and one lane event counter", unit_.name),
-                        fmt::format("{} time-based and {} lane events asked", time, lane), false, true};
+      return DoesNotFit{
+          fmt::format("{}: a root port has one time-based and one lane event counter", written(events.front())),
+          fmt::format("{} time-based and {} lane events asked", time, lane), false, true};
     return std::nullopt;
+  }
+
+  // The unit as the user named it: pcie_bdf_200/... (the Anolis driver's name) is the root port
+  // dwc_rootport_10 also names, and an error says what was written -- the event text before its
+  // first '/', or the unit's name when the event is labelled (name=) or has no PMU part.
+  std::string written(const syntax::EncodedEvent& e) const {
+    const auto slash = e.name.find('/');
+    return slash == std::string::npos || slash == 0 ? unit_.name : e.name.substr(0, slash);
   }
 
   unsigned link_lanes() const {

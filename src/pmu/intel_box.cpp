@@ -4,10 +4,16 @@
 // resetUnfreeze): box ctl = FRZ; box ctl = FRZ | RST_CTRL | RST_CTRS; counter controls =
 // config | EN; start: box ctl = 0; stop: box ctl = FRZ. EN (bit 22) is set on every programmed
 // counter: PCM does, and the SNB-EP paths (snbep_uncore_msr_enable_event) OR it in; the generic
-// kernel path passes config as-is (hardware.md 1.7). Register widths are the layout's.
+// kernel path passes config as-is (hardware.md 1.7). Register widths are the layout's. Events go
+// on the counters their box type's constraint table allows (platforms/intel/counter_constraints.json,
+// the kernel's uncore_assign_events): IIO inbound events on counters 0-1, outbound on 2-3.
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "drivers.h"
+#include "pmukit/pmu/counter_assignment.h"
 #include "pmukit/regs/intel_pmon.h"
 
 namespace pmukit::pmu {
@@ -39,25 +45,28 @@ class IntelBoxDriver : public UnitDriver {
   }
 
   std::optional<DoesNotFit> fit(const std::vector<syntax::EncodedEvent>& events) const override {
-    std::size_t general = 0, fixed = 0;
+    std::size_t fixed = 0;
+    std::vector<std::uint32_t> masks;
     for (const auto& e : events) {
       if (is_fixed(e)) {
         if (!fixed_) return refuse("event=0xff selects a fixed counter, and this box has none");
         ++fixed;
         continue;
       }
-      ++general;
       if (ctl_width_ == 32 && (e.config >> 32))
         return refuse(fmt::format("config {:#x} sets bits above 31 (umask extension), which its 32-bit MMIO counter "
                                   "control cannot hold",
                                   e.config));
       if (e.config1 && !filter_)
         return refuse(fmt::format("config1 {:#x} needs a filter register this box does not have", e.config1));
+      masks.push_back(allowed(e));
+      if (!masks.back()) return never_fits(e);
     }
-    if (general > counters_ || fixed > 1)
+    if (masks.size() > counters_ || fixed > 1)
       return DoesNotFit{fmt::format("{}: {} events but the box has {} counters{}", unit_.name, events.size(), counters_,
                                     fixed_ ? " and 1 fixed counter" : ""),
                         "", false, true};
+    if (!assign_counters(masks)) return crowded(events, masks);
     std::uint64_t filter = 0;
     for (const auto& e : events) {
       if (e.config1 && filter && filter != e.config1)
@@ -77,16 +86,22 @@ class IntelBoxDriver : public UnitDriver {
   }
 
   void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
-    unsigned next = 0;
+    std::vector<std::uint32_t> masks;
+    for (const auto& e : events)
+      if (!is_fixed(e)) masks.push_back(allowed(e));
+    const auto counter = assign_counters(masks);
+    if (!counter) throw Error(fmt::format("{}: the events do not fit its counters (fit() was not asked)", unit_.name));
+    std::size_t next = 0;
     for (const auto& e : events) {
       if (is_fixed(e)) {
         g.write(layout_.at(Role::FixedControl), CtrCtlEnable::put(1));  // spr_uncore_mmio_enable_event
         plan.add({layout_.at(Role::FixedCounter)}, unit_.counter_width);
         continue;
       }
-      g.write(layout_.at(Role::CounterControl, next), e.config | CtrCtlEnable::put(1));
+      const unsigned c = (*counter)[next++];
+      g.write(layout_.at(Role::CounterControl, c), e.config | CtrCtlEnable::put(1));
       if (e.config1 && filter_) g.write(filter_->reg, e.config1 & u_.filter_mask);
-      plan.add({layout_.at(Role::Counter, next++)}, unit_.counter_width);
+      plan.add({layout_.at(Role::Counter, c)}, unit_.counter_width);
     }
   }
 
@@ -105,6 +120,52 @@ class IntelBoxDriver : public UnitDriver {
  private:
   static bool is_fixed(const syntax::EncodedEvent& e) { return (e.config & 0xff) == kFixedEvent; }
   DoesNotFit refuse(std::string why) const { return DoesNotFit{fmt::format("{}: {}", unit_.name, why), ""}; }
+
+  // The general counters an event may use: those its box type's constraint rule names (the kernel
+  // checks the same table in uncore_get_event_constraint), else every one.
+  std::uint32_t allowed(const syntax::EncodedEvent& e) const {
+    const std::uint32_t all = counters_ >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << counters_) - 1;
+    if (!u_.counter_constraints) return all;
+    return u_.counter_constraints->counters_for(e.config).value_or(all) & all;
+  }
+
+  // "event 0x83 may use only counters 0,1 (Linux uncore_snbep.c icx_uncore_iio_constraints)"
+  std::string rule_of(std::uint64_t config) const {
+    const auto& c = *u_.counter_constraints;
+    return fmt::format("event {:#04x} may use only counters {} ({})", config & c.event_mask,
+                       counter_list(*c.counters_for(config)), c.source);
+  }
+
+  DoesNotFit never_fits(const syntax::EncodedEvent& e) const {
+    return DoesNotFit{
+        fmt::format("{}: {}: {}, and the box has {} counters", unit_.name, e.name, rule_of(e.config), counters_), "",
+        true};
+  }
+
+  // Too many events confined to too few counters: names them and the rules that confine them.
+  DoesNotFit crowded(const std::vector<syntax::EncodedEvent>& events, const std::vector<std::uint32_t>& masks) const {
+    const std::uint32_t s = crowded_counters(masks);
+    std::vector<std::string> names, rules;
+    std::size_t k = 0;
+    for (const auto& e : events) {
+      if (is_fixed(e) || (masks[k++] & ~s)) continue;
+      names.push_back(e.name);
+      if (u_.counter_constraints && u_.counter_constraints->counters_for(e.config)) {
+        std::string r = rule_of(e.config);
+        if (std::find(rules.begin(), rules.end(), r) == rules.end()) rules.push_back(std::move(r));
+      }
+    }
+    return DoesNotFit{fmt::format("{}: {} events ({}) share counters {}: {}", unit_.name, names.size(),
+                                  fmt::join(names, ", "), counter_list(s), fmt::join(rules, "; ")),
+                      "", false, true};
+  }
+
+  static std::string counter_list(std::uint32_t mask) {
+    std::vector<unsigned> on;
+    for (unsigned i = 0; i < 32; ++i)
+      if (mask >> i & 1) on.push_back(i);
+    return fmt::format("{}", fmt::join(on, ","));
+  }
 
   const discovery::IntelUnit& u_;
   const Reg& box_;

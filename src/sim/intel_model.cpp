@@ -1,4 +1,5 @@
-// pmukit -- simulated Intel uncore box: freeze, reset-control, reset-counter and enable bits.
+// pmukit -- simulated Intel uncore box: freeze, reset-control, reset-counter and enable bits, and
+// the event constraints (an event counts only on the counters its rule allows).
 #include "pmukit/regs/intel_pmon.h"
 #include "pmukit/sim/simulator.h"
 
@@ -37,7 +38,7 @@ class IntelModel : public UnitModel {
     if (BoxCtlFreeze::get(box) || dt_ns == 0) return;
     for (unsigned i = 0; i < counters_; ++i) {
       std::uint64_t ctl = io.read(l_.at(Role::CounterControl, i));
-      if (!CtrCtlEnable::get(ctl)) continue;
+      if (!CtrCtlEnable::get(ctl) || !may_count(ctl, i)) continue;
       double rate = rates_.rate(kind_, ctl & 0xffff) * rates_.traffic_share(kind_, ctl, l_.unit->name);
       std::uint64_t inc = acc_[i].advance(rate, dt_ns);
       const pmu::Reg& ctr = l_.at(Role::Counter, i);
@@ -48,6 +49,13 @@ class IntelModel : public UnitModel {
   }
 
  private:
+  // An event on a counter its box type's constraint rule excludes counts nothing here (the hardware
+  // does not specify what it counts; Intel's perfmon files list only the allowed counters).
+  bool may_count(std::uint64_t ctl, unsigned i) const {
+    const auto& c = l_.unit->as<discovery::IntelUnit>()->counter_constraints;
+    return !c || (c->counters_for(ctl).value_or(~std::uint32_t{0}) >> i & 1);
+  }
+
   const pmu::UnitLayout& l_;
   std::string kind_;
   const Rates& rates_;

@@ -65,6 +65,18 @@ json spr_every_access_type(json extra_units) {
                        json::array({json{{"device", "0000:6a:03.1"}, {"units", units}}}));
 }
 
+json spr_iio_boxes() {
+  return json::array({json{{"type", 1},
+                           {"ids", "0-1"},
+                           {"access", "msr"},
+                           {"box_ctl", "0x3000"},
+                           {"id_stride", "0x10"},
+                           {"num_regs", 4},
+                           {"ctl_offset", 8},
+                           {"ctr_offset", 1},
+                           {"width", 48}}});
+}
+
 snapshot::PciDeviceSpec dwc_root_port(const Bdf& bdf) {
   snapshot::PciDeviceSpec rp;
   rp.bdf = bdf;

@@ -23,6 +23,10 @@ nlohmann::json pcm_spr_imc_group();
 // offset 0x438 of 0000:7e:0c.0 (controls +0x30, counters +8); `extra_units` join the table.
 nlohmann::json spr_every_access_type(nlohmann::json extra_units = nlohmann::json::array());
 
+// Two SPR IIO boxes (type 1, ids 0-1) over MSRs: box control 0x3000 + 0x10 * id, controls +8,
+// counters +1, 4 x 48 bits -- units for spr_every_access_type's `extra_units`.
+nlohmann::json spr_iio_boxes();
+
 // A DesignWare root port (Alibaba 1ded:8000) whose RAS DES VSEC is at config offset 0x374.
 snapshot::PciDeviceSpec dwc_root_port(const Bdf& bdf);
 

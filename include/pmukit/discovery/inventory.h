@@ -12,6 +12,7 @@
 
 #include "pmukit/access/bdf.h"
 #include "pmukit/discovery/cmn_unit.h"
+#include "pmukit/platform/counter_constraints.h"
 
 namespace pmukit::discovery {
 
@@ -43,6 +44,9 @@ struct IntelUnit {
   std::optional<std::uint64_t> filter;  // filter register (CHA TID filter MSR), from platform data
   std::uint64_t filter_mask = 0;        // bits of config<filter_config> it takes
   int filter_config = 1;
+  // Which counters each event may use (the kernel's event constraint table for this box type, from
+  // platform data); none: any event on any counter.
+  std::optional<platform::CounterConstraints> counter_constraints;
   unsigned ctl_offset = 0;
   unsigned ctr_offset = 0;
   unsigned status_offset = 0;

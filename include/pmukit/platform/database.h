@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pmukit/platform/coresight_programming.h"
+#include "pmukit/platform/counter_constraints.h"
 #include "pmukit/platform/iio_map.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/syntax/pmu_description.h"
@@ -54,6 +55,8 @@ struct IntelBoxType {
   std::string ignore_note;
   std::optional<IntelFilter> filter;
   std::optional<IntelFixedCounter> fixed;
+  std::string counter_constraints_name;           // the kernel table this type's events obey, "" if none
+  std::optional<CounterConstraints> constraints;  // that table, resolved when the database is loaded
 };
 
 struct IntelUncore {
@@ -106,6 +109,8 @@ class Database {
   const PmuKind* pmu_kind(std::string_view kind) const;
   // The IIO stack mapping scheme named `name` (platforms/intel/iio_*.json), null if none.
   const IioMapScheme* iio_map(std::string_view name) const;
+  // An event constraint table (platforms/intel/counter_constraints.json) by name, null if none.
+  const CounterConstraints* counter_constraints(std::string_view name) const;
   const std::vector<CpuModel>& cpus() const;
   // CoreSight match table, NVIDIA RC maps and blocks, DesignWare RAS DES (soc_data.h).
   const SocData& soc() const;
@@ -122,12 +127,15 @@ class Database {
   std::unique_lock<std::mutex> lock_pending() const;
   void parse_part(Part part) const;
   void parse_file_of_kind(std::string_view kind) const;
+  // Each Intel box type gets the constraint table it names (an unknown name is an error).
+  void resolve_counter_constraints() const;
 
   // Parsed on demand by const accessors (builtin() is one shared, logically constant database).
   mutable std::vector<CpuModel> cpus_;
   mutable std::map<std::string, IntelUncore, std::less<>> intel_;
   mutable std::map<std::string, PmuKind, std::less<>> pmus_;
   mutable std::vector<IioMapScheme> iio_maps_;
+  mutable std::vector<CounterConstraints> constraints_;
   mutable SocData soc_;
   std::unique_ptr<Pending> pending_;  // null: everything parsed
 };

@@ -25,6 +25,12 @@ TEST(PlatformDatabase, LazyBuiltinAnswersAsTheWholeDatabase) {
       const auto* u = lazy.intel_uncore(c.intel_uncore);
       EXPECT_EQ(u->box_types.size(), whole.intel_uncore(c.intel_uncore)->box_types.size());
       for (const auto& [type, box] : u->box_types) {
+        // The kernel's constraint table a box type names is resolved in the lazy database too.
+        const auto& whole_box = whole.intel_uncore(c.intel_uncore)->box_types.at(type);
+        ASSERT_EQ(box.constraints.has_value(), whole_box.constraints.has_value()) << c.name << " type " << type;
+        if (box.constraints) {
+          EXPECT_EQ(box.constraints->name, whole_box.constraints->name);
+        }
         ASSERT_TRUE(lazy.pmu_kind(box.pmu_kind)) << box.pmu_kind;
         EXPECT_EQ(lazy.pmu_kind(box.pmu_kind)->formats, whole.pmu_kind(box.pmu_kind)->formats);
       }

@@ -113,3 +113,38 @@ TEST(GoldenTrace, IntelBoxesOverMmioMsrAndPciConfigSpace) {
   put_back_mmio_box(want, 0xc8aa2800, 0x77);
   EXPECT_EQ(test::trace_difference(trace, want), "");
 }
+
+// Which counter control each event lands in on an SPR IIO box, from Linux uncore_snbep.c
+// icx_uncore_iio_constraints (spr_uncore_iio): UNCORE_EVENT_CONSTRAINT(0x83, 0x3) -- inbound
+// DATA_REQ_OF_CPU on counters 0-1 -- and UNCORE_EVENT_CONSTRAINT(0xc0, 0xc) -- outbound
+// DATA_REQ_BY_CPU on counters 2-3; Intel's perfmon SPR uncore-io file gives the same Counter fields
+// ("0,1", "2,3"); configs are the perfmon events' (PortMask at config:36-47, FCMask at 48-50, as
+// docs/metrics.md lists them). Events given outbound first; the unconstrained clockticks (event 0x01) takes
+// the counter left over. The box's controls are at MSR 0x3008 + i, counters at 0x3001 + i.
+TEST(GoldenTrace, IntelIioEventsLandOnTheCountersTheirConstraintsAllow) {
+  test::TempDir dir;
+  snapshot::build_from_spec(test::spr_every_access_type(test::spr_iio_boxes()), dir.path() / "m");
+  Machine machine(MachineOptions{dir.path() / "m"});
+  auto found = discovery::discover(machine);
+  const auto* iio = unit(found, "uncore_iio_0");
+  ASSERT_TRUE(iio);
+  auto trace = test::run_fixed_events(machine, {{iio,
+                                                 {event(0x00070020000004c0),      // DATA_REQ_BY_CPU.MEM_READ.PART1
+                                                  event(0x01),                    // CLOCKTICKS
+                                                  event(0x0007001000000483),      // DATA_REQ_OF_CPU.MEM_READ.PART0
+                                                  event(0x0007004000000183)}}});  // DATA_REQ_OF_CPU.MEM_WRITE.PART2
+  std::vector<pmu::Access> want = {
+      msr_store(0x3000, 0x1),
+      msr_store(0x3000, 0x301),
+      msr_store(0x300a, 0x00070020004004c0),  // counter 2: outbound, EN (bit 22) set
+      msr_store(0x300b, 0x400001),            // counter 3: what is left
+      msr_store(0x3008, 0x0007001000400483),  // counter 0: the first inbound event
+      msr_store(0x3009, 0x0007004000400183),  // counter 1: the second
+      msr_store(0x3000, 0),
+      msr_store(0x3000, 0x1),
+      msr_store(0x3000, 0x1),
+  };
+  for (unsigned i = 0; i < 4; ++i) want.push_back(msr_store(0x3008 + i, 0)), want.push_back(msr_store(0x3001 + i, 0));
+  want.push_back(msr_store(0x3000, 0));
+  EXPECT_EQ(test::trace_difference(trace, want), "");
+}

@@ -234,3 +234,66 @@ TEST(IntelDriver, ReprogrammingAUnitMidRunKeepsTheSavedRegisters) {
   rig.sim->step(0);
   EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
 }
+
+namespace {
+
+syntax::EncodedEvent named(std::uint64_t config, std::string name) {
+  auto e = ev(config);
+  e.name = std::move(name);
+  return e;
+}
+
+}  // namespace
+
+// Linux uncore_snbep.c icx_uncore_iio_constraints (which spr_uncore_iio uses) and the perfmon
+// Counter fields: inbound DATA_REQ_OF_CPU (event 0x83) on counters 0-1, outbound DATA_REQ_BY_CPU
+// (0xc0) on counters 2-3. Given outbound first, the events still land there, and each counts
+// its own rate (the simulator counts nothing for an event on a counter its rule excludes).
+TEST(IntelDriver, IioInboundAndOutboundEventsLandOnTheirCounters) {
+  Rig rig(machine_spec(test::spr_iio_boxes()),
+          {"intel_snr_iio:0x01c0=1000", "intel_snr_iio:0x0483=2000", "intel_snr_iio:0x0183=3000"});
+  auto before = test::register_image(*rig.machine, rig.found.inventory);
+  {
+    auto s = rig.session({{rig.unit("uncore_iio_1"), {ev(0x01c0), ev(0x0483), ev(0x0183)}}});
+    pmu::RegisterIo io(*rig.machine);
+    EXPECT_EQ(io.read(pmu::msr(0, 0x3018)), 0x400483u);  // counter 0: the first inbound event
+    EXPECT_EQ(io.read(pmu::msr(0, 0x3019)), 0x400183u);  // counter 1: the second
+    EXPECT_EQ(io.read(pmu::msr(0, 0x301a)), 0x4001c0u);  // counter 2: the outbound event
+    EXPECT_EQ(io.read(pmu::msr(0, 0x301b)), 0u);
+    s->start();
+    rig.sim->step(1'000'000'000);
+    auto v = s->sample();
+    EXPECT_EQ(v[0][0].delta, 1000u);
+    EXPECT_EQ(v[0][1].delta, 2000u);
+    EXPECT_EQ(v[0][2].delta, 3000u);
+  }
+  rig.sim->step(0);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
+}
+
+TEST(IntelDriver, ThreeInboundEventsDoNotFitAndTheRuleIsNamed) {
+  Rig rig(machine_spec(test::spr_iio_boxes()));
+  auto before = test::register_image(*rig.machine, rig.found.inventory);
+  try {
+    rig.session({{rig.unit("uncore_iio_0"), {named(0x0483, "rd"), named(0x0183, "wr"), named(0x0883, "x")}}});
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "uncore_iio_0: 3 events (rd, wr, x) share counters 0,1: event 0x83 may use only "
+                           "counters 0,1 (Linux uncore_snbep.c icx_uncore_iio_constraints)");
+  }
+  // Four events, two of each direction, fill the box.
+  EXPECT_NO_THROW(rig.session({{rig.unit("uncore_iio_0"), {ev(0x0483), ev(0x01c0), ev(0x0183), ev(0x04c0)}}}));
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
+}
+
+// The model itself: an inbound event written on counter 2 counts nothing, on counter 0 it counts.
+TEST(IntelDriver, SimulatorCountsAConstrainedEventOnlyOnItsCounters) {
+  Rig rig(machine_spec(test::spr_iio_boxes()), {"intel_snr_iio:0x0483=5000"});
+  pmu::RegisterIo io(*rig.machine);
+  io.write(pmu::msr(0, 0x3008), 0x400483);
+  io.write(pmu::msr(0, 0x300a), 0x400483);
+  io.write(pmu::msr(0, 0x3000), 0);  // box unfrozen
+  rig.sim->step(1'000'000'000);
+  EXPECT_EQ(io.read(pmu::msr(0, 0x3001)), 5000u);
+  EXPECT_EQ(io.read(pmu::msr(0, 0x3003)), 0u);
+}

@@ -123,4 +123,9 @@ TEST(KernelRules, DesignWareLaneMustBeWithinTheLinkWidth) {
   auto why = r.verdict(x4->name, {lane_event(4)});
   EXPECT_NE(why.find("beyond the 4 lanes of"), std::string::npos) << why;
   EXPECT_NE(why.find("dwc_pcie_pmu_event_init"), std::string::npos) << why;
+  // Named as the user wrote the unit: the Anolis driver's pcie_bdf_<bdf> name of the same port.
+  auto aliased = lane_event(4);
+  aliased.name = "pcie_bdf_200/tx_memory_write,lane=4/";
+  why = r.verdict(x4->name, {aliased});
+  EXPECT_NE(why.find("beyond the 4 lanes of pcie_bdf_200's link"), std::string::npos) << why;
 }

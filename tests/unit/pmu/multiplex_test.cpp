@@ -27,8 +27,8 @@ struct Rig {
   std::unique_ptr<Machine> machine;
   discovery::DiscoveryResult found;
   std::unique_ptr<sim::Simulator> sim;
-  Rig() {
-    snapshot::build_from_spec(test::spr_every_access_type(), dir.path() / "m");
+  explicit Rig(const nlohmann::json& spec = test::spr_every_access_type()) {
+    snapshot::build_from_spec(spec, dir.path() / "m");
     machine = std::make_unique<Machine>(MachineOptions{dir.path() / "m"});
     found = discovery::discover(*machine);
     sim = std::make_unique<sim::Simulator>(*machine, found.inventory, sim::Rates::defaults());
@@ -90,6 +90,29 @@ TEST(Multiplex, AGroupLargerThanTheCountersIsStillAnError) {
   EXPECT_TRUE(d->kernel_rule);  // perf cannot count it either: the kernel validates a group whole
   EXPECT_NE(d->message().find("uncore_imc_0: the group {e1,e2,e3,e4,e5} does not fit the counters"), std::string::npos)
       << d->message();
+}
+
+// SPR IIO inbound events may use counters 0-1 only (Linux uncore_snbep.c icx_uncore_iio_constraints;
+// perfmon Counter "0,1"), outbound ones 2-3: a third inbound event takes turns although two counters
+// are free, the outbound event joins the first set, and a group of three inbound events can never
+// be counted, with the rule named.
+TEST(Multiplex, ConstrainedEventsTakeTurnsOnTheirOwnCounters) {
+  Rig rig(test::spr_every_access_type(test::spr_iio_boxes()));
+  pmu::Preflight pre(*rig.machine, platform::Database::builtin());
+  const auto& iio = rig.unit("uncore_iio_0");
+  std::vector<syntax::EncodedEvent> events(4);
+  const std::uint64_t configs[] = {0x0483, 0x0183, 0x0883, 0x01c0};
+  for (std::size_t i = 0; i < 4; ++i) events[i].config = configs[i], events[i].name = fmt::format("e{}", i);
+  auto plan = pmu::plan_rotation(pre, iio, events, {-1, -1, -1, -1});
+  ASSERT_TRUE(pmu::ok(plan.verdict)) << pmu::describe(plan.verdict, iio.name);
+  EXPECT_EQ(plan.sets, (Sets{{0, 1, 3}, {2}}));
+  auto group = pmu::plan_rotation(pre, iio, events, {0, 0, 0, -1});
+  const auto* d = std::get_if<pmu::DoesNotFit>(&group.verdict);
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->kernel_rule);
+  EXPECT_EQ(d->reason, "uncore_iio_0: the group {e0,e1,e2} does not fit the counters (uncore_iio_0: 3 events (e0, "
+                       "e1, e2) share counters 0,1: event 0x83 may use only counters 0,1 (Linux uncore_snbep.c "
+                       "icx_uncore_iio_constraints))");
 }
 
 // Only a shortage of counters is multiplexed: a refusal of another kind stays the verdict.
