@@ -174,7 +174,8 @@ const Database& Database::builtin() {
   static const Database db = [] {
     std::vector<std::pair<std::string, std::string>> files;
     for (const auto& f : embedded_files())
-      if (f.path.ends_with(".json") && !f.path.starts_with("machines/") && !f.path.starts_with("metrics/"))
+      if (f.path.ends_with(".json") && !f.path.starts_with("machines/") && !f.path.starts_with("metrics/") &&
+          !f.path.starts_with("sim/"))
         files.emplace_back(std::string(f.path), std::string(f.data));
     return from_files(files);
   }();

@@ -9,7 +9,7 @@ TABLE=$(dirname "$0")/guide_replay.table
 
 # The guides' workloads (fio, numactl ... dd, sleep 10, cmem_write_test, ./stream.exe) stand in as
 # shims that run nothing and move the machine's virtual clock instead: `sleep N` by N seconds, any
-# other by the milliseconds in REPLAY_MS (1000 unless a row sets it). Counts are then exact.
+# other by REPLAY_MS (1000 ms unless a row sets it; "NNNns" is nanoseconds). Counts are then exact.
 mkdir -p "$T/bin" "$T/work"
 cat > "$T/bin/workload" << 'EOF'
 #!/bin/bash
@@ -23,12 +23,18 @@ for w in stream.exe xhpl.exe a.out nvbandwidth bw_mem app; do ln -s "$T/bin/work
 export PMUKIT_BIN="$BIN"
 
 declare -A ROOT
+# start_machine MACHINE[+SCENARIO]: a bundled machine under its own pmu-sim, run with the guide's
+# rates below or with a bundled workload scenario (platforms/sim/scenarios/SCENARIO.json).
 start_machine() {
-  local m=$1
-  [ -n "${ROOT[$m]:-}" ] && return 0
-  "$BIN/pmu-sim" create "$m" "$T/$m" > /dev/null
-  sim_start "$T/$m" $(rates "$m")
-  ROOT[$m]=$T/$m
+  local key=$1 m=${1%%+*}
+  [ -n "${ROOT[$key]:-}" ] && return 0
+  "$BIN/pmu-sim" create "$m" "$T/$key" > /dev/null
+  if [[ $key == *+* ]]; then
+    sim_start "$T/$key" --scenario "${key#*+}"
+  else
+    sim_start "$T/$key" $(rates "$m")
+  fi
+  ROOT[$key]=$T/$key
 }
 # Rates that make the guides' own printed counts come out of a one-second window.
 rates() {
@@ -108,8 +114,9 @@ without_workload() {
     *) break ;;
     esac
   done
-  local ms=${REPLAY_MS:-1000}
-  args=("${kept[@]}" --duration "$((ms / 1000)).$(printf %03d $((ms % 1000)))")
+  local ns=${REPLAY_MS:-1000}
+  [[ $ns == *ns ]] && ns=${ns%ns} || ns=$((ns * 1000000))
+  args=("${kept[@]}" --duration "$((ns / 1000000000)).$(printf %09d $((ns % 1000000000)))")
 }
 
 # trim VAR...: strips the spaces around each variable's value (no subshell per row).
