@@ -123,6 +123,8 @@ void Rates::add_scenario(std::string_view text, const std::string& what) {
     if (m.starts_with('[')) m.remove_prefix(std::min(m.size(), m.find("] ") + 2));
     throw Error(fmt::format("{}: not a scenario: {}", what, m));
   }
+  for (const auto& [m, r] : matched)
+    if (!m.unit.empty() && !m.unit.ends_with('*')) scenario_units_.push_back(m.unit);
   matched_.insert(matched_.begin(), matched.begin(), matched.end());
   occupancy_.insert(occupancy_.begin(), occupancy.begin(), occupancy.end());
   filters_.insert(filters_.begin(), filters.begin(), filters.end());
@@ -150,11 +152,10 @@ Rate Rates::lookup(std::string_view unit, const std::string& kind, std::string_v
   for (const auto& o : occupancy_)
     if (o.outstanding.matches(unit, kind, c)) {
       // Each cycle adds the requests then outstanding: requests/s x latency (ns) x cycles/ns.
-      Rate cycles = lookup(unit, kind, "cycles");
-      if (!cycles.per_ns || cycles.per_ns != kNsPerS)
-        return Rate::of(lookup(unit, kind, o.requests).per_second() * static_cast<double>(o.latency_ns) *
-                        cycles.per_second() / 1e9);
-      return lookup(unit, kind, o.requests).times(o.latency_ns * cycles.count, kNsPerS);
+      const Rate cycles = lookup(unit, kind, "cycles"), requests = lookup(unit, kind, o.requests);
+      if (!cycles.per_ns)
+        return Rate::of(requests.per_second() * static_cast<double>(o.latency_ns) * cycles.per_second() / 1e9);
+      return requests.times(o.latency_ns * cycles.count, cycles.per_ns);
     }
   return Rate::of(rate(kind, c));
 }

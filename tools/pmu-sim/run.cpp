@@ -68,6 +68,10 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
     rates.add_scenario(text, what);
     scenario = what;
   }
+  for (const auto& name : rates.scenario_units())  // a scenario of another machine would count nothing
+    if (std::none_of(found.inventory.units.begin(), found.inventory.units.end(),
+                     [&](const auto& u) { return u.name == name; }))
+      throw Error(fmt::format("{}: unit '{}' is not on {}", scenario, name, machine.describe()));
   sim::Simulator simulator(machine, found.inventory, std::move(rates));
   if (simulator.units() == 0) throw Error(fmt::format("{}: no PMU unit to simulate", machine.describe()));
   struct sigaction sa {};

@@ -52,6 +52,8 @@ class Rates {
   // A workload scenario (platforms/sim/scenarios/*.json, docs/simulator.md): `what` names it in
   // errors. Its rules come before every other but --rate's. Throws Error naming `what`.
   void add_scenario(std::string_view json, const std::string& what);
+  // The units a scenario's rules name (without a '*'), which the simulated machine must have.
+  const std::vector<std::string>& scenario_units() const { return scenario_units_; }
   double rate(const std::string& kind, std::string_view code) const;
   double rate(const std::string& kind, std::uint64_t code) const;
   // The rate of `code` on the unit named `unit` of kind `kind`, in this order: a --rate rule, a
