@@ -39,6 +39,21 @@ std::pair<std::string, std::string> scenario_text(const std::string& arg) {
   throw UsageError(fmt::format("--scenario '{}': no such file, and no bundled scenario of that name", arg));
 }
 
+// pmu-sim's default rates, the --rate rules and the scenario (whose name goes to `scenario`).
+sim::Rates rates_of(const RunOptions& opts, const Machine& machine, const discovery::Inventory& inventory,
+                    std::string& scenario) {
+  sim::Rates rates = sim::Rates::defaults();
+  for (const auto& r : opts.rates) rates.add_rule(r);
+  if (opts.scenario.empty()) return rates;
+  auto [text, what] = scenario_text(opts.scenario);
+  rates.add_scenario(text, what);
+  scenario = what;
+  for (const auto& name : rates.scenario_units())  // a scenario of another machine would count nothing
+    if (std::none_of(inventory.units.begin(), inventory.units.end(), [&](const auto& u) { return u.name == name; }))
+      throw Error(fmt::format("{}: unit '{}' is not on {}", scenario, name, machine.describe()));
+  return rates;
+}
+
 }  // namespace
 
 std::uint64_t parse_span_ns(const std::string& text) {
@@ -60,18 +75,8 @@ std::uint64_t parse_span_ns(const std::string& text) {
 
 int run_simulator(Machine& machine, const RunOptions& opts) {
   auto found = discovery::discover(machine);
-  sim::Rates rates = sim::Rates::defaults();
-  for (const auto& r : opts.rates) rates.add_rule(r);
   std::string scenario;
-  if (!opts.scenario.empty()) {
-    auto [text, what] = scenario_text(opts.scenario);
-    rates.add_scenario(text, what);
-    scenario = what;
-  }
-  for (const auto& name : rates.scenario_units())  // a scenario of another machine would count nothing
-    if (std::none_of(found.inventory.units.begin(), found.inventory.units.end(),
-                     [&](const auto& u) { return u.name == name; }))
-      throw Error(fmt::format("{}: unit '{}' is not on {}", scenario, name, machine.describe()));
+  sim::Rates rates = rates_of(opts, machine, found.inventory, scenario);
   sim::Simulator simulator(machine, found.inventory, std::move(rates));
   if (simulator.units() == 0) throw Error(fmt::format("{}: no PMU unit to simulate", machine.describe()));
   struct sigaction sa {};

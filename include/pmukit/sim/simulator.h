@@ -105,6 +105,7 @@ class Rates {
   std::vector<std::pair<Match, Rate>> matched_;          // scenario rules first, then rates.json's
   std::vector<Occupancy> occupancy_;                     // the same order
   std::vector<TrafficFilter> filters_;                   // the same order
+  std::vector<std::string> scenario_units_;              // add_scenario's unit names
 };
 
 // Advances counts by rate * dt without drift: the fractional part carries to the next step.

@@ -47,6 +47,7 @@ TEST(SimScenario, WholeRatesPerSecondAreExactAndTimesKeepsThemExact) {
 TEST(SimScenario, RulesGoUnitThenOccupancyThenKindAndRateOverridesAll) {
   Rates rates;
   rates.add_rule("k:0x5=7");
+  rates.add_rule("cycles=1000000000");  // a 1 GHz cycle counter
   rates.add_scenario(R"({"span_ns": 1000000000,
     "events": [{"unit": "u_0", "code": "0x1", "count": 123},
                {"unit": "u_*", "code": "*", "rate": 0},
@@ -59,7 +60,7 @@ TEST(SimScenario, RulesGoUnitThenOccupancyThenKindAndRateOverridesAll) {
   EXPECT_EQ(count_over(rates.lookup("u_1", "k", "0x1"), 1'000'000'000, 1'000'000), 0u);  // u_* for every code
   EXPECT_EQ(count_over(rates.lookup("v_0", "k", "0x2"), 1'000'000'000, 1'000'000), 40u);
   EXPECT_EQ(count_over(rates.lookup("u_0", "k", "0x5"), 1'000'000'000, 1'000'000), 7u);  // --rate wins
-  // Outstanding: 40 requests/s x 250 ns x 1e9 cycles/s (pmu-sim's default 1 GHz).
+  // Outstanding: 40 requests/s x 250 ns x 1 cycle/ns.
   EXPECT_EQ(count_over(rates.lookup("v_0", "k", "0x3"), 1'000'000'000, 1'000'000), 10'000u);
   // A unit without rules keeps the kind's default rate.
   EXPECT_EQ(count_over(rates.lookup("v_0", "k", "0x9"), 1'000'000'000, 1'000'000), 1'000'000u);
