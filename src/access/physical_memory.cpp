@@ -1,7 +1,9 @@
 // pmukit -- BAR resolution and the resourceN -> /dev/mem mapping order.
 #include "pmukit/access/physical_memory.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <numeric>
 
 #include <fmt/format.h>
 #include <fmt/std.h>
@@ -41,13 +43,32 @@ const std::vector<BarRegion>& PhysicalMemory::bars() {
       ++index;
     }
   }
+  index_by_start();
   return *bars_;
 }
 
-std::optional<BarRegion> PhysicalMemory::find_bar(std::uint64_t phys, std::uint64_t len) {
-  for (const auto& b : bars())
-    if (b.contains(phys, len)) return b;
-  return std::nullopt;
+void PhysicalMemory::index_by_start() {
+  const auto& all = *bars_;
+  by_start_.resize(all.size());
+  std::iota(by_start_.begin(), by_start_.end(), std::size_t{0});
+  std::stable_sort(by_start_.begin(), by_start_.end(),
+                   [&](std::size_t a, std::size_t b) { return all[a].start < all[b].start; });
+  highest_end_.clear();
+  for (auto i : by_start_) highest_end_.push_back(std::max(all[i].end, highest_end_.empty() ? 0 : highest_end_.back()));
+}
+
+// BARs do not overlap on a sane machine, but sysfs is input: every BAR starting at or below
+// `phys` whose end may still reach it is checked, and the first in bars() order wins.
+const BarRegion* PhysicalMemory::find_bar(std::uint64_t phys, std::uint64_t len) {
+  const auto& all = bars();
+  auto past = std::upper_bound(by_start_.begin(), by_start_.end(), phys,
+                               [&](std::uint64_t p, std::size_t i) { return p < all[i].start; });
+  const BarRegion* first = nullptr;
+  for (auto k = static_cast<std::size_t>(past - by_start_.begin()); k-- > 0 && highest_end_[k] >= phys;) {
+    const BarRegion& b = all[by_start_[k]];
+    if (b.contains(phys, len) && (!first || &b < first)) first = &b;
+  }
+  return first;
 }
 
 std::string PhysicalMemory::explain(const std::string& file, int err, bool devmem) const {

@@ -222,7 +222,6 @@ CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
                                   const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inv) {
   CoreSightStats stats;
   const auto& db = platform::Database::builtin();
-  if (!db.soc().coresight) return stats;
   std::optional<std::vector<std::uint8_t>> bytes;
   auto file = (machine.param("acpi.path") / "APMT").string();
   try {
@@ -232,6 +231,7 @@ CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
     return stats;
   }
   if (!bytes) return stats;
+  if (!db.soc().coresight) return stats;  // asked only now: without an APMT nothing needs the SoC data
   acpi::Apmt apmt;
   try {
     apmt = acpi::parse_apmt(*bytes, file);

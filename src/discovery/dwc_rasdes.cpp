@@ -2,6 +2,7 @@
 // "dwc_rootport_%x" of sbdf = domain << 16 | bus << 8 | devfn).
 #include "pmukit/discovery/dwc_rasdes.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -98,6 +99,11 @@ PmuUnit pmu_unit_of(const platform::DwcRasDes& dwc, const pci::Device& d, const 
 
 unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& devices, const Topology& topo,
                              Inventory& inv) {
+  // The SoC data is parsed on first use: not asked for where no root port has a VSEC at all.
+  auto root_port_with_vsec = [](const pci::Device& d) {
+    return d.is_root_port() && std::any_of(d.caps.begin(), d.caps.end(), [](const auto& c) { return c.vsec; });
+  };
+  if (std::none_of(devices.begin(), devices.end(), root_port_with_vsec)) return 0;
   const auto& db = platform::Database::builtin();
   if (!db.soc().dwc) return 0;
   const auto& dwc = *db.soc().dwc;

@@ -74,6 +74,7 @@ std::optional<RootPortMap> from_dvsec(Machine& machine, const pci::Device& d, co
 std::vector<RootPortMap> map_root_ports(Machine& machine, const std::vector<pci::Device>& devices,
                                         std::vector<std::string>& warnings) {
   std::vector<RootPortMap> out;
+  if (devices.empty()) return out;  // before asking for the SoC data, which is parsed on first use
   for (const auto& s : platform::Database::builtin().soc().rc_maps) {
     for (const auto& d : devices) {
       if (s.method == "dvsec") {

@@ -3,6 +3,8 @@
 #include "pmukit/pci/device.h"
 
 #include <algorithm>
+#include <array>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -103,20 +105,30 @@ Device read_device(PciAccess& pci, const PciDeviceInfo& info) {
 
 }  // namespace
 
+// One pass to index each domain's 256 buses by the outermost root port whose bus range holds
+// them, one to look every device up: O(devices + root ports x their bus span), not devices^2
+// (1,280 devices cost 8M instructions compared pairwise).
 void resolve_root_ports(std::vector<Device>& devices) {
+  using BusOwners = std::array<const Device*, 256>;
+  std::unordered_map<std::uint32_t, BusOwners> by_domain;
+  auto span = [](const Device& b) { return *b.subordinate_bus - *b.secondary_bus; };
+  for (const auto& b : devices) {
+    if (!b.is_root_port() || !b.secondary_bus || !b.subordinate_bus) continue;
+    auto [it, fresh] = by_domain.try_emplace(b.bdf.domain);
+    if (fresh) it->second.fill(nullptr);
+    for (unsigned bus = *b.secondary_bus; bus <= *b.subordinate_bus && bus < 256; ++bus) {
+      const Device*& owner = it->second[bus];
+      if (!owner || span(b) > span(*owner)) owner = &b;
+    }
+  }
   for (auto& d : devices) {
     if (d.is_root_port()) {
       d.root_port = d.bdf;
       continue;
     }
-    // The outermost root port whose bus range holds this device's bus.
-    const Device* best = nullptr;
-    for (const auto& b : devices) {
-      if (!b.is_root_port() || b.bdf.domain != d.bdf.domain || !b.secondary_bus || !b.subordinate_bus) continue;
-      if (d.bdf.bus < *b.secondary_bus || d.bdf.bus > *b.subordinate_bus) continue;
-      if (!best || *b.subordinate_bus - *b.secondary_bus > *best->subordinate_bus - *best->secondary_bus) best = &b;
-    }
-    if (best) d.root_port = best->bdf;
+    auto it = by_domain.find(d.bdf.domain);
+    if (it == by_domain.end()) continue;
+    if (const Device* owner = it->second[d.bdf.bus]) d.root_port = owner->bdf;
   }
 }
 

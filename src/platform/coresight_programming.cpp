@@ -15,6 +15,11 @@ std::uint64_t ConfigBits::take(const std::uint64_t cfg[3]) const {
   return bits(cfg[config], hi, lo);
 }
 
+void ConfigBits::copy(const std::uint64_t from[3], std::uint64_t to[3]) const {
+  const std::uint64_t field = low_mask(hi - lo + 1) << lo;
+  to[config] = (to[config] & ~field) | (from[config] & field);
+}
+
 std::uint64_t RegisterAssembly::assemble(const std::uint64_t cfg[3]) const {
   std::uint64_t v = 0;
   for (const auto& p : pieces) {

@@ -1,6 +1,9 @@
 // pmukit -- loading platforms/*.json into the platform database.
 #include "pmukit/platform/database.h"
 
+#include <algorithm>
+#include <mutex>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -118,7 +121,62 @@ PmuKind parse_pmu_kind(const json& p, std::string where) {
 
 }  // namespace
 
-void Database::load(const std::string& path, const std::string& body) {
+namespace {
+
+// The top-level keys each part's files may hold ("about" is every file's prose).
+bool key_belongs(std::string_view key, int part) {
+  static const std::vector<std::vector<std::string_view>> keys = {
+      {"cpus"},
+      {"name", "description", "unnamed_pmu", "box_types", "global_init", "cha_count", "iio_maps"},
+      {"pmus"},
+      {"coresight", "pcie_rc_maps", "t410_blocks", "designware_rasdes", "cmn"}};
+  if (key == "about") return true;
+  for (auto k : keys.at(static_cast<std::size_t>(part)))
+    if (k == key) return true;
+  return false;
+}
+
+// The PMU kinds a pmus/ file defines, found without parsing it: every "kind": "NAME" (load()
+// then checks that the file defined exactly these).
+std::vector<std::string> scan_kinds(std::string_view text) {
+  std::vector<std::string> kinds;
+  for (auto at = text.find("\"kind\""); at != std::string_view::npos; at = text.find("\"kind\"", at + 6)) {
+    auto colon = text.find_first_not_of(" \t\r\n", at + 6);
+    if (colon == std::string_view::npos || text[colon] != ':') continue;
+    auto open = text.find_first_not_of(" \t\r\n", colon + 1);
+    if (open == std::string_view::npos || text[open] != '"') continue;
+    auto close = text.find('"', open + 1);
+    if (close == std::string_view::npos) break;
+    kinds.emplace_back(text.substr(open + 1, close - open - 1));
+  }
+  return kinds;
+}
+
+}  // namespace
+
+struct Database::Pending {
+  struct File {
+    std::string path;
+    std::string_view text;           // embedded: lives as long as the program
+    std::vector<std::string> kinds;  // pmus/ files: the kinds scan_kinds() found
+  };
+  std::mutex mutex;
+  std::vector<File> files[4];  // by Part, not yet parsed
+};
+
+Database::Database() = default;
+Database::~Database() = default;
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+
+Database::Part Database::part_of(std::string_view path) {
+  if (path == "cpus.json") return Part::Cpus;
+  if (path.starts_with("intel/")) return Part::Intel;
+  if (path.starts_with("pmus/")) return Part::Pmus;
+  return Part::Soc;
+}
+
+void Database::load(const std::string& path, const std::string& body, bool lazy) {
   const std::string where = "platforms/" + path;
   json doc;
   try {
@@ -126,6 +184,12 @@ void Database::load(const std::string& path, const std::string& body) {
   } catch (const json::exception& e) {
     throw Error(fmt::format("{}: {}", where, e.what()));
   }
+  if (lazy && doc.is_object())
+    for (const auto& [key, value] : doc.items())
+      if (!key_belongs(key, static_cast<int>(part_of(path))))
+        throw Error(fmt::format("{}: '{}' does not belong in this file's directory (cpus.json: cpus; intel/: Intel "
+                                "uncore tables and IIO maps; pmus/: PMU kinds; others: SoC data)",
+                                where, key));
   try {
     if (doc.contains("cpus"))
       for (const auto& c : doc["cpus"]) cpus_.push_back(parse_cpu(c, where));
@@ -170,20 +234,77 @@ Database Database::from_files(const std::vector<std::pair<std::string, std::stri
   return db;
 }
 
+std::vector<std::pair<std::string, std::string>> Database::builtin_files() {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& f : embedded_files())
+    if (f.path.ends_with(".json") && !f.path.starts_with("machines/") && !f.path.starts_with("metrics/") &&
+        !f.path.starts_with("sim/"))
+      files.emplace_back(std::string(f.path), std::string(f.data));
+  return files;
+}
+
 const Database& Database::builtin() {
   static const Database db = [] {
-    std::vector<std::pair<std::string, std::string>> files;
-    for (const auto& f : embedded_files())
-      if (f.path.ends_with(".json") && !f.path.starts_with("machines/") && !f.path.starts_with("metrics/") &&
-          !f.path.starts_with("sim/"))
-        files.emplace_back(std::string(f.path), std::string(f.data));
-    return from_files(files);
+    Database d;
+    d.pending_ = std::make_unique<Pending>();
+    for (const auto& f : embedded_files()) {
+      if (!f.path.ends_with(".json") || f.path.starts_with("machines/") || f.path.starts_with("metrics/") ||
+          f.path.starts_with("sim/"))
+        continue;
+      const Part part = part_of(f.path);
+      d.pending_->files[static_cast<int>(part)].push_back(
+          {std::string(f.path), f.data, part == Part::Pmus ? scan_kinds(f.data) : std::vector<std::string>{}});
+    }
+    return d;
   }();
   return db;
 }
 
+// The lock every accessor holds while builtin() still has files to parse: a lookup must not
+// race with another thread's parse inserting into the same map (pmu-exporter serves and samples
+// on two threads).
+std::unique_lock<std::mutex> Database::lock_pending() const {
+  return pending_ ? std::unique_lock(pending_->mutex) : std::unique_lock<std::mutex>();
+}
+
+// Parses the pending files of one part (all of them), once. The caller holds lock_pending().
+void Database::parse_part(Part part) const {
+  if (!pending_) return;
+  auto& files = pending_->files[static_cast<int>(part)];
+  for (const auto& f : files) const_cast<Database*>(this)->load(f.path, std::string(f.text), true);
+  files.clear();
+}
+
+// Parses the pmus/ file that defines `kind`, if one is pending. The caller holds lock_pending().
+void Database::parse_file_of_kind(std::string_view kind) const {
+  if (!pending_ || pmus_.count(kind)) return;
+  auto& files = pending_->files[static_cast<int>(Part::Pmus)];
+  for (auto f = files.begin(); f != files.end(); ++f) {
+    if (std::find(f->kinds.begin(), f->kinds.end(), kind) == f->kinds.end()) continue;
+    const auto before = pmus_.size();
+    const_cast<Database*>(this)->load(f->path, std::string(f->text), true);
+    if (pmus_.size() - before != f->kinds.size())
+      throw Error(fmt::format("platforms/{}: defines {} PMU kinds, but {} \"kind\" keys were found in its text",
+                              f->path, pmus_.size() - before, f->kinds.size()));
+    files.erase(f);
+    return;
+  }
+}
+
+const std::vector<CpuModel>& Database::cpus() const {
+  auto lock = lock_pending();
+  parse_part(Part::Cpus);
+  return cpus_;
+}
+
+const SocData& Database::soc() const {
+  auto lock = lock_pending();
+  parse_part(Part::Soc);
+  return soc_;
+}
+
 const CpuModel* Database::match_cpu(std::string_view vendor, unsigned family, unsigned model) const {
-  for (const auto& c : cpus_)
+  for (const auto& c : cpus())
     if (c.vendor == vendor && c.family == family)
       for (unsigned m : c.models)
         if (m == model) return &c;
@@ -191,17 +312,23 @@ const CpuModel* Database::match_cpu(std::string_view vendor, unsigned family, un
 }
 
 const IntelUncore* Database::intel_uncore(std::string_view name) const {
+  auto lock = lock_pending();
+  parse_part(Part::Intel);
   auto it = intel_.find(name);
   return it == intel_.end() ? nullptr : &it->second;
 }
 
 const IioMapScheme* Database::iio_map(std::string_view name) const {
+  auto lock = lock_pending();
+  parse_part(Part::Intel);
   for (const auto& m : iio_maps_)
     if (m.name == name) return &m;
   return nullptr;
 }
 
 const PmuKind* Database::pmu_kind(std::string_view kind) const {
+  auto lock = lock_pending();
+  parse_file_of_kind(kind);
   auto it = pmus_.find(kind);
   return it == pmus_.end() ? nullptr : &it->second;
 }

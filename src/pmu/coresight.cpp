@@ -8,6 +8,8 @@
 // enabled (PMINTENSET: nothing in userspace would take it), and all counters start with one
 // PMCNTENSET write per bank. How config words become register values is platform data
 // (CoreSightProgramming), the arm_cspmu impl_ops idea.
+#include <map>
+
 #include <fmt/format.h>
 
 #include "drivers.h"
@@ -152,8 +154,7 @@ class CoreSightDriver : public UnitDriver {
   // counter is exempt): a root-port mask and a BDF filter exclude each other, and the RC has one
   // BDF filter for all its counters (an event without one counts as BDF 0, as in the kernel's
   // comparison) -- the Tegra410 guide: "the PMU in each RC can only have one BDF filter for the
-  // whole counters". pmukit asks every event to name the same filter; the kernel also lets a group
-  // member without a filter inherit its leader's.
+  // whole counters". Group members without a filter already carry their leader's (below).
   std::optional<DoesNotFit> one_bdf_filter(const std::vector<syntax::EncodedEvent>& events) const {
     if (!prog_.one_bdf_filter) return std::nullopt;
     const auto& rule = *prog_.one_bdf_filter;
@@ -179,6 +180,28 @@ class CoreSightDriver : public UnitDriver {
       }
     }
     return std::nullopt;
+  }
+
+  // Linux nvidia_cspmu.c pcie_v2_pmu_event_filter: an event whose filter fields are all 0 takes
+  // its group leader's filter when the leader filters by BDF (src_bdf_en), else the default (all
+  // root ports).
+  void inherit_group_filters(std::vector<syntax::EncodedEvent>& events, const std::vector<int>& group) const override {
+    if (!prog_.one_bdf_filter) return;
+    const auto& rule = *prog_.one_bdf_filter;
+    std::map<int, std::size_t> leader;  // group -> its first event
+    for (std::size_t i = 0; i < events.size() && i < group.size(); ++i) {
+      if (group[i] < 0) continue;
+      auto [it, first] = leader.emplace(group[i], i);
+      if (first) continue;
+      const auto& lead = events[it->second];
+      const std::uint64_t from[3] = {lead.config, lead.config1, lead.config2};
+      std::uint64_t cfg[3] = {events[i].config, events[i].config1, events[i].config2};
+      if (rule.rp_mask.take(cfg) || rule.bdf.take(cfg) || rule.enable.take(cfg) || !rule.enable.take(from)) continue;
+      for (const auto* bits : {&rule.rp_mask, &rule.bdf, &rule.enable}) bits->copy(from, cfg);
+      events[i].config = cfg[0];
+      events[i].config1 = cfg[1];
+      events[i].config2 = cfg[2];
+    }
   }
 
   static bool write_one(Role r) { return r == Role::EnableSet || r == Role::EnableClear || r == Role::OverflowClear; }

@@ -2,6 +2,8 @@
 // verdicts in words.
 #include "pmukit/pmu/driver.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "drivers.h"
@@ -15,8 +17,16 @@ std::size_t SamplePlan::add(const std::vector<Reg>& regs, unsigned width, std::u
   c.width = width;
   c.multiplier = multiplier;
   loads.insert(loads.end(), regs.begin(), regs.end());
+  slices.resize(loads.size());
   counters.push_back(c);
   return counters.size() - 1;
+}
+
+std::size_t SamplePlan::add_sliced(const std::vector<Reg>& regs, const std::vector<Slice>& parts, unsigned width) {
+  const std::size_t first = loads.size();
+  const std::size_t i = add(regs, width);
+  std::copy(parts.begin(), parts.end(), slices.begin() + static_cast<std::ptrdiff_t>(first));
+  return i;
 }
 
 std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform::Database& db) {
@@ -31,8 +41,7 @@ std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform
   case discovery::Family::T410CmemLatency:
     return make_t410_block(layout);
   case discovery::Family::Cmn:
-    throw Error(
-        fmt::format("{}: pmukit discovers Arm CMN meshes but cannot program their counters yet", layout.unit->name));
+    return make_cmn(layout, db);
   }
   throw Error(fmt::format("{}: unknown PMU family", layout.unit->name));
 }

@@ -53,6 +53,11 @@ DoesNotFit group_too_large(const discovery::PmuUnit& unit, const std::vector<syn
 
 }  // namespace
 
+void inherit_group_filters(Preflight& preflight, const discovery::PmuUnit& unit,
+                           std::vector<syntax::EncodedEvent>& events, const std::vector<int>& group) {
+  if (auto* driver = preflight.driver(unit)) driver->inherit_group_filters(events, group);
+}
+
 std::vector<syntax::EncodedEvent> events_of(const std::vector<syntax::EncodedEvent>& events,
                                             const std::vector<std::size_t>& set) {
   std::vector<syntax::EncodedEvent> out;

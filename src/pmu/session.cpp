@@ -97,6 +97,33 @@ void DirectSession::settle() {
   settled_writes_ = writes;
 }
 
+namespace {
+
+// The sum of a counter's loads, high parts (slices with a scale: a CMN DTC counter the local
+// counters carry into) read before and after the low parts, again while they move -- hi-lo-hi
+// across registers, so a carry between two loads is never counted twice or not at all.
+std::uint64_t read_counter(WriteGuard& g, const SamplePlan& p, const SamplePlan::Counter& counter) {
+  auto sum = [&](bool high) {
+    std::uint64_t s = 0;
+    for (std::uint32_t i = counter.first; i < counter.first + counter.count; ++i)
+      if ((p.slices[i].scale != 0) == high) s += p.slices[i].apply(g.read(p.loads[i]));
+    return s;
+  };
+  const bool split = std::any_of(p.slices.begin() + counter.first, p.slices.begin() + counter.first + counter.count,
+                                 [](const SamplePlan::Slice& s) { return s.scale != 0; });
+  if (!split) return sum(false);
+  std::uint64_t high = sum(true), low = 0;
+  for (int tries = 0; tries < 4; ++tries) {
+    low = sum(false);
+    const std::uint64_t again = sum(true);
+    if (again == high) break;
+    high = again;
+  }
+  return high + low;
+}
+
+}  // namespace
+
 void DirectSession::read(std::size_t u) {
   WriteGuard& g = preflight_->guard();
   const SamplePlan& p = plans_[u];
@@ -105,9 +132,7 @@ void DirectSession::read(std::size_t u) {
     seen[s] = static_cast<std::uint32_t>(g.read(p.status[s].reg)) & p.status[s].mask;
   for (std::size_t c = 0; c < p.counters.size(); ++c) {
     const auto& counter = p.counters[c];
-    std::uint64_t sum = 0;
-    for (std::uint32_t i = counter.first; i < counter.first + counter.count; ++i) sum += g.read(p.loads[i]);
-    raw_[u][c] = sum;
+    raw_[u][c] = read_counter(g, p, counter);
     overflow_[u][c] = counter.status >= 0 && (seen[counter.status] >> counter.bit & 1);
   }
   for (std::size_t s = 0; s < p.status.size() && s < std::size(seen); ++s)

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "drivers.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/regs/coresight.h"
 #include "pmukit/regs/designware.h"
@@ -170,8 +171,12 @@ std::string_view role_name(Role role) {
                                         "TIME_BASED_ANAL_DATA",
                                         "clock gate control",
                                         "request counter",
-                                        "outstanding-request counter"};
-  static_assert(std::size(names) == static_cast<std::size_t>(Role::OutstandingCounter) + 1);
+                                        "outstanding-request counter",
+                                        "por_dtm_pmu_config",
+                                        "por_dtm_pmevcnt",
+                                        "pmu_event_sel",
+                                        "DTC_CTL"};
+  static_assert(std::size(names) == static_cast<std::size_t>(Role::DtcControl) + 1);
   return names[static_cast<std::size_t>(role)];
 }
 
@@ -223,7 +228,8 @@ UnitLayout make_layout(const discovery::PmuUnit& unit, const platform::Database&
     l = t410_layout(unit);
     break;
   case discovery::Family::Cmn:
-    break;  // discovered and drawn, not yet programmed: no register is owned, so none can be written
+    l = cmn_layout(unit, db);
+    break;
   }
   l.unit = &unit;
   return l;

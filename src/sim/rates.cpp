@@ -122,6 +122,10 @@ double Rates::rate(const std::string& kind, std::string_view code) const {
   return default_;
 }
 
+bool Rates::has(const std::string& kind, std::string_view code) const {
+  return rules_.count({kind, canonical(code)}) != 0;
+}
+
 double Rates::rate(const std::string& kind, std::uint64_t code) const {
   return rate(kind, hex(code));
 }

@@ -67,7 +67,8 @@ Simulator::Simulator(Machine& machine, const discovery::Inventory& inventory, Ra
       model = make_t410_model(*layout, kept);
       break;
     case discovery::Family::Cmn:
-      break;  // not modelled yet
+      model = make_cmn_model(*layout, kept);
+      break;
     }
     if (!model) {
       skipped_.push_back(unit.name);

@@ -274,6 +274,7 @@ void add_endpoints(Context& ctx, const json& rp, const std::string& where, int n
     e.bdf = bdf(need(ep, "bdf", ew), key_path(ew, "bdf"));
     auto [ev, ed] = pci_id(need(ep, "id", ew), key_path(ew, "id"));
     e.config = ConfigImage(ev, ed, static_cast<std::uint32_t>(num_or_in(ep, "class", 0x010802, 0xffffff, ew)));
+    e.config.set_revision(static_cast<std::uint8_t>(num_or_in(ep, "rev", 0, 0xff, ew)));
     e.config.add_pcie_cap(0x40, 0x0);
     e.numa_node = numa_node;
     ctx.builder.add_pci_device(e);

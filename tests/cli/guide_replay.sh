@@ -20,6 +20,14 @@ EOF
 chmod +x "$T/bin/workload"
 for w in sleep fio numactl cmem_write_test; do ln -s workload "$T/bin/$w"; done
 for w in stream.exe xhpl.exe a.out nvbandwidth bw_mem app; do ln -s "$T/bin/workload" "$T/work/$w"; done
+# A guide's own shell lines (lspci, setpci, its scripts) read the snapshot: these lspci/setpci add
+# libpci's linux-sysfs path under the machine root, and awk is gawk as the scripts need.
+for t in lspci setpci; do
+  printf '#!/bin/sh\nexec %s -A linux-sysfs -O sysfs.path="$REPLAY_ROOT/sys/bus/pci" "$@"\n' "$(command -v $t)" > "$T/bin/$t"
+  chmod +x "$T/bin/$t"
+done
+ln -s "$(command -v gawk)" "$T/bin/awk"
+
 export PMUKIT_BIN="$BIN"
 
 declare -A ROOT
@@ -39,7 +47,10 @@ start_machine() {
 # Rates that make the guides' own printed counts come out of a one-second window.
 rates() {
   case $1 in
-  yitian) echo --rate dwc_pcie:0x21=536910432 --rate dwc_pcie:0x20=288016854 ;;
+  yitian) echo --rate dwc_pcie:0x21=536910432 --rate dwc_pcie:0x20=288016854 \
+    --rate arm_cmn:0x105:0x22@413=810164744 --rate arm_cmn:0x105:0x22@421=810632046 \
+    --rate arm_cmn:0x105:0x22@429=812716494 --rate arm_cmn:0x105:0x22@437=811744534 \
+    --rate arm_cmn:cycles=12213460910 ;;
   grace-2s) echo --rate nvidia_grace_scf:0x1a5=35572420 ;;
   esac
 }
@@ -79,6 +90,27 @@ check_row() {
     [ -n "${LISTED[$machine]:-}" ] || { "$BIN/pmu-raw" --snapshot "$root" --list-events > "$T/list-$machine"; LISTED[$machine]=1; }
     grep -qE "$expect" "$T/list-$machine" || { echo "$id: no line /$expect/ in --list-events" >&2; return 1; }
     events=$((events + 1))
+    return 0
+    ;;
+  shell)
+    # A guide's shell line, run by bash on the snapshot: "= TOOL ARGS" means its output equals that
+    # pmukit tool's on the same machine, anything else is regexes (";") its output must match.
+    (cd "$T/work" && PATH="$T/bin:$PATH" REPLAY_ROOT=$root bash -c "$cmd") > "$T/out" 2> "$T/err" || rc=$?
+    [ "$rc" -eq 0 ] || { echo "$id: exit $rc: $(head -3 "$T/err")" >&2; return 1; }
+    if [[ $expect == =\ * ]]; then
+      local -a tool
+      read -ra tool <<< "${expect#= }"
+      "$BIN/${tool[0]}" --snapshot "$root" "${tool[@]:1}" > "$T/want"
+      diff -u "$T/want" "$T/out" >&2 || { echo "$id: differs from ${expect#= }" >&2; return 1; }
+    else
+      local item
+      IFS=';' read -ra items <<< "$expect"
+      for item in "${items[@]}"; do
+        trim item
+        grep -qE "$item" "$T/out" || { echo "$id: no line /$item/ in:" >&2; cat "$T/out" >&2; return 1; }
+      done
+    fi
+    runs=$((runs + 1))
     return 0
     ;;
   esac

@@ -167,10 +167,12 @@ std::optional<Refusal> Chooser::refusal_of_group(const std::vector<syntax::Event
   } catch (const Error& e) {
     return Refusal{pmu::DoesNotFit{e.what(), ""}, group.front().pmu};
   }
-  for (const auto& [unit, e] : per_unit)
-    if (auto plan = pmu::plan_rotation(*preflight_, *unit, e.encoded, groups_of(group, e.spec_of));
-        !pmu::ok(plan.verdict))
+  for (auto& [unit, e] : per_unit) {
+    const auto groups = groups_of(group, e.spec_of);
+    pmu::inherit_group_filters(*preflight_, *unit, e.encoded, groups);
+    if (auto plan = pmu::plan_rotation(*preflight_, *unit, e.encoded, groups); !pmu::ok(plan.verdict))
       return Refusal{plan.verdict, unit->name};
+  }
   return std::nullopt;
 }
 

@@ -34,7 +34,9 @@ void place(UnitWork& w) {
 
 // Planned before the session exists, so a refusal comes before any register is written.
 void plan(pmu::Preflight& preflight, const std::vector<syntax::EventSpec>& specs, UnitWork& w) {
-  w.plan = pmu::plan_rotation(preflight, *w.unit, w.events, groups_of(specs, w.spec_of));
+  const auto groups = groups_of(specs, w.spec_of);
+  pmu::inherit_group_filters(preflight, *w.unit, w.events, groups);
+  w.plan = pmu::plan_rotation(preflight, *w.unit, w.events, groups);
   if (const auto* n = std::get_if<pmu::NoDriver>(&w.plan.verdict)) throw Error(n->why);
   if (const auto* d = std::get_if<pmu::DoesNotFit>(&w.plan.verdict)) throw UsageError(d->message());
   place(w);

@@ -54,6 +54,32 @@ MetricRow own_row(const MetricInstance& inst, const std::vector<Row>& rows, std:
   return m;
 }
 
+// A variable bound to several events (the guide's four CCLA nodes): the metric of each event
+// alone, the other variables as counted, after the summed row. Named by the event's terms.
+void add_member_rows(const MetricInstance& inst, const std::vector<Row>& rows, std::uint64_t window_ns,
+                     const std::map<std::string, double>& parameters, const MetricRow& summed,
+                     std::vector<MetricRow>& out) {
+  for (const auto& [variable, specs] : inst.specs) {
+    if (specs.size() < 2) continue;
+    for (std::size_t s : specs) {
+      auto counts = variable_counts(inst, rows, summed.socket);
+      counts[variable] = 0;
+      std::string_view name;
+      for (const auto& r : rows)
+        if (r.spec == s && (summed.socket < 0 || r.socket == summed.socket))
+          counts[variable] += static_cast<double>(r.count), name = r.event;
+      auto e = inst.metric->evaluate(counts, static_cast<double>(window_ns), parameters);
+      MetricRow m = summed;
+      auto slash = name.find('/');
+      m.name = fmt::format("{} ({})", inst.metric->name(),
+                           slash == std::string_view::npos ? name : name.substr(0, name.size() - 1));
+      m.value = e.value;
+      m.valid = e.valid;
+      out.push_back(std::move(m));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> split_metric_list(const std::vector<std::string>& args) {
@@ -149,7 +175,8 @@ std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& insta
       m.value = e.value;
       m.unit = inst.metric->unit();
       m.valid = e.valid;
-      out.push_back(std::move(m));
+      out.push_back(m);
+      add_member_rows(inst, rows, window_ns, parameters, m, out);
     }
   }
   return out;

@@ -18,8 +18,8 @@ namespace {
 
 // Counts that could not be written are lost: an error (a full disk, -o /dev/full), not a success.
 // A reader that went away (EPIPE) stays the quiet broken pipe `| head` expects.
-void flush_or_throw(std::FILE* out) {
-  if (std::fflush(out) == 0 && !std::ferror(out)) return;
+void write_or_throw(std::FILE* out, const fmt::memory_buffer& buf) {
+  if (std::fwrite(buf.data(), 1, buf.size(), out) == buf.size() && std::fflush(out) == 0 && !std::ferror(out)) return;
   int err = errno ? errno : EIO;
   std::clearerr(out);
   if (err == EPIPE) throw std::system_error(std::make_error_code(std::errc::broken_pipe));
@@ -88,19 +88,22 @@ std::string Reporter::group_of(const Row& r) const {
   return socket >= 0 ? fmt::format("S{}", socket) : std::string(pmu);
 }
 
-std::vector<Row> Reporter::aggregate(const std::vector<Row>& rows) const {
-  // Rows arrive grouped by backend and unit, not by event: index them by (event, group) and
-  // sum, keeping -e order. Keys are views and small integers, so this allocates only `out`.
-  std::vector<Row> out;
-  out.reserve(rows.size());
-  std::map<std::pair<std::size_t, GroupKey>, std::size_t> at;
-  for (const auto& r : rows) {
-    auto [it, fresh] = at.emplace(std::pair(r.spec, group_key(r)), out.size());
-    if (fresh) {
-      out.push_back(r);
+// Rows arrive grouped by backend and unit, not by event, and in the same order every interval:
+// where each row is summed (its (event, group) in -e order) is planned once, with a map, and
+// reused while the rows' keys stay the same, so an interval sums into a reused vector.
+const std::vector<Row>& Reporter::aggregate(const std::vector<Row>& rows) {
+  if (!plan_matches(rows)) plan(rows);
+  merged_.assign(plan_outputs_, Row{});
+  std::vector<bool>& seen = plan_seen_;
+  seen.assign(plan_outputs_, false);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    Row& a = merged_[plan_slot_[i]];
+    if (!seen[plan_slot_[i]]) {
+      seen[plan_slot_[i]] = true;
+      a = r;
       continue;
     }
-    Row& a = out[it->second];
     a.count += r.count;
     a.raw += r.raw;
     a.lost = a.lost || r.lost;
@@ -109,15 +112,33 @@ std::vector<Row> Reporter::aggregate(const std::vector<Row>& rows) const {
     a.enabled_ns += r.enabled_ns;
     a.running_ns += r.running_ns;
   }
-  std::vector<Row> sorted;
-  sorted.reserve(out.size());
-  for (const auto& [key, index] : at) sorted.push_back(out[index]);
-  return sorted;
+  return merged_;
+}
+
+bool Reporter::plan_matches(const std::vector<Row>& rows) const {
+  if (rows.size() != plan_keys_.size()) return false;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (plan_keys_[i].first != rows[i].spec || plan_keys_[i].second != group_key(rows[i])) return false;
+  return true;
+}
+
+void Reporter::plan(const std::vector<Row>& rows) {
+  plan_keys_.clear();
+  std::map<std::pair<std::size_t, GroupKey>, std::size_t> position;
+  for (const auto& r : rows) {
+    plan_keys_.emplace_back(r.spec, group_key(r));
+    position.emplace(plan_keys_.back(), 0);
+  }
+  std::size_t n = 0;
+  for (auto& [key, at] : position) at = n++;
+  plan_outputs_ = n;
+  plan_slot_.clear();
+  for (const auto& key : plan_keys_) plan_slot_.push_back(position.at(key));
 }
 
 void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
                           const std::vector<MetricRow>& metrics) {
-  auto agg = aggregate(rows);
+  const auto& agg = aggregate(rows);
   const bool box = o_.aggregation == Aggregation::PerBox;
   for (const auto& r : agg) {
     std::string group = group_of(r);
@@ -126,8 +147,8 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
     case Format::Table: {
       std::string g = box || o_.aggregation == Aggregation::Merged ? "" : fmt::format("{:<4} ", group);
       std::string mux = pcnt(r) < 100.0 ? fmt::format("  ({:.2f}%)", pcnt(r)) : "";
-      fmt::print(o_.out, "{}{}{:>20} {:<5} {}{}{}\n", time, g, not_counted(r) ? "<not counted>" : value_text(r), r.unit,
-                 event, not_counted(r) ? "" : mux, r.lost ? "  <overflow: count unreliable>" : "");
+      fmt::format_to(out(), "{}{}{:>20} {:<5} {}{}{}\n", time, g, not_counted(r) ? "<not counted>" : value_text(r),
+                     r.unit, event, not_counted(r) ? "" : mux, r.lost ? "  <overflow: count unreliable>" : "");
       break;
     }
     case Format::Csv: {
@@ -135,8 +156,8 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
       std::string v = not_counted(r)   ? "<not counted>"
                       : r.scale == 1.0 ? std::to_string(r.count)
                                        : fmt::format("{:.2f}", static_cast<double>(r.count) * r.scale);
-      fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", time.empty() ? "" : time + s,
-                 group.empty() ? "" : group + s, v, s, r.unit, s, event, s, r.running_ns, s, pcnt(r), s, s);
+      fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", time.empty() ? "" : time + s,
+                     group.empty() ? "" : group + s, v, s, r.unit, s, event, s, r.running_ns, s, pcnt(r), s, s);
       break;
     }
     case Format::Json: {
@@ -152,7 +173,7 @@ void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
       j["pcnt-running"] = std::round(pcnt(r) * 100) / 100;
       j["backend"] = std::string(r.backend);
       if (r.lost) j["lost"] = true;
-      fmt::print(o_.out, "{}\n", j.dump());
+      fmt::format_to(out(), "{}\n", j.dump());
       break;
     }
     }
@@ -169,14 +190,14 @@ void Reporter::print_metric(const std::string& time, const MetricRow& m) {
     j["metric-value"] = value;
     j["metric-unit"] = m.unit;
     j["metric"] = m.name;
-    fmt::print(o_.out, "{}\n", j.dump());
+    fmt::format_to(out(), "{}\n", j.dump());
   } else if (o_.format == Format::Csv) {
     const std::string& s = o_.separator;
-    fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s, m.group.empty() ? "" : m.group + s,
-               "", s, "", s, m.name, s, "", s, "", s + value + s + m.unit);
+    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s,
+                   m.group.empty() ? "" : m.group + s, "", s, "", s, m.name, s, "", s, "", s + value + s + m.unit);
   } else {
     std::string g = m.group.empty() ? "" : fmt::format("{:<4} ", m.group);
-    fmt::print(o_.out, "{}{}{:>20} {:<5} {}\n", time, g, value, m.unit, m.name);
+    fmt::format_to(out(), "{}{}{:>20} {:<5} {}\n", time, g, value, m.unit, m.name);
   }
 }
 
@@ -209,40 +230,42 @@ void Reporter::print_breakdown_metric(const std::string& time, const MetricRow& 
     j["metric-unit"] = m.unit;
     j["metric"] = m.name;
     if (!counted) j["not-counted"] = m.reason;
-    fmt::print(o_.out, "{}\n", j.dump());
+    fmt::format_to(out(), "{}\n", j.dump());
   } else if (o_.format == Format::Csv) {
     const std::string& s = o_.separator;
-    fmt::print(o_.out, "{}{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s, m.group, s, s, s,
-               csv_field(m.name, s), s, s, s, value, s + m.unit + s, csv_field(m.detail, s),
-               counted ? "" : s + csv_field("not counted: " + m.reason, s));
+    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s, m.group, s, s, s,
+                   csv_field(m.name, s), s, s, s, value, s + m.unit + s, csv_field(m.detail, s),
+                   counted ? "" : s + csv_field("not counted: " + m.reason, s));
   } else {
     std::string what = counted ? m.name : fmt::format("{} not counted: {}", m.name, m.reason);
-    fmt::print(o_.out, "{}{:<15} {:>12} {:<8} {}  [{}]\n", time, m.group, value, m.unit, what, m.detail);
+    fmt::format_to(out(), "{}{:<15} {:>12} {:<8} {}  [{}]\n", time, m.group, value, m.unit, what, m.detail);
   }
 }
 
 void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
   if (o_.format == Format::Table && !header_done_) {
-    fmt::print(o_.out, "#{:>15}{}{:>21} {:<5} {}\n", "time",
-               o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock" : "", "counts", "unit", "events");
+    fmt::format_to(out(), "#{:>15}{}{:>21} {:<5} {}\n", "time",
+                   o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock" : "", "counts", "unit", "events");
     header_done_ = true;
   }
   std::string time = fmt::format("{:16.9f} ", t_s);
   if (o_.format != Format::Table) time = fmt::format("{:.9f}", t_s);
   print_rows(time, rows, metrics);
-  flush_or_throw(o_.out);
+  write_or_throw(o_.out, buf_);
+  buf_.clear();
 }
 
 void Reporter::totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
                       const std::vector<std::string>& notes, double elapsed_s) {
   if (o_.format == Format::Table) {
-    fmt::print(o_.out, "\n Performance counter stats for {}:\n", target);
-    for (const auto& n : notes) fmt::print(o_.out, "   ({})\n", n);
-    fmt::print(o_.out, "\n");
+    fmt::format_to(out(), "\n Performance counter stats for {}:\n", target);
+    for (const auto& n : notes) fmt::format_to(out(), "   ({})\n", n);
+    fmt::format_to(out(), "\n");
   }
   print_rows("", rows, metrics);
-  if (o_.format == Format::Table) fmt::print(o_.out, "\n{:>17.9f} seconds time elapsed\n\n", elapsed_s);
-  flush_or_throw(o_.out);
+  if (o_.format == Format::Table) fmt::format_to(out(), "\n{:>17.9f} seconds time elapsed\n\n", elapsed_s);
+  write_or_throw(o_.out, buf_);
+  buf_.clear();
 }
 
 }  // namespace pmukit::tools

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "common/backend.h"
 #include "common/metric_runner.h"
@@ -35,8 +38,6 @@ class Reporter {
   // there: only used without -I).
   void totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
               const std::vector<std::string>& notes, double elapsed_s);
-  // Rows summed per (event, group) in -e order.
-  std::vector<Row> aggregate(const std::vector<Row>& rows) const;
   std::string group_of(const Row& r) const;
 
  private:
@@ -47,8 +48,22 @@ class Reporter {
   void print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
   void print_metric(const std::string& time, const MetricRow& m);
   void print_breakdown_metric(const std::string& time, const MetricRow& m);
+  // Rows summed per (event, group) in -e order (valid until the next call).
+  const std::vector<Row>& aggregate(const std::vector<Row>& rows);
+  bool plan_matches(const std::vector<Row>& rows) const;
+  void plan(const std::vector<Row>& rows);
+  auto out() { return std::back_inserter(buf_); }
+
   ReportOptions o_;
   bool header_done_ = false;
+  // One interval's (or the totals') text, written with one fwrite and kept for the next.
+  fmt::memory_buffer buf_;
+  // aggregate()'s plan: each row's key, and the merged row it is summed into.
+  std::vector<std::pair<std::size_t, GroupKey>> plan_keys_;
+  std::vector<std::size_t> plan_slot_;
+  std::size_t plan_outputs_ = 0;
+  std::vector<bool> plan_seen_;
+  std::vector<Row> merged_;
 };
 
 // 1234567 -> "1,234,567"

@@ -41,7 +41,9 @@ class PhysicalMemory {
 
   // Every memory BAR the sysfs tree lists, parsed once.
   const std::vector<BarRegion>& bars();
-  std::optional<BarRegion> find_bar(std::uint64_t phys, std::uint64_t len);
+  // The first BAR (in bars() order) that holds [phys, phys + len), or nullptr; a binary search
+  // over the BARs sorted by start, built with bars().
+  const BarRegion* find_bar(std::uint64_t phys, std::uint64_t len);
   // Maps [phys, phys + len); throws Error explaining every attempt.
   std::unique_ptr<RegisterWindow> map(std::uint64_t phys, std::uint64_t len, bool writable);
   // Maps a whole BAR, or [offset, offset+len) of it, through its resourceN file only.
@@ -50,8 +52,12 @@ class PhysicalMemory {
   std::string explain(const std::string& file, int err, bool devmem) const;
 
  private:
+  void index_by_start();
+
   const Machine& machine_;
   std::optional<std::vector<BarRegion>> bars_;
+  std::vector<std::size_t> by_start_;       // indices into *bars_, by start address
+  std::vector<std::uint64_t> highest_end_;  // highest end among by_start_[0..i]
 };
 
 }  // namespace pmukit

@@ -19,6 +19,8 @@ struct ConfigBits {
   int config = 0;  // 0 config, 1 config1, 2 config2
   unsigned lo = 0, hi = 63;
   std::uint64_t take(const std::uint64_t cfg[3]) const;
+  // These bits of `from` written over the same bits of `to` (config, config1 or config2).
+  void copy(const std::uint64_t from[3], std::uint64_t to[3]) const;
 };
 
 struct RegisterPiece {
@@ -39,7 +41,9 @@ struct AuxRegister {
 };
 
 // Tegra410 PCIE (Linux nvidia_cspmu.c pcie_v2_pmu_validate_event): a root-port mask and a BDF
-// filter exclude each other, and one RC's counters share one BDF filter.
+// filter exclude each other, and one RC's counters share one BDF filter. A {...} group member that
+// sets none of these fields takes its leader's filter when the leader filters by BDF
+// (pcie_v2_pmu_event_filter).
 struct OneBdfFilter {
   ConfigBits rp_mask, bdf, enable;
 };

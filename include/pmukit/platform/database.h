@@ -5,9 +5,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pmukit/platform/coresight_programming.h"
@@ -82,29 +85,51 @@ struct PmuKind {
 
 class Database {
  public:
-  // The built-in database, parsed once from the embedded platforms/ files. Throws Error naming
-  // the file and the entry when the data is malformed.
+  // The built-in database from the embedded platforms/ files. Each part is parsed on first use
+  // (a tool pays for the CPU table and what its machine needs, not for every platform: parsing
+  // all of them was 80% of a small run's instructions); builtin_files() with from_files() checks
+  // them all at once. Throws Error naming the file and the entry when the data is malformed.
   static const Database& builtin();
-  // A database from (path, JSON text) pairs; for tests of the loader itself.
+  // The embedded files builtin() parses, as (path below platforms/, JSON text).
+  static std::vector<std::pair<std::string, std::string>> builtin_files();
+  // A database from (path, JSON text) pairs, parsed and cross-checked now (every name another
+  // entry refers to exists).
   static Database from_files(const std::vector<std::pair<std::string, std::string>>& files);
+
+  Database();
+  ~Database();
+  Database(Database&&) noexcept;
+  Database& operator=(Database&&) noexcept;
 
   const CpuModel* match_cpu(std::string_view vendor, unsigned family, unsigned model) const;
   const IntelUncore* intel_uncore(std::string_view name) const;
   const PmuKind* pmu_kind(std::string_view kind) const;
   // The IIO stack mapping scheme named `name` (platforms/intel/iio_*.json), null if none.
   const IioMapScheme* iio_map(std::string_view name) const;
-  const std::vector<CpuModel>& cpus() const { return cpus_; }
+  const std::vector<CpuModel>& cpus() const;
   // CoreSight match table, NVIDIA RC maps and blocks, DesignWare RAS DES (soc_data.h).
-  const SocData& soc() const { return soc_; }
+  const SocData& soc() const;
 
  private:
-  void load(const std::string& path, const std::string& text);
+  // Which files define which part of the database (by directory: cpus.json, intel/, pmus/, and
+  // the SoC data of the other directories); a file defining another part's keys is an error.
+  enum class Part { Cpus, Intel, Pmus, Soc };
+  static Part part_of(std::string_view path);
+  struct Pending;  // files of builtin() not parsed yet
 
-  std::vector<CpuModel> cpus_;
-  std::map<std::string, IntelUncore, std::less<>> intel_;
-  std::map<std::string, PmuKind, std::less<>> pmus_;
-  std::vector<IioMapScheme> iio_maps_;
-  SocData soc_;
+  // lazy: a builtin() file parsed on demand, whose keys must belong to its directory's part.
+  void load(const std::string& path, const std::string& text, bool lazy = false);
+  std::unique_lock<std::mutex> lock_pending() const;
+  void parse_part(Part part) const;
+  void parse_file_of_kind(std::string_view kind) const;
+
+  // Parsed on demand by const accessors (builtin() is one shared, logically constant database).
+  mutable std::vector<CpuModel> cpus_;
+  mutable std::map<std::string, IntelUncore, std::less<>> intel_;
+  mutable std::map<std::string, PmuKind, std::less<>> pmus_;
+  mutable std::vector<IioMapScheme> iio_maps_;
+  mutable SocData soc_;
+  std::unique_ptr<Pending> pending_;  // null: everything parsed
 };
 
 }  // namespace pmukit::platform

@@ -40,13 +40,26 @@ struct SamplePlan {
     // previous event, or another tool's count).
     bool zero_at_start = false;
   };
+  // The part of a load that counts, and its weight: ((value >> shift) & low `bits`) << scale. A
+  // CMN event is four 16-bit DTM counters in one register plus the DTC counter their carries feed.
+  struct Slice {
+    std::uint8_t shift = 0, bits = 64, scale = 0;
+    std::uint64_t apply(std::uint64_t v) const {
+      v >>= shift;
+      if (bits < 64) v &= (1ull << bits) - 1;
+      return v << scale;
+    }
+  };
   std::vector<Reg> loads;
+  std::vector<Slice> slices;  // one per load
   std::vector<Status> status;
   std::vector<Counter> counters;  // one per programmed event, in program order
 
-  void clear() { loads.clear(), status.clear(), counters.clear(); }
+  void clear() { loads.clear(), slices.clear(), status.clear(), counters.clear(); }
   // Adds an event read from `regs` (summed); returns its index.
   std::size_t add(const std::vector<Reg>& regs, unsigned width, std::uint64_t multiplier = 1);
+  // The same, each load taking its slice (`parts` and `regs` of equal length).
+  std::size_t add_sliced(const std::vector<Reg>& regs, const std::vector<Slice>& parts, unsigned width);
 };
 
 // Restoring runs in three phases, a settle between each: stop counting; clear counters that are
@@ -68,6 +81,12 @@ class UnitDriver {
   virtual std::optional<Busy> busy(WriteGuard& guard) const = 0;
   // Whether the events fit the unit's counters and encodings; nullopt when they do. No I/O.
   virtual std::optional<DoesNotFit> fit(const std::vector<syntax::EncodedEvent>& events) const = 0;
+  // Events of a {...} group (group[i], -1: alone) that leave a filter unset take their leader's,
+  // where the unit's Linux driver does so; their encodings change in place. No I/O.
+  virtual void inherit_group_filters(std::vector<syntax::EncodedEvent>& events, const std::vector<int>& group) const {
+    (void)events;
+    (void)group;
+  }
   // Programming, phase 1: the unit stopped and its counters cleared.
   virtual void reset(WriteGuard& guard) = 0;
   // Phase 2 (after a settle): the events' controls, and where their counts are read.

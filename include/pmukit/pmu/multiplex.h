@@ -34,6 +34,12 @@ struct RotationPlan {
 RotationPlan plan_rotation(Preflight& preflight, const discovery::PmuUnit& unit,
                            const std::vector<syntax::EncodedEvent>& events, const std::vector<int>& group);
 
+// Before planning: group members that leave a filter unset take their leader's where the unit's
+// Linux driver does so (UnitDriver::inherit_group_filters), so they are checked and programmed
+// with the filter the kernel would give them.
+void inherit_group_filters(Preflight& preflight, const discovery::PmuUnit& unit,
+                           std::vector<syntax::EncodedEvent>& events, const std::vector<int>& group);
+
 // The events of `set`, in order.
 std::vector<syntax::EncodedEvent> events_of(const std::vector<syntax::EncodedEvent>& events,
                                             const std::vector<std::size_t>& set);

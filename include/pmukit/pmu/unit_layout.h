@@ -20,29 +20,34 @@ class Database;
 namespace pmukit::pmu {
 
 enum class Role : std::uint8_t {
-  BoxControl,          // Intel: the box control (freeze, resets)
-  CounterControl,      // Intel: ctl[i]
-  Counter,             // counter i (Intel ctr[i], CoreSight PMEVCNTR<n>, Tegra410 C2C: the counter of event i)
-  FixedControl,        // Intel: the fixed counter's control (IMC DRAM clocks)
-  FixedCounter,        // Intel: the fixed counter
-  Filter,              // Intel: the box filter register (CHA TID filter)
-  PmuControl,          // CoreSight PMCR; Tegra410: the broadcast CTRL
-  EventType,           // CoreSight PMEVTYPER<n>
-  EventFilter,         // CoreSight PMEVFILTR<n>
-  EventFilter2,        // CoreSight PMEVFILT2R<n>
-  CycleFilter,         // CoreSight PMCCFILTR
-  CycleCounter,        // CoreSight counter 31; Tegra410 CMEM cycle counter of an instance
-  EnableSet,           // CoreSight PMCNTENSET<b>, bank b of 32 counters
-  EnableClear,         // CoreSight PMCNTENCLR<b>
-  OverflowClear,       // CoreSight PMOVSCLR<b> (page 1)
-  AuxFilter,           // CoreSight implementation-defined registers all counters share (platform data)
-  LaneControl,         // DesignWare EVENT_CNT_CTL
-  LaneCounter,         // DesignWare EVENT_CNT_DATA (32-bit)
-  TimeControl,         // DesignWare TIME_BASED_ANAL_CTL
-  TimeCounter,         // DesignWare TIME_BASED_ANAL_DATA (64-bit, two config dwords)
-  ClockControl,        // Tegra410 CMEM: the broadcast clock gate
-  RequestCounter,      // Tegra410 CMEM: MCi_REQ of an instance
+  BoxControl,      // Intel: the box control (freeze, resets)
+  CounterControl,  // Intel: ctl[i]
+  Counter,         // counter i (Intel ctr[i], CoreSight PMEVCNTR<n>, Tegra410 C2C: the counter of event i,
+                   // CMN: global counter i of the DTC of domain `instance`)
+  FixedControl,    // Intel: the fixed counter's control (IMC DRAM clocks)
+  FixedCounter,    // Intel: the fixed counter
+  Filter,          // Intel: the box filter register (CHA TID filter)
+  PmuControl,      // CoreSight PMCR; Tegra410: the broadcast CTRL; CMN: PMCR of DTC domain `index`
+  EventType,       // CoreSight PMEVTYPER<n>
+  EventFilter,     // CoreSight PMEVFILTR<n>
+  EventFilter2,    // CoreSight PMEVFILT2R<n>
+  CycleFilter,     // CoreSight PMCCFILTR
+  CycleCounter,    // CoreSight counter 31; Tegra410 CMEM cycle counter of an instance; CMN: PMCCNTR of domain `index`
+  EnableSet,       // CoreSight PMCNTENSET<b>, bank b of 32 counters
+  EnableClear,     // CoreSight PMCNTENCLR<b>
+  OverflowClear,   // CoreSight PMOVSCLR<b> (page 1)
+  AuxFilter,       // CoreSight implementation-defined registers all counters share (platform data)
+  LaneControl,     // DesignWare EVENT_CNT_CTL
+  LaneCounter,     // DesignWare EVENT_CNT_DATA (32-bit)
+  TimeControl,     // DesignWare TIME_BASED_ANAL_CTL
+  TimeCounter,     // DesignWare TIME_BASED_ANAL_DATA (64-bit, two config dwords)
+  ClockControl,    // Tegra410 CMEM: the broadcast clock gate
+  RequestCounter,  // Tegra410 CMEM: MCi_REQ of an instance
   OutstandingCounter,  // Tegra410 CMEM: MCi_AOR of an instance
+  DtmConfig,           // Arm CMN: por_dtm_pmu_config of DTM `index` (CmnUnit::dtms)
+  DtmCounter,          // Arm CMN: por_dtm_pmevcnt, the DTM's four 16-bit local counters
+  EventSelect,         // Arm CMN: pmu_event_sel of node `index` (CmnUnit::nodes); instance 1: its second part
+  DtcControl,          // Arm CMN: DTC_CTL of DTC domain `index`
 };
 std::string_view role_name(Role role);  // "counter control", "PMCNTENSET", ...
 

@@ -104,6 +104,19 @@ constexpr std::uint64_t kPmuPage = 0x2000;
 // one at +8 (CMN_HNP_PMU_EVENT_SEL), and a plain CCLA counts through that one (CMN_CCLA_PMU_EVENT_SEL).
 constexpr std::uint64_t kPmuEventSel = 0x000;
 constexpr std::uint64_t kPmuEventSelHigh = 0x008;
+// Event slot n of a node's event select: byte n (CMN-700 XPs: 16 bits at 16n, the kernel's
+// wide_sel). Slot n feeds the DTM counter of the same index (arm_cmn_event_add()).
+constexpr unsigned kEventSlotBits = 8;
+constexpr unsigned kWideEventSlotBits = 16;
+
+// ---- event configuration words (perf_event_attr.config, arm-cmn.c CMN_CONFIG_*) ------------------
+struct CmnConfig;
+using ConfigType = Field<CmnConfig, 15, 0>;
+using ConfigEventId = Field<CmnConfig, 26, 16>;
+using ConfigOccupId = Field<CmnConfig, 30, 27>;
+using ConfigByNodeId = Field<CmnConfig, 31, 31>;
+using ConfigNodeId = Field<CmnConfig, 47, 32>;
+constexpr std::uint16_t kTypeWatchpoint = 0x7770;  // CMN_TYPE_WP: not a node type
 
 // DTMs live in the XP's PMU page; with multiple DTMs enabled, DTM n is replicated at n * 0x200
 // (CMN_DTM_OFFSET). DTM 1 serves ports 2-3, DTM 2 ports 4-5 (arm_cmn_init_dtcs(): port / 2).
@@ -118,18 +131,50 @@ struct DtmPmuConfig;
 using DtmPmuEn = Field<DtmPmuConfig, 0, 0>;
 using DtmInputSel0 = Field<DtmPmuConfig, 37, 32>;   // one byte per local counter from bit 32
 using DtmGlobalNum0 = Field<DtmPmuConfig, 18, 16>;  // 4 bits apart per local counter
-constexpr std::uint64_t kDtmPmevcnt = 0x220;        // four 16-bit local counters
+// Local counter n: its input select (byte n from bit 32), the DTC global counter it feeds
+// (CMN__PMEVCNTn_GLOBAL_NUM_SHIFT: 4 bits apart from bit 16) and whether it is paired with one
+// (CMN__PMEVCNT_PAIRED(n): bit 4 + n); a paired counter's carries count in the global counter.
+constexpr unsigned dtm_input_sel_shift(unsigned n) {
+  return 32 + 8 * n;
+}
+constexpr unsigned dtm_global_num_shift(unsigned n) {
+  return 16 + 4 * n;
+}
+constexpr std::uint64_t dtm_paired(unsigned n) {
+  return 1ull << (4 + n);
+}
+constexpr std::uint64_t kDtmInputSelMask = 0x3f;  // CMN__PMEVCNT0_INPUT_SEL [37:32]
+constexpr std::uint64_t kDtmGlobalNumMask = 0x7;  // CMN__PMEVCNT0_GLOBAL_NUM [18:16]
+// Input selects (CMN__PMEVCNT0_INPUT_SEL_*): watchpoint n, the XP's own event slot n, or event slot
+// n of device `dev` on port `port` (port modulo 2 with multiple DTMs): 0x10 + n + port<<4 + dev<<2.
+constexpr unsigned kInputSelWatchpoint = 0x00;
+constexpr unsigned kInputSelXp = 0x04;
+constexpr unsigned kInputSelDevice = 0x10;
+constexpr std::uint64_t kDtmPmevcnt = 0x220;  // four 16-bit local counters
 constexpr std::uint64_t kDtmPmevcntsr = 0x240;
 constexpr unsigned kDtmCounters = 4;
+constexpr unsigned kDtmCounterBits = 16;
 
 // ---- DTC nodes, type DTC (relative to the node; the PMU registers sit in its PMU page) ----------
 
-constexpr std::uint64_t kDtcCtl = 0x0a00;          // CMN_DT_DTC_CTL; bit 0 DT_EN
+constexpr std::uint64_t kDtcCtl = 0x0a00;  // CMN_DT_DTC_CTL (32-bit access)
+struct DtcCtl;
+using DtcCtlDtEn = Field<DtcCtl, 0, 0>;            // CMN_DT_DTC_CTL_DT_EN: debug and trace on
 constexpr std::uint64_t dtc_pmevcnt(unsigned n) {  // CMN_DT_PMEVCNT: 32-bit counters paired on 16 bytes
   return kPmuPage + ((n / 2) * 4 + n % 2) * 4ull;
 }
 constexpr std::uint64_t kDtcPmccntr = kPmuPage + 0x40;  // 40-bit cycle counter (CMN_DT_PMCCNTR)
-constexpr std::uint64_t kDtcPmcr = kPmuPage + 0x100;    // bit 0 PMU_EN, 5 CNTR_RST, 6 OVFL_INTR_EN
+constexpr std::uint64_t kDtcPmcr = kPmuPage + 0x100;    // CMN_DT_PMCR (32-bit access)
+struct DtcPmcr;
+using PmcrPmuEn = Field<DtcPmcr, 0, 0>;       // CMN_DT_PMCR_PMU_EN: the domain counts
+using PmcrCntrRst = Field<DtcPmcr, 5, 5>;     // CMN_DT_PMCR_CNTR_RST
+using PmcrOvflIntrEn = Field<DtcPmcr, 6, 6>;  // CMN_DT_PMCR_OVFL_INTR_EN
+// The values arm-cmn.c starts counters from (CMN_COUNTER_INIT, CMN_CC_INIT): half way, so an
+// overflow is seen long before a count is lost.
+constexpr std::uint64_t kCounterInit = 0x80000000ull;
+constexpr std::uint64_t kCycleInit = 0x8000000000ull;
+constexpr unsigned kDtcCounterBits = 32;
+constexpr unsigned kCycleCounterBits = 40;
 constexpr std::uint64_t kDtcPmovsr = kPmuPage + 0x118;
 constexpr std::uint64_t kDtcPmovsrClr = kPmuPage + 0x120;
 constexpr std::uint64_t kDtcPmssr = kPmuPage + 0x128;
@@ -152,6 +197,31 @@ constexpr unsigned kMaxXpChildren = 32;
 constexpr std::uint16_t kTypeDvm = 0x1;
 constexpr std::uint16_t kTypeCfg = 0x2;
 constexpr std::uint16_t kTypeDtc = 0x3;
+constexpr std::uint16_t kTypeHni = 0x4;
 constexpr std::uint16_t kTypeXp = 0x6;
+constexpr std::uint16_t kTypeRni = 0xa;
+constexpr std::uint16_t kTypeRnd = 0xd;
+constexpr std::uint16_t kTypeHnp = 0x11;
+constexpr std::uint16_t kTypeCcla = 0x105;
+constexpr std::uint16_t kTypeCclaRni = 0x106;
+
+// Combined nodes have two event selects, one per part (arm_cmn_discover() splits them): HN-P is an
+// HN-P at +8 and an HN-I at +0; CCLA-RNI a CCLA at +8 and an RN-I at +0. A plain CCLA counts through
+// +8 too (CMN_CCLA_PMU_EVENT_SEL, Linux 6.7 and later).
+constexpr bool has_second_part(std::uint16_t node_type) {
+  return node_type == kTypeHnp || node_type == kTypeCclaRni;
+}
+constexpr std::uint64_t event_sel_offset(std::uint16_t node_type, unsigned part) {
+  const bool high = node_type == kTypeHnp || node_type == kTypeCcla || node_type == kTypeCclaRni;
+  return kPmuPage + (part == 0 && high ? kPmuEventSelHigh : kPmuEventSel);
+}
+// The event type a node's part answers to (arm_cmn_subtype(); arm_cmn_init_dtcs() counts RN-Ds as
+// RN-Is and the CCLA part of a CCLA-RNI as a CCLA).
+constexpr std::uint16_t event_type(std::uint16_t node_type, unsigned part) {
+  if (part == 1) return node_type == kTypeHnp ? kTypeHni : kTypeRni;
+  if (node_type == kTypeRnd) return kTypeRni;
+  if (node_type == kTypeCclaRni) return kTypeCcla;
+  return node_type;
+}
 
 }  // namespace pmukit::regs::cmn

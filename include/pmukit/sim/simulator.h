@@ -61,6 +61,8 @@ class Rates {
   // (outstanding = requests x latency x the unit's cycle rate), the kind's default rule.
   Rate lookup(std::string_view unit, const std::string& kind, std::string_view code) const;
   Rate lookup(std::string_view unit, const std::string& kind, std::uint64_t code) const;
+  // Whether a rule names exactly this kind and code (no fallback to "*" or the default).
+  bool has(const std::string& kind, std::string_view code) const;
   // The invented IIO traffic of rates.json's iio_traffic: what an IIO counter control `ctl` on
   // the stack PMU `unit` (uncore_iio_<n>) multiplies its rate by -- the stack's share, and for a
   // part-filtered event the shares of the parts its ch_mask selects times the fraction of the
@@ -174,5 +176,6 @@ std::unique_ptr<UnitModel> make_intel_model(const pmu::UnitLayout& layout, const
 std::unique_ptr<UnitModel> make_coresight_model(const pmu::UnitLayout& layout, const Rates& rates);
 std::unique_ptr<UnitModel> make_dwc_model(const pmu::UnitLayout& layout, const Rates& rates);
 std::unique_ptr<UnitModel> make_t410_model(const pmu::UnitLayout& layout, const Rates& rates);
+std::unique_ptr<UnitModel> make_cmn_model(const pmu::UnitLayout& layout, const Rates& rates);
 
 }  // namespace pmukit::sim

@@ -35,6 +35,35 @@ TEST(PhysicalMemory, ResolvesAnAddressToTheBarThatHoldsIt) {
   EXPECT_EQ(m.memory().bars().size(), 2u);
 }
 
+// find_bar is a search over BARs sorted by start; its answer must be the plain definition's: the
+// first BAR in bars() order holding the range. Devices are listed out of address order, and one
+// malformed BAR overlaps two others (sysfs is input).
+TEST(PhysicalMemory, FindBarAnswersAsALinearScanDoes) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  const std::uint64_t bases[][2] = {{0x9000, 0x1000}, {0x2000, 0x1000}, {0x5000, 0x1000}, {0x1000, 0x8000}};
+  for (unsigned i = 0; i < 4; ++i) {
+    snapshot::PciDeviceSpec d;
+    d.bdf = Bdf{0, static_cast<std::uint8_t>(0x10 + i), 0, 0};
+    d.config = snapshot::ConfigImage(0x8086, 0x1234, 0x110100);
+    d.bars = {{0, bases[i][0], bases[i][1], false, false}};
+    b.add_pci_device(d);
+  }
+  Machine m(MachineOptions{dir.path()});
+  auto& mem = m.memory();
+  ASSERT_EQ(mem.bars().size(), 4u);
+  for (std::uint64_t phys = 0; phys < 0xb000; phys += 0x80)
+    for (std::uint64_t len : {1ull, 0x100ull, 0x1000ull, 0x3000ull}) {
+      const BarRegion* want = nullptr;
+      for (const auto& bar : mem.bars())
+        if (bar.contains(phys, len)) {
+          want = &bar;
+          break;
+        }
+      EXPECT_EQ(mem.find_bar(phys, len), want) << std::hex << phys << "+" << len;
+    }
+}
+
 TEST(PhysicalMemory, MapsThroughResourceNAndSeesBarContents) {
   test::TempDir dir;
   snapshot::SnapshotBuilder b(dir.path());

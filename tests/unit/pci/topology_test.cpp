@@ -48,6 +48,28 @@ TEST(Topology, EndpointsBehindSwitchesFindTheirRootPort) {
   EXPECT_EQ(devs[0].subordinate_bus, 3);
 }
 
+// Overlapping root-port bus ranges (firmware bugs, or a snapshot edited by hand): the outermost
+// range owns a bus, the first of equal ones wins, and a range whose subordinate bus is below its
+// secondary bus owns nothing.
+TEST(Topology, OverlappingRootPortRangesGoToTheOutermost) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  b.add_pci_device(bridge("0000:00:01.0", 4, 0x10, 0x12));
+  b.add_pci_device(bridge("0000:00:02.0", 4, 0x10, 0x1f));  // holds 00:01.0's range too
+  b.add_pci_device(bridge("0000:00:03.0", 4, 0x20, 0x21));
+  b.add_pci_device(bridge("0000:00:04.0", 4, 0x20, 0x21));  // same span as 00:03.0: the first wins
+  b.add_pci_device(bridge("0000:00:05.0", 4, 0x31, 0x30));  // reversed
+  b.add_pci_device(endpoint("0000:11:00.0"));
+  b.add_pci_device(endpoint("0000:21:00.0"));
+  b.add_pci_device(endpoint("0000:30:00.0"));
+  Machine m(MachineOptions{dir.path()});
+  auto devs = pci::scan(m);
+  ASSERT_EQ(devs.size(), 8u);
+  EXPECT_EQ(devs[5].root_port->str(), "0000:00:02.0");
+  EXPECT_EQ(devs[6].root_port->str(), "0000:00:03.0");
+  EXPECT_FALSE(devs[7].root_port);
+}
+
 TEST(Topology, BarsFromSysfsResourceFlags) {
   test::TempDir dir;
   snapshot::SnapshotBuilder b(dir.path());

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "pmukit/platform/database.h"
+#include "pmukit/pmu/multiplex.h"
 #include "pmukit/pmu/preflight.h"
 #include "pmukit/util/error.h"
 #include "support/bundled_rig.h"
@@ -66,6 +67,36 @@ TEST(KernelRules, Tegra410PcieHasOneBdfFilterPerRc) {
   EXPECT_NE(r.verdict(rc, {pcie(0x2, 0, 0, true), pcie(0x3, 0x1, 0, false)}).find("one BDF"), std::string::npos);
   // Other RCs are other PMUs.
   EXPECT_EQ(r.verdict("nvidia_pcie_pmu_0_rc_3", {pcie(0x2, 0, 0x0108, true)}), "");
+}
+
+// nvidia_cspmu.c pcie_v2_pmu_event_filter: a group member whose filter fields are all 0 takes the
+// leader's filter when the leader filters by BDF, so {leader on a BDF, member without} counts both
+// on that BDF; the same two events ungrouped are two filters (the member's "none" is BDF 0).
+TEST(KernelRules, Tegra410PcieGroupMemberInheritsTheLeadersBdf) {
+  Rules r("t410-2s");
+  const std::string rc = "nvidia_pcie_pmu_0_rc_4";
+  std::vector<syntax::EncodedEvent> events{pcie(0x2, 0, 0x0180, true), pcie(0x3, 0, 0, false),
+                                           pcie(0x4, 0, 0x0180, true), pcie(0x1, 0, 0, false)};
+  EXPECT_NE(r.verdict(rc, events).find("one BDF filter"), std::string::npos);
+  // Events 0-1 are group 0, events 2-3 group 1.
+  pmu::inherit_group_filters(r.pf, r.unit(rc), events, {0, 0, 1, 1});
+  EXPECT_EQ(events[1].config1, 0x0180u << 8 | kBdfEn);
+  EXPECT_EQ(events[3].config1, 0x0180u << 8 | kBdfEn);
+  EXPECT_EQ(events[1].config, 0x3u);  // the event itself is untouched
+  EXPECT_EQ(r.verdict(rc, events), "");
+
+  // A member that names its own filter keeps it (and breaks the rule if it differs); a leader
+  // without a BDF filter gives nothing; ungrouped events are left alone.
+  std::vector<syntax::EncodedEvent> own{pcie(0x2, 0, 0x0180, true), pcie(0x3, 0x1, 0, false)};
+  pmu::inherit_group_filters(r.pf, r.unit(rc), own, {0, 0});
+  EXPECT_EQ(own[1].config1, 0x1u);
+  EXPECT_NE(r.verdict(rc, own).find("one BDF filter"), std::string::npos);
+  std::vector<syntax::EncodedEvent> rp_leader{pcie(0x2, 0x1, 0, false), pcie(0x3, 0, 0, false)};
+  pmu::inherit_group_filters(r.pf, r.unit(rc), rp_leader, {0, 0});
+  EXPECT_EQ(rp_leader[1].config1, 0u);
+  std::vector<syntax::EncodedEvent> alone{pcie(0x2, 0, 0x0180, true), pcie(0x3, 0, 0, false)};
+  pmu::inherit_group_filters(r.pf, r.unit(rc), alone, {-1, -1});
+  EXPECT_EQ(alone[1].config1, 0u);
 }
 
 TEST(KernelRules, Tegra410PcieTgtCyclesIsTheCycleCounter) {

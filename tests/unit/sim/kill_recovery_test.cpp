@@ -88,6 +88,17 @@ const std::vector<std::string> kGrace = {
 const std::vector<std::string> kYitian = {"-e",         "dwc_rootport_10/rx_pcie_tlp_data_payload/",
                                           "-e",         "dwc_rootport_3018/eventid=0x600,type=1,lane=0/",
                                           "--duration", "1"};
+// The CMN guide's D2D event, an event over every HN-F node and the cycle counter: DTM configs,
+// DTC counters and event selects of one mesh.
+const std::vector<std::string> kYitianCmn = {"-a",
+                                             "-e",
+                                             "arm_cmn_0/type=0x105,eventid=0x22,bynodeid=1,nodeid=413/",
+                                             "-e",
+                                             "arm_cmn_0/hnf_cache_miss/",
+                                             "-e",
+                                             "arm_cmn_0/dtc_cycles/",
+                                             "--duration",
+                                             "1"};
 const std::vector<std::string> kT410 = {"-a",
                                         "-e",
                                         "nvidia_cmem_latency_pmu_0/rd_req/",
@@ -120,6 +131,9 @@ TEST(KillRecovery, YitianEveryPointThenRecover) {
 }
 TEST(KillRecovery, YitianThenPlainNextRun) {
   kill_and_recover("yitian", kYitian, {1, 4}, Next::PlainRun);
+}
+TEST(KillRecovery, YitianCmnSeededPointsThenRecover) {
+  kill_and_recover("yitian", kYitianCmn, {0, 1, 2, 5, 17, 40, 61}, Next::RecoverCommand);
 }
 TEST(KillRecovery, T410EveryPointThenRecover) {
   kill_and_recover("t410-2s", kT410, kEveryPointTo7, Next::RecoverCommand);

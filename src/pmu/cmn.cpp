@@ -1,0 +1,138 @@
+// pmukit -- Arm CMN-600/650/700 and CI-700 driver: events counted by the DTM of each node's
+// crosspoint, whose 16-bit local counters carry into a DTC global counter, and the DTC cycle
+// counter -- the programming of Linux arm-cmn.c (arm_cmn_event_init: which nodes an event counts
+// on; arm_cmn_event_add: a free global counter, then a free local counter in each node's DTM,
+// PMU_CONFIG with input select, global number and pairing; arm_cmn_init_counter: the global
+// counter of every DTC from CMN_COUNTER_INIT; arm_cmn_event_start: the node's event select slot;
+// the cycle counter from CMN_CC_INIT; the PMU enabled through DTC 0's PMCR).
+//
+// Where pmukit differs: PMCR is written without OVFL_INTR_EN (no interrupt handler exists outside
+// the kernel), DTC_CTL.DT_EN is set at reset rather than at probe, and occupancy filters and
+// watchpoints are not programmed (such events are refused, so --backend auto sends them to perf).
+#include <map>
+
+#include <fmt/format.h>
+
+#include "cmn_plan.h"
+#include "drivers.h"
+#include "pmukit/regs/cmn.h"
+
+namespace pmukit::pmu {
+
+namespace {
+
+namespace cmn = regs::cmn;
+using discovery::CmnUnit;
+
+class CmnDriver : public UnitDriver {
+ public:
+  explicit CmnDriver(const UnitLayout& layout) : UnitDriver(layout), mesh_(*layout.unit->as<CmnUnit>()) {}
+
+  std::optional<Busy> busy(WriteGuard& g) const override {
+    const Reg& pmcr = layout_.at(Role::PmuControl, 0);
+    if (auto v = g.read(pmcr); cmn::PmcrPmuEn::get(v))
+      return Busy{pmcr, v, fmt::format("PMCR of DTC 0 is {:#x}: the mesh's counters are enabled", v)};
+    for (unsigned i : layout_.indices(Role::DtmConfig)) {
+      const Reg& cfg = layout_.at(Role::DtmConfig, i);
+      if (auto v = g.read(cfg); v & (cmn::dtm_paired(0) | cmn::dtm_paired(1) | cmn::dtm_paired(2) | cmn::dtm_paired(3)))
+        return Busy{cfg, v, fmt::format("por_dtm_pmu_config of DTM {} is {:#x}: its counters are paired", i, v)};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<DoesNotFit> fit(const std::vector<syntax::EncodedEvent>& events) const override {
+    CmnPlan plan;
+    return plan_cmn_events(mesh_, unit_.name, events, plan);
+  }
+
+  // Stopped; the DTCs on; whatever the last configuration paired or selected released as
+  // arm_cmn_event_clear() and arm_cmn_event_stop() release it.
+  void reset(WriteGuard& g) override {
+    for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
+      g.write(layout_.at(Role::DtcControl, d), cmn::DtcCtlDtEn::put(1));
+      // DTC 0's PMU_EN gates the mesh (arm_cmn_set_state()); the others stay enabled.
+      g.write(layout_.at(Role::PmuControl, d), d == 0 ? 0 : cmn::PmcrPmuEn::put(1));
+    }
+    for (const auto& s : plan_.selects) g.write(select(s.node, s.part), 0);
+    for (const auto& [dtm, value] : plan_.dtm_config) g.write(layout_.at(Role::DtmConfig, dtm), cmn::DtmPmuEn::put(1));
+    plan_ = {};
+  }
+
+  void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
+    if (auto refused = plan_cmn_events(mesh_, unit_.name, events, plan_)) throw Error(refused->message());
+    std::map<unsigned, std::uint64_t> dtm_config;                    // as written so far, per DTM
+    std::map<std::pair<unsigned, unsigned>, std::uint64_t> selects;  // per node and part
+    for (const auto& e : plan_.events) {
+      if (e.cycles) {
+        g.write(layout_.at(Role::CycleCounter, e.domain), cmn::kCycleInit);
+        plan.add({layout_.at(Role::CycleCounter, e.domain)}, cmn::kCycleCounterBits);
+        continue;
+      }
+      std::vector<Reg> loads;
+      std::vector<SamplePlan::Slice> slices;
+      for (const auto& c : e.locals) {
+        auto& cfg = dtm_config.try_emplace(c.dtm, cmn::DtmPmuEn::put(1)).first->second;
+        cfg |= std::uint64_t{c.input_sel} << cmn::dtm_input_sel_shift(c.index) |
+               std::uint64_t{e.global} << cmn::dtm_global_num_shift(c.index) | cmn::dtm_paired(c.index);
+        g.write(layout_.at(Role::DtmConfig, c.dtm), cfg);
+        loads.push_back(layout_.at(Role::DtmCounter, c.dtm));
+        slices.push_back({static_cast<std::uint8_t>(c.index * cmn::kDtmCounterBits), cmn::kDtmCounterBits, 0});
+      }
+      for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
+        g.write(layout_.at(Role::Counter, e.global, d), cmn::kCounterInit);
+        loads.push_back(layout_.at(Role::Counter, e.global, d));
+        slices.push_back({0, cmn::kDtcCounterBits, cmn::kDtmCounterBits});
+      }
+      for (const auto& c : e.locals) {
+        auto& sel = selects[{c.node, c.part}];
+        sel = with_event_slot(sel, c.index, e.eventid, e.wide);
+        g.write(select(c.node, c.part), sel);
+      }
+      plan.add_sliced(loads, slices, cmn::kDtcCounterBits + cmn::kDtmCounterBits);
+    }
+  }
+
+  void start(WriteGuard& g) override { g.write(layout_.at(Role::PmuControl, 0), cmn::PmcrPmuEn::put(1)); }
+  void stop(WriteGuard& g) override { g.write(layout_.at(Role::PmuControl, 0), 0); }
+
+  void restore(WriteGuard& g, RestorePhase phase) override {
+    if (phase == RestorePhase::Quiesce) {
+      for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
+        const Reg& pmcr = layout_.at(Role::PmuControl, d);
+        g.write(pmcr, g.original(pmcr) & ~cmn::PmcrPmuEn::mask);
+      }
+    }
+    if (phase != RestorePhase::PutBack) return;
+    // Everything but PMCR by value (DTC_CTL, counters, DTM configs, event selects), then PMCR.
+    for (const auto& r : layout_.registers)
+      if (r.owned && r.role != Role::PmuControl) g.write(r.reg, g.original(r.reg));
+    for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
+      const Reg& pmcr = layout_.at(Role::PmuControl, d);
+      g.write(pmcr, g.original(pmcr));
+    }
+  }
+
+ private:
+  const Reg& select(unsigned node, unsigned part) const { return layout_.at(Role::EventSelect, node, part); }
+
+  const CmnUnit& mesh_;
+  CmnPlan plan_;  // what configure() programmed
+};
+
+}  // namespace
+
+std::unique_ptr<UnitDriver> make_cmn(const UnitLayout& layout, const platform::Database&) {
+  const auto& u = *layout.unit->as<CmnUnit>();
+  const std::string& name = layout.unit->name;
+  if (!u.kernel_pmu.empty())
+    throw Error(fmt::format("{}: the kernel's arm-cmn driver has this mesh ({}): with CONFIG_IO_STRICT_DEVMEM the "
+                            "kernel refuses /dev/mem on the region it claimed, and direct programming would share "
+                            "PMCR and the DTMs with it; count through perf (--backend perf or auto), or unload it "
+                            "(modprobe -r arm-cmn)",
+                            name, u.kernel_pmu));
+  if (!u.walked) throw Error(fmt::format("{}: the mesh's node tree was not read (pmu-discover --cmn says why)", name));
+  if (u.dtcs.empty()) throw Error(fmt::format("{}: the mesh has no DTC node: nothing counts its events", name));
+  return std::make_unique<CmnDriver>(layout);
+}
+
+}  // namespace pmukit::pmu

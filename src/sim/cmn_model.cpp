@@ -1,0 +1,124 @@
+// pmukit -- simulated Arm CMN mesh counting: each DTM's four 16-bit local counters count the event
+// their input select names (a device's or the XP's event select slot), carry into the DTC global
+// counter they are paired with, and the DTC's 40-bit cycle counter counts the mesh clock, while
+// DTC_CTL.DT_EN and PMCR.PMU_EN of the domain and of DTC 0 are set. Register fields are
+// regs/cmn.h's; rates are looked up as "TYPE:EVENTID@NODEID", then "TYPE:EVENTID" of the node's event
+// type (the kernel's type and eventid terms, lower-case hex), and "cycles" (platforms/sim/rates.json).
+#include <fmt/format.h>
+
+#include "pmukit/discovery/cmn_unit.h"
+#include "pmukit/regs/cmn.h"
+#include "pmukit/sim/simulator.h"
+
+namespace pmukit::sim {
+
+namespace {
+
+namespace cmn = regs::cmn;
+using discovery::CmnNode;
+using discovery::CmnUnit;
+using pmu::Role;
+
+class CmnModel : public UnitModel {
+ public:
+  CmnModel(const pmu::UnitLayout& layout, const Rates& rates)
+      : l_(layout), mesh_(*layout.unit->as<CmnUnit>()), kind_(layout.unit->pmu_kind), rates_(rates),
+        cycles_(mesh_.dtcs.size()), locals_(mesh_.dtms.size() * cmn::kDtmCounters) {}
+
+  void step(Registers& io, std::uint64_t dt_ns) override {
+    if (!dt_ns) return;
+    std::vector<bool> on(mesh_.dtcs.size());
+    const bool master = cmn::PmcrPmuEn::get(io.read(l_.at(Role::PmuControl, 0))) != 0;
+    for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
+      on[d] = master && cmn::DtcCtlDtEn::get(io.read(l_.at(Role::DtcControl, d))) &&
+              cmn::PmcrPmuEn::get(io.read(l_.at(Role::PmuControl, d)));
+      if (!on[d]) continue;
+      const pmu::Reg& cc = l_.at(Role::CycleCounter, d);
+      const std::uint64_t inc = cycles_[d].advance(rates_.rate(kind_, "cycles"), dt_ns);
+      io.write(cc, (io.read(cc) + inc) & ((1ull << cmn::kCycleCounterBits) - 1));
+    }
+    for (unsigned i = 0; i < mesh_.dtms.size(); ++i) {
+      const unsigned domain = domain_of(i);
+      if (domain < on.size() && on[domain]) count_dtm(io, i, domain, dt_ns);
+    }
+  }
+
+ private:
+  unsigned domain_of(unsigned dtm) const {
+    const int d = mesh_.nodes[mesh_.xps[mesh_.dtms[dtm].xp].node].dtc;
+    return d < 0 ? 0 : static_cast<unsigned>(d);
+  }
+
+  void count_dtm(Registers& io, unsigned i, unsigned domain, std::uint64_t dt_ns) {
+    const std::uint64_t cfg = io.read(l_.at(Role::DtmConfig, i));
+    if (!cmn::DtmPmuEn::get(cfg)) return;
+    const pmu::Reg& counters = l_.at(Role::DtmCounter, i);
+    std::uint64_t value = io.read(counters);
+    for (unsigned n = 0; n < cmn::kDtmCounters; ++n) {
+      const double rate = source_rate(io, i, cfg >> cmn::dtm_input_sel_shift(n) & cmn::kDtmInputSelMask);
+      const std::uint64_t inc = locals_[i * cmn::kDtmCounters + n].advance(rate, dt_ns);
+      if (!inc) continue;
+      const unsigned shift = n * cmn::kDtmCounterBits;
+      const std::uint64_t local = (value >> shift & 0xffff) + inc;
+      value = (value & ~(0xffffull << shift)) | (local & 0xffff) << shift;
+      if (cfg & cmn::dtm_paired(n))
+        carry(io, domain, cfg >> cmn::dtm_global_num_shift(n) & cmn::kDtmGlobalNumMask, local >> cmn::kDtmCounterBits);
+    }
+    io.write(counters, value);
+  }
+
+  void carry(Registers& io, unsigned domain, std::uint64_t global, std::uint64_t carries) {
+    if (!carries) return;
+    const pmu::Reg& r = l_.at(Role::Counter, static_cast<unsigned>(global), domain);
+    io.write(r, (io.read(r) + carries) & 0xffffffffull);
+  }
+
+  // The rate of what input select `sel` of DTM `i` names: 0 for watchpoints and empty slots.
+  double source_rate(Registers& io, unsigned i, std::uint64_t sel) {
+    const auto& dtm = mesh_.dtms[i];
+    const auto& xp = mesh_.xps[dtm.xp];
+    if (sel >= cmn::kInputSelDevice) {
+      const unsigned port = static_cast<unsigned>((sel >> 4) - 1) + (mesh_.multi_dtm ? 2 * dtm.index : 0);
+      const unsigned dev = static_cast<unsigned>(sel >> 2 & 3), slot = static_cast<unsigned>(sel & 3);
+      // Nodes of one CHI device share its id (a CCG's CCRA, CCHA and CCLA): each selects into the slot.
+      double rate = 0;
+      for (unsigned d : xp.devices)
+        if (mesh_.nodes[d].port == port && mesh_.nodes[d].dev == dev) rate += node_rate(io, d, slot);
+      return rate;
+    }
+    if (sel >= cmn::kInputSelXp) return node_rate(io, xp.node, static_cast<unsigned>(sel - cmn::kInputSelXp));
+    return 0;
+  }
+
+  // A node's event select slot: the first of its parts whose slot is not 0.
+  double node_rate(Registers& io, unsigned node, unsigned slot) {
+    const CmnNode& n = mesh_.nodes[node];
+    for (unsigned part = 0; part < 2; ++part) {
+      const auto* r = l_.find(Role::EventSelect, node, part);
+      if (!r) break;
+      const unsigned bits = r->reg.width == 64 ? cmn::kWideEventSlotBits : cmn::kEventSlotBits;
+      const std::uint64_t id = io.read(r->reg) >> (slot * bits) & ((1ull << bits) - 1);
+      if (!id) continue;
+      // A rule for this node ("TYPE:EVENTID@NODEID") before the rule for every node of the type.
+      const std::string code = fmt::format("{:#x}:{:#x}", cmn::event_type(n.type, part), id);
+      const std::string mine = fmt::format("{}@{}", code, n.id);
+      return rates_.rate(kind_, rates_.has(kind_, mine) ? mine : code);
+    }
+    return 0;
+  }
+
+  const pmu::UnitLayout& l_;
+  const CmnUnit& mesh_;
+  std::string kind_;
+  const Rates& rates_;
+  std::vector<Accumulator> cycles_, locals_;
+};
+
+}  // namespace
+
+std::unique_ptr<UnitModel> make_cmn_model(const pmu::UnitLayout& layout, const Rates& rates) {
+  if (layout.count(Role::DtmConfig) == 0 || layout.count(Role::PmuControl) == 0) return nullptr;
+  return std::make_unique<CmnModel>(layout, rates);
+}
+
+}  // namespace pmukit::sim

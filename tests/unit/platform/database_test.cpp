@@ -1,0 +1,44 @@
+// The built-in platform database parses each part on first use: it must answer exactly as the
+// whole database parsed at once and cross-checked, and a file whose keys belong to another part
+// (which lazy parsing would never reach) is an error naming it.
+#include <gtest/gtest.h>
+
+#include "pmukit/platform/database.h"
+#include "pmukit/util/error.h"
+
+using namespace pmukit;
+using platform::Database;
+
+TEST(PlatformDatabase, BuiltinFilesAllParseAndCrossCheck) {
+  EXPECT_NO_THROW(Database::from_files(Database::builtin_files()));
+}
+
+TEST(PlatformDatabase, LazyBuiltinAnswersAsTheWholeDatabase) {
+  const Database whole = Database::from_files(Database::builtin_files());
+  const Database& lazy = Database::builtin();
+  ASSERT_EQ(lazy.cpus().size(), whole.cpus().size());
+  for (std::size_t i = 0; i < whole.cpus().size(); ++i) {
+    const auto& c = whole.cpus()[i];
+    EXPECT_EQ(lazy.cpus()[i].name, c.name);
+    if (!c.intel_uncore.empty()) {
+      ASSERT_TRUE(lazy.intel_uncore(c.intel_uncore)) << c.name;
+      const auto* u = lazy.intel_uncore(c.intel_uncore);
+      EXPECT_EQ(u->box_types.size(), whole.intel_uncore(c.intel_uncore)->box_types.size());
+      for (const auto& [type, box] : u->box_types) {
+        ASSERT_TRUE(lazy.pmu_kind(box.pmu_kind)) << box.pmu_kind;
+        EXPECT_EQ(lazy.pmu_kind(box.pmu_kind)->formats, whole.pmu_kind(box.pmu_kind)->formats);
+      }
+    }
+    if (!c.iio_map.empty()) {
+      EXPECT_TRUE(lazy.iio_map(c.iio_map)) << c.name;
+    }
+  }
+  // Every PMU kind the SoC data names resolves in both.
+  const auto& soc = lazy.soc();
+  if (soc.dwc) {
+    ASSERT_TRUE(lazy.pmu_kind(soc.dwc->pmu_kind));
+    EXPECT_EQ(lazy.pmu_kind(soc.dwc->pmu_kind)->events.size(), whole.pmu_kind(soc.dwc->pmu_kind)->events.size());
+  }
+  for (const auto& b : soc.t410_blocks) EXPECT_TRUE(lazy.pmu_kind(b.pmu_kind)) << b.pmu_kind;
+  EXPECT_EQ(lazy.pmu_kind("no_such_kind"), nullptr);
+}
