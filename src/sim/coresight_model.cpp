@@ -62,14 +62,21 @@ class CoreSightModel : public UnitModel {
     for (std::size_t i = 0; i < counters_.size(); ++i) {
       unsigned n = counters_[i], bank = n / kCountersPerBank, bit = n % kCountersPerBank;
       if (!(enabled_[bank] >> bit & 1)) continue;
-      double rate =
-          n == kCycleCounter ? rates_.rate(kind_, "cycles") : rates_.rate(kind_, io.read(l_.at(Role::EventType, n)));
+      Rate rate =
+          n == kCycleCounter
+              ? rates_.lookup(l_.unit->name, kind_, "cycles")
+              : rates_.lookup(l_.unit->name, kind_, io.read(l_.at(Role::EventType, n))).scaled(filter_share(io, n));
       std::uint64_t inc = acc_[i].advance(rate, dt_ns);
       std::uint64_t old = io.read(counter(n));
       // A step may pass 2^width more than once only at absurd rates; one flag covers it.
       if (mask != ~0ull && (inc > mask || old + inc > mask)) overflow_[bank] |= 1u << bit;
       io.write(counter(n), (old + inc) & mask);
     }
+  }
+  // Whether counter n's PMEVFILTR selects a port or device with traffic (rates.json "filters").
+  double filter_share(Registers& io, unsigned n) const {
+    const pmu::UnitRegister* f = l_.find(Role::EventFilter, n);
+    return f ? rates_.filter_share(l_.unit->name, kind_, io.read(f->reg)) : 1.0;
   }
   static std::uint32_t high_free(std::uint32_t used) {
     for (int bit = 30; bit >= 0; --bit)

@@ -14,8 +14,8 @@ class DwcModel : public UnitModel {
  public:
   DwcModel(const pmu::UnitLayout& layout, const Rates& rates)
       : lane_ctl_(layout.at(Role::LaneControl)), lane_data_(layout.at(Role::LaneCounter)),
-        time_ctl_(layout.at(Role::TimeControl)), time_data_(layout.at(Role::TimeCounter)), kind_(layout.unit->pmu_kind),
-        rates_(rates) {}
+        time_ctl_(layout.at(Role::TimeControl)), time_data_(layout.at(Role::TimeCounter)), name_(layout.unit->name),
+        kind_(layout.unit->pmu_kind), rates_(rates) {}
 
   void step(Registers& io, std::uint64_t dt_ns) override {
     std::uint64_t lane = io.read(lane_ctl_);
@@ -26,7 +26,7 @@ class DwcModel : public UnitModel {
       lane_acc_.reset();
     }
     if (EventCntEnable::get(lane) == kPerEventOn && dt_ns) {
-      std::uint64_t inc = lane_acc_.advance(rates_.rate(kind_, EventCntSelect::get(lane)), dt_ns);
+      std::uint64_t inc = lane_acc_.advance(rates_.lookup(name_, kind_, EventCntSelect::get(lane)), dt_ns);
       io.write(lane_data_, (io.read(lane_data_) + inc) & 0xffffffffull);
     }
     std::uint64_t time = io.read(time_ctl_);
@@ -37,14 +37,14 @@ class DwcModel : public UnitModel {
     }
     was_running_ = running;
     if (running && dt_ns) {
-      std::uint64_t inc = time_acc_.advance(rates_.rate(kind_, TimeCtlReportSelect::get(time)), dt_ns);
+      std::uint64_t inc = time_acc_.advance(rates_.lookup(name_, kind_, TimeCtlReportSelect::get(time)), dt_ns);
       io.write(time_data_, io.read(time_data_) + inc);
     }
   }
 
  private:
   const pmu::Reg &lane_ctl_, &lane_data_, &time_ctl_, &time_data_;
-  std::string kind_;
+  std::string name_, kind_;
   const Rates& rates_;
   Accumulator lane_acc_, time_acc_;
   bool was_running_ = false;

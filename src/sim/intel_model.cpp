@@ -39,13 +39,16 @@ class IntelModel : public UnitModel {
     for (unsigned i = 0; i < counters_; ++i) {
       std::uint64_t ctl = io.read(l_.at(Role::CounterControl, i));
       if (!CtrCtlEnable::get(ctl) || !may_count(ctl, i)) continue;
-      double rate = rates_.rate(kind_, ctl & 0xffff) * rates_.traffic_share(kind_, ctl, l_.unit->name);
+      Rate rate =
+          rates_.lookup(l_.unit->name, kind_, ctl & 0xffff).scaled(rates_.traffic_share(kind_, ctl, l_.unit->name));
       std::uint64_t inc = acc_[i].advance(rate, dt_ns);
       const pmu::Reg& ctr = l_.at(Role::Counter, i);
       io.write(ctr, (io.read(ctr) + inc) & mask_);
     }
     if (fixed_ctl_ && CtrCtlEnable::get(io.read(*fixed_ctl_)))
-      io.write(*fixed_ctr_, (io.read(*fixed_ctr_) + fixed_acc_.advance(rates_.rate(kind_, "fixed"), dt_ns)) & mask_);
+      io.write(*fixed_ctr_,
+               (io.read(*fixed_ctr_) + fixed_acc_.advance(rates_.lookup(l_.unit->name, kind_, "fixed"), dt_ns)) &
+                   mask_);
   }
 
  private:

@@ -44,6 +44,7 @@ Rates Rates::defaults() {
     r.iio_.part_share = t->at("part_share").get<std::vector<double>>();
     r.iio_.stack_share = t->at("stack_share").get<std::vector<double>>();
   }
+  r.add_scenario(*data, "platforms/sim/rates.json");  // its per-unit and occupancy rules
   return r;
 }
 
@@ -130,19 +131,10 @@ double Rates::rate(const std::string& kind, std::uint64_t code) const {
 }
 
 std::uint64_t Accumulator::advance(double rate, std::uint64_t dt_ns) {
-  constexpr std::uint64_t kNsPerS = 1'000'000'000ull;
-  const std::uint64_t secs = dt_ns / kNsPerS, rest = dt_ns % kNsPerS;
-  // An integral rate (every rate the tests use) in integers: the carry is kept in count x ns, so
-  // a run split into any number of steps counts exactly floor(rate x time), to the unit.
-  if (rate >= 0 && rate < 1.8e10 && rate == std::floor(rate)) {
-    const auto r = static_cast<std::uint64_t>(rate);  // r * (1e9 - 1) + carry fits in 64 bits
-    const std::uint64_t sub = r * rest + rem_ns_;
-    rem_ns_ = sub % kNsPerS;
-    return r * secs + sub / kNsPerS;
-  }
-  // Other rates in long double: whole seconds and the nanosecond rest apart.
-  long double r = rate;
-  long double exact = carry_ + r * static_cast<long double>(secs) + r * static_cast<long double>(rest) / 1e9L;
+  // A whole number of counts per second (every rate the tests use) is exact: see advance(Rate).
+  if (Rate r = Rate::of(rate); r.per_ns) return advance(r, dt_ns);
+  constexpr long double kNsPerS = 1e9L;
+  long double exact = carry_ + static_cast<long double>(rate) * static_cast<long double>(dt_ns) / kNsPerS;
   long double whole = std::floor(exact);
   carry_ = exact - whole;
   return static_cast<std::uint64_t>(whole);

@@ -60,7 +60,7 @@ class T410Model : public UnitModel {
   }
 
   void bump(Registers& io, const pmu::Reg& r, Accumulator& acc, const std::string& code, std::uint64_t dt_ns) {
-    io.write(r, io.read(r) + acc.advance(rates_.rate(kind_, code), dt_ns));
+    io.write(r, io.read(r) + acc.advance(rates_.lookup(l_.unit->name, kind_, code), dt_ns));
   }
   static std::string code(unsigned ev) { return ev == kC2cCycles ? "cycles" : "0x" + std::to_string(ev); }
 

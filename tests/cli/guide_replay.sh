@@ -9,7 +9,7 @@ TABLE=$(dirname "$0")/guide_replay.table
 
 # The guides' workloads (fio, numactl ... dd, sleep 10, cmem_write_test, ./stream.exe) stand in as
 # shims that run nothing and move the machine's virtual clock instead: `sleep N` by N seconds, any
-# other by the milliseconds in REPLAY_MS (1000 unless a row sets it). Counts are then exact.
+# other by REPLAY_MS (1000 ms unless a row sets it; "NNNns" is nanoseconds). Counts are then exact.
 mkdir -p "$T/bin" "$T/work"
 cat > "$T/bin/workload" << 'EOF'
 #!/bin/bash
@@ -31,12 +31,18 @@ ln -s "$(command -v gawk)" "$T/bin/awk"
 export PMUKIT_BIN="$BIN"
 
 declare -A ROOT
+# start_machine MACHINE[+SCENARIO]: a bundled machine under its own pmu-sim, run with the guide's
+# rates below or with a bundled workload scenario (platforms/sim/scenarios/SCENARIO.json).
 start_machine() {
-  local m=$1
-  [ -n "${ROOT[$m]:-}" ] && return 0
-  "$BIN/pmu-sim" create "$m" "$T/$m" > /dev/null
-  sim_start "$T/$m" $(rates "$m")
-  ROOT[$m]=$T/$m
+  local key=$1 m=${1%%+*}
+  [ -n "${ROOT[$key]:-}" ] && return 0
+  "$BIN/pmu-sim" create "$m" "$T/$key" > /dev/null
+  if [[ $key == *+* ]]; then
+    sim_start "$T/$key" --scenario "${key#*+}"
+  else
+    sim_start "$T/$key" $(rates "$m")
+  fi
+  ROOT[$key]=$T/$key
 }
 # Rates that make the guides' own printed counts come out of a one-second window.
 rates() {
@@ -55,6 +61,19 @@ line_regex() {
   rest=$(printf '%s' "$rest" | sed 's/[][\.*^$/{}()+?|]/\\&/g; s/ /  */g')
   [ "$value" = "*" ] && value='[0-9][0-9,.]*'
   printf '^ *%s +%s( |$)' "$value" "$rest"
+}
+
+# near "VALUE±ERROR NAME": $T/out has NAME's line with a count within ERROR of VALUE (a guide's count
+# that pmu-raw estimates, as perf does, by scaling what it counted in its turns).
+near() {
+  local want=${1%% *} name=${1#* } count
+  local value=${want%%±*} error=${want#*±}
+  value=${value//,/} error=${error//,/}
+  count=$(grep -E "$(line_regex "* $name")" "$T/out" | awk '{gsub(",", "", $1); print $1; exit}')
+  [ -n "$count" ] || return 1
+  local diff=$((count - value))
+  ((diff < 0)) && diff=$((-diff))
+  ((diff <= error)) || { echo "$name: $count is $diff from $value, more than $error" >&2; return 1; }
 }
 
 runs=0 events=0 refusals=0 failures=0 row=0
@@ -108,6 +127,10 @@ check_row() {
     for item in "${items[@]}"; do
       trim item
       [[ -z $item || $item == exit\ * ]] && continue
+      if [[ $item == *±* ]]; then
+        near "$item" || { echo "$id: no line '$item' in:" >&2; cat "$T/out" >&2; return 1; }
+        continue
+      fi
       grep -qE "$(line_regex "$item")" "$T/out" || { echo "$id: no line '$item' in:" >&2; cat "$T/out" >&2; return 1; }
     done
     runs=$((runs + 1))
@@ -140,8 +163,9 @@ without_workload() {
     *) break ;;
     esac
   done
-  local ms=${REPLAY_MS:-1000}
-  args=("${kept[@]}" --duration "$((ms / 1000)).$(printf %03d $((ms % 1000)))")
+  local ns=${REPLAY_MS:-1000}
+  [[ $ns == *ns ]] && ns=${ns%ns} || ns=$((ns * 1000000))
+  args=("${kept[@]}" --duration "$((ns / 1000000000)).$(printf %09d $((ns % 1000000000)))")
 }
 
 # trim VAR...: strips the spaces around each variable's value (no subshell per row).

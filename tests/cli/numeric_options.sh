@@ -18,6 +18,9 @@ check "'-1' is not a whole number from 1 to 1000000000" pmu-raw -e msr/tsc/ -I 1
 check "'0' is not a whole number from 1 to 3600000" pmu-raw -e msr/tsc/ -I 0
 check "'1.5' is not a whole number from 1 to 3600000" pmu-raw -e msr/tsc/ -I 1.5
 check "'0' is not a whole number from 1 to 60000" pmu-sim run "$T" --step-ms 0
-check "'-5' is not a whole number from 0 to 1000000000000" pmu-sim advance "$T" -5
+check "'-5' is not a time: a whole number of ms, or with ns, us, ms or s" pmu-sim advance "$T" -5
+check "'1.5s' is not a time: a whole number of ms, or with ns, us, ms or s" pmu-sim advance "$T" 1.5s
+check "'18446744073709551616ns' is not a time" pmu-sim advance "$T" 18446744073709551616ns
+check "'18446744073710s' is not a time" pmu-sim advance "$T" 18446744073710s
 check "--metric-param 'X=nan': expected NAME=NUMBER" pmu-raw -e msr/tsc/ --metric-param X=nan --snapshot "$T"
 echo ok

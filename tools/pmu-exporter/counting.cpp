@@ -103,7 +103,13 @@ void Counting::read(std::uint64_t now) {
     if (auto it = setup_.spec_scales.find(r.spec); it != setup_.spec_scales.end())
       r.scale = it->second.scale, r.unit = it->second.unit;
   std::vector<std::uint64_t> counts;
-  for (const auto& r : totals_) counts.push_back(r.count);
+  for (std::size_t i = 0; i < totals_.size(); ++i) {
+    // A Prometheus counter never goes down, but a multiplexed estimate (raw x enabled / running
+    // over the run) can, when a turn ran longer than the last: publish the highest estimate yet.
+    if (!history_.empty() && i < history_.back().second.size())
+      totals_[i].count = std::max(totals_[i].count, history_.back().second[i]);
+    counts.push_back(totals_[i].count);
+  }
   history_.emplace_back(now, std::move(counts));
   ++reads_;
   auto s = std::make_shared<Snapshot>();

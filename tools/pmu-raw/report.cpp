@@ -105,9 +105,12 @@ const std::vector<Row>& Reporter::aggregate(const std::vector<Row>& rows) {
       continue;
     }
     a.count += r.count;
+    a.raw += r.raw;
     a.lost = a.lost || r.lost;
-    // The merged row is as multiplexed as its least-scheduled member.
-    if (pcnt(r) < pcnt(a)) a.enabled_ns = r.enabled_ns, a.running_ns = r.running_ns;
+    // As perf stat merges the counts of one event on several PMUs (stat-display.c, uncore aliases):
+    // the scaled counts, the enabled times and the running times are each summed.
+    a.enabled_ns += r.enabled_ns;
+    a.running_ns += r.running_ns;
   }
   return merged_;
 }

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -40,7 +41,8 @@ void RunLoop::count() {
   child_ = o_.command.empty() ? 0 : spawn(o_.command);
   child_done_ = child_ == 0;
   interval_ns_ = o_.interval_ms.value_or(0) * 1'000'000ull;
-  end_ = o_.duration_s ? t0_ + static_cast<std::uint64_t>(*o_.duration_s * 1e9) : UINT64_MAX;
+  // Rounded: 20.693146778 s is 20,693,146,778 ns, not one less (the double is a hair below).
+  end_ = o_.duration_s ? t0_ + static_cast<std::uint64_t>(std::llround(*o_.duration_s * 1e9)) : UINT64_MAX;
   // Narrow direct counters (32-bit DesignWare lane counters have no overflow flag) are read at
   // least this often whatever the output asks for, so that none wraps twice unseen; the counts
   // since the last report pile up in pending_.

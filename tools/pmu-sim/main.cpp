@@ -14,16 +14,21 @@ using namespace pmukit;
 
 namespace {
 
-constexpr const char* kAbout = "pmu-sim: synthetic machines whose uncore PMU registers behave like hardware.\n\n"
-                               "Examples:\n"
-                               "  pmu-sim list                          the bundled machines\n"
-                               "  pmu-sim create spr-2s /tmp/spr        write a bundled machine's snapshot tree\n"
-                               "  pmu-sim create --spec my.json /tmp/m  write a machine described in JSON\n"
-                               "                                        (docs/snapshot-format.md)\n"
-                               "  pmu-sim run /tmp/spr --realtime &     make its counters count as time passes\n"
-                               "  pmu-sim run /tmp/spr                  virtual time: it advances only when a client\n"
-                               "                                        (pmu-raw, pmu-sim advance) asks\n"
-                               "  pmu-sim advance /tmp/spr 1000         move virtual time forward by 1000 ms";
+constexpr const char* kAbout =
+    "pmu-sim: synthetic machines whose uncore PMU registers behave like hardware.\n\n"
+    "Examples:\n"
+    "  pmu-sim list                          the bundled machines\n"
+    "  pmu-sim create spr-2s /tmp/spr        write a bundled machine's snapshot tree\n"
+    "  pmu-sim create --spec my.json /tmp/m  write a machine described in JSON\n"
+    "                                        (docs/snapshot-format.md)\n"
+    "  pmu-sim run /tmp/spr --realtime &     make its counters count as time passes\n"
+    "  pmu-sim run /tmp/spr                  virtual time: it advances only when a client\n"
+    "                                        (pmu-raw, pmu-sim advance) asks\n"
+    "  pmu-sim run /tmp/g --scenario grace-local-write\n"
+    "                                        count a guide's workload: its documented\n"
+    "                                        counts over its span (platforms/sim/scenarios)\n"
+    "  pmu-sim advance /tmp/spr 1000         move virtual time forward by 1000 ms\n"
+    "  pmu-sim advance /tmp/g 127496157ns    ... or by a time with a unit";
 
 // The subcommands and what each was given.
 struct Commands {
@@ -36,7 +41,7 @@ struct Commands {
   tools::RunOptions run_opts;
   CLI::App* advance = nullptr;
   std::string advance_dir;
-  std::uint64_t advance_ms = 0;
+  std::string advance_time;
 };
 
 void add_create(CLI::App& app, Commands& c) {
@@ -63,14 +68,20 @@ void add_run(CLI::App& app, Commands& c) {
                    "Event rate in counts/s: KIND:CODE=RATE, KIND=RATE, cycles=HZ or default=RATE "
                    "(defaults in platforms/sim/rates.json)")
       ->type_name("RULE");
+  c.run
+      ->add_option("--scenario", c.run_opts.scenario,
+                   "A workload's documented counts and latencies (JSON), or a bundled scenario's name "
+                   "(platforms/sim/scenarios/)")
+      ->type_name("FILE");
 }
 
 void add_advance(CLI::App& app, Commands& c) {
   c.advance = app.add_subcommand("advance", "Advance a running simulator's virtual time");
   c.advance->add_option("dir", c.advance_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
-  c.advance->add_option("ms", c.advance_ms, "Milliseconds of virtual time")
-      ->required()
-      ->check(tools::whole_number_in(0, 1'000'000'000'000));
+  c.advance
+      ->add_option("time", c.advance_time,
+                   "Virtual time: milliseconds, or a whole number with a unit (127496157ns, 20us, 168ms, 2s)")
+      ->required();
 }
 
 int create_machine(const Commands& c) {
@@ -118,7 +129,7 @@ int main(int argc, char** argv) {
     }
     if (c.advance->parsed()) {
       Machine machine(MachineOptions{c.advance_dir});
-      return tools::advance_clock(machine, c.advance_ms);
+      return tools::advance_clock(machine, tools::parse_span_ns(c.advance_time));
     }
     return create_machine(c);
   });

@@ -15,9 +15,12 @@ struct RunOptions {
   bool realtime = false;
   std::uint64_t step_ms = 10;
   std::vector<std::string> rates;
+  std::string scenario;  // a file, or the name of a bundled one (platforms/sim/scenarios/NAME.json)
 };
 
 int run_simulator(Machine& machine, const RunOptions& opts);
-int advance_clock(Machine& machine, std::uint64_t ms);
+int advance_clock(Machine& machine, std::uint64_t ns);
+// "1000" (milliseconds), or a whole number with a unit: "127496157ns", "20us", "168ms", "2s".
+std::uint64_t parse_span_ns(const std::string& text);
 
 }  // namespace pmukit::tools

@@ -26,15 +26,41 @@ class RegisterWindow;
 
 namespace pmukit::sim {
 
-// Counts per second of simulated time, by PMU kind and the family's event code.
+// An event's rate: counts per second, or exactly `count` counts every `per_ns` nanoseconds -- a
+// scenario's documented count over its documented span, which an Accumulator then reproduces to
+// the unit (a double of count / span would not).
+struct Rate {
+  double per_s = 0;
+  std::uint64_t count = 0, per_ns = 0;  // exact when per_ns != 0
+
+  static Rate of(double per_s);  // a whole number of counts per second is kept exact
+  static Rate exact(std::uint64_t count, std::uint64_t per_ns) { return {0, count, per_ns}; }
+  double per_second() const { return per_ns ? static_cast<double>(count) * 1e9 / static_cast<double>(per_ns) : per_s; }
+  // This rate times num / den, exact when it was and the product still fits; else per second.
+  Rate times(std::uint64_t num, std::uint64_t den) const;
+  Rate scaled(double share) const { return share == 1.0 ? *this : of(per_second() * share); }
+};
+
+// Counts per second of simulated time, by PMU kind and the family's event code; per unit, and a
+// workload scenario's documented counts, on top (platforms/sim/rates.json, platforms/sim/scenarios/).
 class Rates {
  public:
   static Rates defaults();  // platforms/sim/rates.json
   // "KIND:CODE=RATE", "KIND=RATE" (every event of KIND), "cycles=HZ", "default=RATE";
   // CODE is a number or "cycles"/"fixed". Throws UsageError naming the rule.
   void add_rule(std::string_view rule);
+  // A workload scenario (platforms/sim/scenarios/*.json, docs/simulator.md): `what` names it in
+  // errors. Its rules come before every other but --rate's. Throws Error naming `what`.
+  void add_scenario(std::string_view json, const std::string& what);
+  // The units a scenario's rules name (without a '*'), which the simulated machine must have.
+  const std::vector<std::string>& scenario_units() const { return scenario_units_; }
   double rate(const std::string& kind, std::string_view code) const;
   double rate(const std::string& kind, std::uint64_t code) const;
+  // The rate of `code` on the unit named `unit` of kind `kind`, in this order: a --rate rule, a
+  // per-unit or per-kind rule (a scenario's, then rates.json's "units"), an occupancy rule
+  // (outstanding = requests x latency x the unit's cycle rate), the kind's default rule.
+  Rate lookup(std::string_view unit, const std::string& kind, std::string_view code) const;
+  Rate lookup(std::string_view unit, const std::string& kind, std::uint64_t code) const;
   // Whether a rule names exactly this kind and code (no fallback to "*" or the default).
   bool has(const std::string& kind, std::string_view code) const;
   // The invented IIO traffic of rates.json's iio_traffic: what an IIO counter control `ctl` on
@@ -43,6 +69,31 @@ class Rates {
   // classes its fc_mask selects. 1 for every other kind and event, and for an event whose rate a
   // --rate rule set (add_rule): that rate is what each counter counts.
   double traffic_share(const std::string& kind, std::uint64_t ctl, std::string_view unit) const;
+
+  // A rule of a scenario or of rates.json's "units": a unit name (a trailing '*' matches any
+  // rest) or a PMU kind, and an event code (or "*").
+  struct Match {
+    std::string unit, kind, code;
+    bool matches(std::string_view u, const std::string& k, const std::string& c) const;
+  };
+  // Which ports and devices a filter register selects have traffic: an event whose filter selects
+  // none of them counts 0, as on hardware.
+  struct TrafficFilter {
+    Match unit;                       // code "*"
+    std::uint64_t port_mask = 0;      // the port bitmask's bits in the register; 0 in them means all
+    std::uint64_t ports = 0;          // the ports with traffic
+    int bdf_enable = -1;              // the bit that selects the BDF filter instead, -1 if none
+    unsigned bdf_shift = 0;           // where the BDF (bus << 8 | device << 3 | function) sits
+    std::vector<std::uint64_t> bdfs;  // the devices with traffic
+  };
+  // 1 when the CoreSight PMEVFILTR value `filter` selects a port or device with traffic (or the unit
+  // has no rule), else 0.
+  double filter_share(std::string_view unit, const std::string& kind, std::uint64_t filter) const;
+  struct Occupancy {  // cumulative outstanding counts requests x latency, in the unit's cycles
+    Match outstanding;
+    std::string requests;  // canonical code
+    std::uint64_t latency_ns = 0;
+  };
 
  private:
   struct IioTraffic {
@@ -53,17 +104,22 @@ class Rates {
   double default_ = 1e6;
   IioTraffic iio_;
   std::set<std::pair<std::string, std::string>> exact_;  // (kind, code or "*") set by add_rule
+  std::vector<std::pair<Match, Rate>> matched_;          // scenario rules first, then rates.json's
+  std::vector<Occupancy> occupancy_;                     // the same order
+  std::vector<TrafficFilter> filters_;                   // the same order
+  std::vector<std::string> scenario_units_;              // add_scenario's unit names
 };
 
 // Advances counts by rate * dt without drift: the fractional part carries to the next step.
 class Accumulator {
  public:
   std::uint64_t advance(double rate, std::uint64_t dt_ns);
-  void reset() { carry_ = 0, rem_ns_ = 0; }
+  std::uint64_t advance(const Rate& rate, std::uint64_t dt_ns);
+  void reset() { carry_ = 0, rem_ = 0; }
 
  private:
-  long double carry_ = 0;     // fractional count (non-integral rates)
-  std::uint64_t rem_ns_ = 0;  // count x ns short of a whole count (integral rates)
+  long double carry_ = 0;  // fractional count (rates that are not exact)
+  std::uint64_t rem_ = 0;  // count x ns short of a whole count (exact rates)
 };
 
 // The registers the models step: MMIO blocks and config space reached as pmu-raw reaches them, and

@@ -60,11 +60,13 @@ std::string perf_scaled(double per_s, std::uint64_t run_ns, std::uint64_t enable
 
 // The Grace guide's SCF metrics, all at once (NVIDIA Grace Performance Tuning Guide, SCF PMU
 // metrics): more events than an SCF PMU's 8 counters and cycle counter, so they are multiplexed at
-// perf's default 4 ms, and every count is the modelled total (1e6/s, cycles 1 GHz: pmu-sim's
-// defaults) as perf's scaling gives it.
+// perf's default 4 ms, and every count is the modelled total (1e6/s, cycles 1 GHz) as perf's scaling
+// gives it.
 TEST(RawMux, GraceAllScfMetricsRunDirectlyWithScaledCounts) {
   Bundled m("grace-2s");
-  test::SimProcess sim(m.root);
+  // One rate for every SCF event, the outstanding ones too (pmu-sim's defaults model those as
+  // requests x latency), and 1 GHz cycles.
+  test::SimProcess sim(m.root, {"--rate", "nvidia_grace_scf=1000000", "--rate", "nvidia_grace_scf:cycles=1000000000"});
   auto r = test::run_tool(
       "pmu-raw", m.args({"-a", "-M",
                          "scf_frequency,scf_local_mem_write_bw,scf_local_mem_read_bw,scf_local_gpu_mem_write_bw,"
@@ -185,5 +187,27 @@ TEST(RawMux, SigintDuringRotationRestoresEveryRegister) {
   ASSERT_FALSE(raw.read_line().empty());
   raw.signal(SIGINT);
   EXPECT_EQ(raw.wait(), 0) << raw.err();
+  EXPECT_EQ(m.image_change(), "");
+}
+
+// An event merged over several boxes is as perf stat merges it (tools/perf/util/stat-display.c,
+// uncore aliases): the scaled counts, the enabled times and the running times are each summed, so
+// the merged pcnt-running is 100 x the boxes' running time over their enabled time -- not the least
+// scheduled box's. Here uncore_imc_0 -- a box on each of spr-2s's two sockets -- has 5 events on its
+// 4 counters (two sets, each on half the time) and the other 14 IMC boxes count cas_count_read all
+// the time.
+TEST(RawMux, AMergedEventSumsItsBoxesEnabledAndRunningTimes) {
+  Bundled m("spr-2s");
+  test::SimProcess sim(m.root);
+  auto r = test::run_tool("pmu-raw", m.args({"-a", "-e", "uncore_imc/cas_count_read/", "-e", "uncore_imc_0/event=0x1/",
+                                             "-e", "uncore_imc_0/event=0x2/", "-e", "uncore_imc_0/event=0x3/", "-e",
+                                             "uncore_imc_0/event=0x4/", "--duration", "2", "-x", ","}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = counts_of(r.out);
+  const auto& cas = rows.at("uncore_imc/cas_count_read/");
+  // 14 boxes x 2 s running and enabled, two boxes 1 s running of 2 s enabled: 93.75%, not 50%.
+  const std::uint64_t enabled = 16 * 2'000'000'000ull, running = 14 * 2'000'000'000ull + 2 * 1'000'000'000ull;
+  EXPECT_EQ(cas.run_ns, running) << r.out;
+  EXPECT_NEAR(cas.pcnt, 100.0 * static_cast<double>(running) / static_cast<double>(enabled), 0.005) << r.out;
   EXPECT_EQ(m.image_change(), "");
 }
