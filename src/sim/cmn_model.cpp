@@ -34,7 +34,7 @@ class CmnModel : public UnitModel {
               cmn::PmcrPmuEn::get(io.read(l_.at(Role::PmuControl, d)));
       if (!on[d]) continue;
       const pmu::Reg& cc = l_.at(Role::CycleCounter, d);
-      const std::uint64_t inc = cycles_[d].advance(rates_.rate(kind_, "cycles"), dt_ns);
+      const std::uint64_t inc = cycles_[d].advance(rates_.lookup(l_.unit->name, kind_, "cycles"), dt_ns);
       io.write(cc, (io.read(cc) + inc) & ((1ull << cmn::kCycleCounterBits) - 1));
     }
     for (unsigned i = 0; i < mesh_.dtms.size(); ++i) {
@@ -55,7 +55,7 @@ class CmnModel : public UnitModel {
     const pmu::Reg& counters = l_.at(Role::DtmCounter, i);
     std::uint64_t value = io.read(counters);
     for (unsigned n = 0; n < cmn::kDtmCounters; ++n) {
-      const double rate = source_rate(io, i, cfg >> cmn::dtm_input_sel_shift(n) & cmn::kDtmInputSelMask);
+      const Rate rate = source_rate(io, i, cfg >> cmn::dtm_input_sel_shift(n) & cmn::kDtmInputSelMask);
       const std::uint64_t inc = locals_[i * cmn::kDtmCounters + n].advance(rate, dt_ns);
       if (!inc) continue;
       const unsigned shift = n * cmn::kDtmCounterBits;
@@ -74,24 +74,31 @@ class CmnModel : public UnitModel {
   }
 
   // The rate of what input select `sel` of DTM `i` names: 0 for watchpoints and empty slots.
-  double source_rate(Registers& io, unsigned i, std::uint64_t sel) {
+  Rate source_rate(Registers& io, unsigned i, std::uint64_t sel) {
     const auto& dtm = mesh_.dtms[i];
     const auto& xp = mesh_.xps[dtm.xp];
     if (sel >= cmn::kInputSelDevice) {
       const unsigned port = static_cast<unsigned>((sel >> 4) - 1) + (mesh_.multi_dtm ? 2 * dtm.index : 0);
       const unsigned dev = static_cast<unsigned>(sel >> 2 & 3), slot = static_cast<unsigned>(sel & 3);
       // Nodes of one CHI device share its id (a CCG's CCRA, CCHA and CCLA): each selects into the slot.
-      double rate = 0;
-      for (unsigned d : xp.devices)
-        if (mesh_.nodes[d].port == port && mesh_.nodes[d].dev == dev) rate += node_rate(io, d, slot);
+      // One node's rate stays exact (a scenario's documented count over its span); a sum is per second.
+      Rate rate;
+      bool any = false;
+      for (unsigned d : xp.devices) {
+        if (mesh_.nodes[d].port != port || mesh_.nodes[d].dev != dev) continue;
+        const Rate r = node_rate(io, d, slot);
+        if (r.per_second() == 0) continue;
+        rate = any ? Rate::of(rate.per_second() + r.per_second()) : r;
+        any = true;
+      }
       return rate;
     }
     if (sel >= cmn::kInputSelXp) return node_rate(io, xp.node, static_cast<unsigned>(sel - cmn::kInputSelXp));
-    return 0;
+    return {};
   }
 
   // A node's event select slot: the first of its parts whose slot is not 0.
-  double node_rate(Registers& io, unsigned node, unsigned slot) {
+  Rate node_rate(Registers& io, unsigned node, unsigned slot) {
     const CmnNode& n = mesh_.nodes[node];
     for (unsigned part = 0; part < 2; ++part) {
       const auto* r = l_.find(Role::EventSelect, node, part);
@@ -102,9 +109,9 @@ class CmnModel : public UnitModel {
       // A rule for this node ("TYPE:EVENTID@NODEID") before the rule for every node of the type.
       const std::string code = fmt::format("{:#x}:{:#x}", cmn::event_type(n.type, part), id);
       const std::string mine = fmt::format("{}@{}", code, n.id);
-      return rates_.rate(kind_, rates_.has(kind_, mine) ? mine : code);
+      return rates_.lookup(l_.unit->name, kind_, rates_.names(l_.unit->name, kind_, mine) ? mine : code);
     }
-    return 0;
+    return {};
   }
 
   const pmu::UnitLayout& l_;

@@ -160,6 +160,13 @@ Rate Rates::lookup(std::string_view unit, const std::string& kind, std::string_v
   return Rate::of(rate(kind, c));
 }
 
+bool Rates::names(std::string_view unit, const std::string& kind, std::string_view code) const {
+  const std::string c = canonical(code);
+  if (has(kind, c)) return true;
+  return std::any_of(matched_.begin(), matched_.end(),
+                     [&](const auto& rule) { return rule.first.code == c && rule.first.matches(unit, kind, c); });
+}
+
 Rate Rates::lookup(std::string_view unit, const std::string& kind, std::uint64_t code) const {
   return lookup(unit, kind, hex(code));
 }

@@ -63,6 +63,8 @@ class Rates {
   Rate lookup(std::string_view unit, const std::string& kind, std::uint64_t code) const;
   // Whether a rule names exactly this kind and code (no fallback to "*" or the default).
   bool has(const std::string& kind, std::string_view code) const;
+  // The same, counting a scenario's rules for this unit too.
+  bool names(std::string_view unit, const std::string& kind, std::string_view code) const;
   // The invented IIO traffic of rates.json's iio_traffic: what an IIO counter control `ctl` on
   // the stack PMU `unit` (uncore_iio_<n>) multiplies its rate by -- the stack's share, and for a
   // part-filtered event the shares of the parts its ch_mask selects times the fraction of the
