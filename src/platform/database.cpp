@@ -154,6 +154,13 @@ std::vector<std::string> scan_kinds(std::string_view text) {
   return kinds;
 }
 
+// The embedded files the database is made of: not the bundled machines, the metric catalog or the
+// simulator's rates, which their own loaders read.
+bool database_file(std::string_view path) {
+  return path.ends_with(".json") && !path.starts_with("machines/") && !path.starts_with("metrics/") &&
+         !path.starts_with("sim/");
+}
+
 }  // namespace
 
 struct Database::Pending {
@@ -241,9 +248,7 @@ Database Database::from_files(const std::vector<std::pair<std::string, std::stri
 std::vector<std::pair<std::string, std::string>> Database::builtin_files() {
   std::vector<std::pair<std::string, std::string>> files;
   for (const auto& f : embedded_files())
-    if (f.path.ends_with(".json") && !f.path.starts_with("machines/") && !f.path.starts_with("metrics/") &&
-        !f.path.starts_with("sim/"))
-      files.emplace_back(std::string(f.path), std::string(f.data));
+    if (database_file(f.path)) files.emplace_back(std::string(f.path), std::string(f.data));
   return files;
 }
 
@@ -252,9 +257,7 @@ const Database& Database::builtin() {
     Database d;
     d.pending_ = std::make_unique<Pending>();
     for (const auto& f : embedded_files()) {
-      if (!f.path.ends_with(".json") || f.path.starts_with("machines/") || f.path.starts_with("metrics/") ||
-          f.path.starts_with("sim/"))
-        continue;
+      if (!database_file(f.path)) continue;
       const Part part = part_of(f.path);
       d.pending_->files[static_cast<int>(part)].push_back(
           {std::string(f.path), f.data, part == Part::Pmus ? scan_kinds(f.data) : std::vector<std::string>{}});
@@ -335,9 +338,7 @@ void Database::resolve_counter_constraints() const {
   for (auto& [name, u] : intel_)
     for (auto& [type, b] : u.box_types) {
       if (b.counter_constraints_name.empty()) continue;
-      const CounterConstraints* c = nullptr;
-      for (const auto& t : constraints_)
-        if (t.name == b.counter_constraints_name) c = &t;
+      const CounterConstraints* c = find_constraints(b.counter_constraints_name);
       if (!c)
         throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown counter_constraints '{}'", name,
                                 type, b.counter_constraints_name));
@@ -345,12 +346,16 @@ void Database::resolve_counter_constraints() const {
     }
 }
 
-const CounterConstraints* Database::counter_constraints(std::string_view name) const {
-  auto lock = lock_pending();
-  parse_part(Part::Intel);
+const CounterConstraints* Database::find_constraints(std::string_view name) const {
   for (const auto& c : constraints_)
     if (c.name == name) return &c;
   return nullptr;
+}
+
+const CounterConstraints* Database::counter_constraints(std::string_view name) const {
+  auto lock = lock_pending();
+  parse_part(Part::Intel);
+  return find_constraints(name);
 }
 
 const PmuKind* Database::pmu_kind(std::string_view kind) const {

@@ -129,6 +129,8 @@ class Database {
   void parse_file_of_kind(std::string_view kind) const;
   // Each Intel box type gets the constraint table it names (an unknown name is an error).
   void resolve_counter_constraints() const;
+  // counter_constraints() without taking the lock (the caller parsed the Intel part).
+  const CounterConstraints* find_constraints(std::string_view name) const;
 
   // Parsed on demand by const accessors (builtin() is one shared, logically constant database).
   mutable std::vector<CpuModel> cpus_;

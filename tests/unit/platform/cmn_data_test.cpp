@@ -4,6 +4,7 @@
 
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
+#include "support/platform_files.h"
 
 using namespace pmukit;
 using platform::Database;
@@ -15,12 +16,7 @@ const platform::CmnData& cmn() {
 }
 
 std::string load_error(const std::string& body) {
-  try {
-    Database::from_files({{"arm/bad.json", body}});
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::database_load_error({{"arm/bad.json", body}});
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "pmukit/platform/database.h"
 #include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
+#include "support/platform_files.h"
 
 using namespace pmukit;
 using platform::Database;
@@ -14,12 +15,7 @@ namespace {
 std::string load_error(const std::string& iio) {
   const std::string kind = R"({"pmus": [{"kind": "iio", "formats": {"event": "config:0-7", "ch_mask": "config:36-43",
                              "fc_mask": "config:44-46"}, "events": {}}]})";
-  try {
-    Database::from_files({{"pmus.json", kind}, {"intel/iio.json", iio}});
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::database_load_error({{"pmus.json", kind}, {"intel/iio.json", iio}});
 }
 
 std::string scheme(const std::string& tables, const std::string& layouts = R"({"pcie": [{"root_ports": [0, 3]}]})") {

@@ -8,6 +8,7 @@
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
+#include "support/platform_files.h"
 
 using namespace pmukit;
 using platform::Database;
@@ -15,12 +16,7 @@ using platform::Database;
 namespace {
 
 std::string load_error(const std::vector<std::pair<std::string, std::string>>& files) {
-  try {
-    Database::from_files(files);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::database_load_error(files);
 }
 
 const std::string kGenericKind = R"({"pmus": [{"kind": "k", "formats": {"event": "config:0-32"}, "events": {}}]})";

@@ -16,28 +16,17 @@
 #include "pmukit/util/error.h"
 #include "support/machines.h"
 #include "support/register_image.h"
+#include "support/spec_rig.h"
 #include "support/test_support.h"
 
 using namespace pmukit;
 
 namespace {
 
-struct Rig {
-  test::TempDir dir;
-  std::unique_ptr<Machine> machine;
-  discovery::DiscoveryResult found;
+struct Rig : test::SpecRig {
   std::unique_ptr<sim::Simulator> sim;
-  explicit Rig(const nlohmann::json& spec = test::spr_every_access_type()) {
-    snapshot::build_from_spec(spec, dir.path() / "m");
-    machine = std::make_unique<Machine>(MachineOptions{dir.path() / "m"});
-    found = discovery::discover(*machine);
-    sim = std::make_unique<sim::Simulator>(*machine, found.inventory, sim::Rates::defaults());
-  }
-  const discovery::PmuUnit& unit(const std::string& name) const {
-    for (const auto& u : found.inventory.units)
-      if (u.name == name) return u;
-    throw Error("no unit " + name);
-  }
+  explicit Rig(const nlohmann::json& spec = test::spr_every_access_type())
+      : SpecRig(spec), sim(std::make_unique<sim::Simulator>(*machine, found.inventory, sim::Rates::defaults())) {}
 };
 
 std::vector<syntax::EncodedEvent> imc_events(std::size_t n) {

@@ -15,26 +15,15 @@
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
 #include "support/machines.h"
+#include "support/spec_rig.h"
 #include "support/test_support.h"
 
 using namespace pmukit;
 
 namespace {
 
-struct Rig {
-  test::TempDir dir;
-  std::unique_ptr<Machine> machine;
-  discovery::DiscoveryResult found;
-  Rig() {
-    snapshot::build_from_spec(test::spr_every_access_type(), dir.path() / "m");
-    machine = std::make_unique<Machine>(MachineOptions{dir.path() / "m"});
-    found = discovery::discover(*machine);
-  }
-  const discovery::PmuUnit& unit(const std::string& name) const {
-    for (const auto& u : found.inventory.units)
-      if (u.name == name) return u;
-    throw Error(name + ": no such unit");
-  }
+struct Rig : test::SpecRig {
+  Rig() : SpecRig(test::spr_every_access_type()) {}
   // A copy of an MSR box reached through another CPU (-1: none known).
   discovery::PmuUnit msr_box_on_cpu(int cpu) const {
     auto u = unit("uncore_cha_0");
