@@ -62,6 +62,7 @@ Verdict Preflight::check_access(UnitState& s) {
   if (!lock_) take_lock();
   try {
     guard_->own(s.layout.owned());
+    guard_->commands(s.layout.commands());
   } catch (const SystemError& e) {
     return NoAccess{e.what(), e.code()};
   } catch (const Error& e) {

@@ -77,10 +77,12 @@ std::optional<Recovered> recover(Machine& machine, const discovery::Inventory& i
   auto units = check_entries(*journal, owned, name);
   RegisterIo io(machine);
   WriteGuard guard(io);
+  guard.settle_commands(settle);
   for (const auto& e : journal->entries) guard.own_as(owned.at.at(e.reg.at).second, e.value);
   std::vector<std::unique_ptr<UnitDriver>> drivers;
   for (auto u : units) {
     for (const auto& b : owned.layouts[u].blocks) io.map_block(b.base, b.size);
+    guard.commands(owned.layouts[u].commands());
     drivers.push_back(make_driver(owned.layouts[u], db));
     drivers.back()->adopt(guard);
   }

@@ -168,6 +168,7 @@ void WriteGuard::write(const Reg& r, std::uint64_t value) {
   if (trace_)
     for (const auto& a : stores_of(r, value)) trace_->push_back({trace_->size(), a});
   io_.write(r, value);
+  if (settle_ && commands_.count(r)) settle_->settle();
   test_kill_point(++writes_);
 }
 

@@ -25,6 +25,7 @@ DirectSession::DirectSession(std::unique_ptr<Preflight> preflight, std::vector<U
   write_journal();
   WriteGuard& g = preflight_->guard();
   g.record(options_.trace);
+  g.settle_commands(options_.settle);
   settled_writes_ = g.writes();
   programmed_ = true;  // from here on, the destructor restores
   plans_.resize(work_.size());
@@ -132,6 +133,9 @@ void DirectSession::read(std::size_t u) {
     seen[s] = static_cast<std::uint32_t>(g.read(p.status[s].reg)) & p.status[s].mask;
   for (std::size_t c = 0; c < p.counters.size(); ++c) {
     const auto& counter = p.counters[c];
+    // The select write (a command register: under a simulator the guard settles it through
+    // options_.settle before returning, so the model shows the selected counter), then the loads.
+    if (counter.select >= 0) g.write(p.selects[counter.select].reg, p.selects[counter.select].value);
     raw_[u][c] = read_counter(g, p, counter);
     overflow_[u][c] = counter.status >= 0 && (seen[counter.status] >> counter.bit & 1);
   }
@@ -206,11 +210,36 @@ void DirectSession::restore_phase(RestorePhase phase, std::vector<bool>& failed)
   }
 }
 
+namespace {
+
+// A restore goes on when the simulator is gone: a command write whose settle fails stops settling
+// and lets the writes go on; the phase's own settle says why (restore_phase).
+class RestoreSettle : public Settle {
+ public:
+  explicit RestoreSettle(Settle* inner) : inner_(inner) {}
+  void settle() override {
+    if (!inner_) return;
+    try {
+      inner_->settle();
+    } catch (const std::exception&) {
+      inner_ = nullptr;
+    }
+  }
+
+ private:
+  Settle* inner_;
+};
+
+}  // namespace
+
 void DirectSession::restore() {
   if (!programmed_ || restored_) return;
   restored_ = true;
   std::vector<bool> failed(drivers_.size(), false);
+  RestoreSettle commands(options_.settle);
+  preflight_->guard().settle_commands(options_.settle ? &commands : nullptr);
   for (auto phase : kRestorePhases) restore_phase(phase, failed);
+  preflight_->guard().settle_commands(nullptr);
   preflight_->guard().record(nullptr);
   // Kept when a register could not be put back: the next run restores the originals (it says
   // so). A settle that failed (pmu-sim gone) wrote everything: the journal goes.

@@ -110,6 +110,7 @@ UnitLayout dwc_layout(const discovery::PmuUnit& unit) {
   const auto& u = *unit.as<discovery::DwcUnit>();
   UnitLayout l;
   add(l, Role::LaneControl, 0, config32(u.root_port, u.vsec_offset + dwc::EVENT_CNT_CTL));
+  l.registers.back().command = true;  // each write selects, enables, disables or clears one lane event
   add(l, Role::LaneCounter, 0, config32(u.root_port, u.vsec_offset + dwc::EVENT_CNT_DATA));
   add(l, Role::TimeControl, 0, config32(u.root_port, u.vsec_offset + dwc::TIME_BASED_ANAL_CTL));
   add(l, Role::TimeCounter, 0, config64(u.root_port, u.vsec_offset + dwc::TIME_BASED_ANAL_DATA_LOW));
@@ -208,6 +209,13 @@ std::vector<Reg> UnitLayout::owned() const {
   std::vector<Reg> out;
   for (const auto& r : registers)
     if (r.owned) out.push_back(r.reg);
+  return out;
+}
+
+std::vector<Reg> UnitLayout::commands() const {
+  std::vector<Reg> out;
+  for (const auto& r : registers)
+    if (r.command) out.push_back(r.reg);
   return out;
 }
 

@@ -23,8 +23,16 @@ class Database;
 namespace pmukit::pmu {
 
 // Where the counts of the programmed events are: a flat list of counter loads, the overflow
-// status registers read before them, and for each event which loads it sums.
+// status registers read before them, for each event which loads it sums, and the write that
+// selects which counter a shared data register shows, when one must come first.
 struct SamplePlan {
+  // A write made before a counter's loads, so that they show it: DesignWare's EVENT_CNT_CTL
+  // selects the lane event EVENT_CNT_DATA shows. The register is the unit's own (through the
+  // guard, traced, restored); under a simulator it is settled before the loads.
+  struct Select {
+    Reg reg;
+    std::uint64_t value = 0;
+  };
   struct Status {
     Reg reg;
     std::uint32_t mask = 0;  // the bits of our counters; those seen set are written back to clear them
@@ -39,6 +47,7 @@ struct SamplePlan {
     // counts start from 0 whatever it held when the baseline was read (a reprogrammed unit's
     // previous event, or another tool's count).
     bool zero_at_start = false;
+    int select = -1;  // index in `selects` of the write that comes before its loads, -1: none
   };
   // The part of a load that counts, and its weight: ((value >> shift) & low `bits`) << scale. A
   // CMN event is four 16-bit DTM counters in one register plus the DTC counter their carries feed.
@@ -54,8 +63,9 @@ struct SamplePlan {
   std::vector<Slice> slices;  // one per load
   std::vector<Status> status;
   std::vector<Counter> counters;  // one per programmed event, in program order
+  std::vector<Select> selects;
 
-  void clear() { loads.clear(), slices.clear(), status.clear(), counters.clear(); }
+  void clear() { loads.clear(), slices.clear(), status.clear(), counters.clear(), selects.clear(); }
   // Adds an event read from `regs` (summed); returns its index.
   std::size_t add(const std::vector<Reg>& regs, unsigned width, std::uint64_t multiplier = 1);
   // The same, each load taking its slice (`parts` and `regs` of equal length).

@@ -13,11 +13,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "pmukit/access/bdf.h"
+#include "pmukit/pmu/settle.h"
 
 namespace pmukit {
 class Machine;
@@ -149,6 +151,12 @@ class WriteGuard {
   std::size_t writes() const { return writes_; }
   // From now on, appends every store a write makes to `trace` (nullptr: stop recording).
   void record(std::vector<WriteRecord>* trace) { trace_ = trace; }
+  // Command registers (UnitLayout::commands): hardware acts on each write at once, on what the
+  // value selects (DesignWare EVENT_CNT_CTL: one lane event per write), so a simulator must see
+  // every one of them, not the last of a phase. With a settle point (pmu-sim), each write to one
+  // settles before write() returns; on hardware (nullptr) nothing waits.
+  void commands(const std::vector<Reg>& regs) { commands_.insert(regs.begin(), regs.end()); }
+  void settle_commands(Settle* settle) { settle_ = settle; }
   RegisterIo& io() { return io_; }
 
  private:
@@ -156,6 +164,8 @@ class WriteGuard {
   std::map<Reg, std::uint64_t> saved_;
   std::size_t writes_ = 0;
   std::vector<WriteRecord>* trace_ = nullptr;
+  std::set<Reg> commands_;
+  Settle* settle_ = nullptr;
 };
 
 }  // namespace pmukit::pmu

@@ -4,7 +4,9 @@
 // its counters, PMCR.P zeroes them, a lane counter clears when asked. Hardware applies them at
 // once, so on a real machine there is nothing to wait for (no Settle is given). A simulator that
 // watches registers between its steps must have seen them first: it implements Settle, and the
-// session calls settle() once between two phases, for all units together -- never per register.
+// session calls settle() once between two phases, for all units together -- never per register,
+// except after each write to a command register (WriteGuard::commands: DesignWare EVENT_CNT_CTL
+// acts on the one lane event each write selects), which a model must see one by one.
 #pragma once
 
 namespace pmukit::pmu {

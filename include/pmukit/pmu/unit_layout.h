@@ -56,7 +56,8 @@ struct UnitRegister {
   std::uint16_t index = 0;     // counter, bank, event or memory controller number within the role
   std::uint16_t instance = 0;  // Tegra410: the instance whose region holds it
   Reg reg;
-  bool owned = true;  // saved before the first write and restored; false: only ever read
+  bool owned = true;     // saved before the first write and restored; false: only ever read
+  bool command = false;  // each write is an action on what it selects (WriteGuard::commands)
 };
 
 struct MmioBlock {
@@ -75,6 +76,7 @@ struct UnitLayout {
   std::size_t count(Role role) const;
   std::vector<unsigned> indices(Role role) const;  // the indices present, in layout order (instance 0)
   std::vector<Reg> owned() const;
+  std::vector<Reg> commands() const;
 };
 
 // The layout of one discovered unit. Never throws: a unit whose registers cannot be located here
