@@ -1,11 +1,36 @@
-// pmukit -- DesignWare PCIe RAS DES driver: one time-based 64-bit counter and one 32-bit lane
-// event counter per root port, in config space (Linux dwc_pcie_pmu.c dwc_pcie_pmu_event_add,
-// dwc_pcie_pmu_lane_event_enable, dwc_pcie_pmu_time_based_event_enable).
+// pmukit -- DesignWare PCIe RAS DES driver: one time-based 64-bit counter and a 32-bit counter per
+// lane event per root port, in config space (Linux dwc_pcie_pmu.c since commit 71396cfac97d
+// "perf/dwc_pcie: Support counting multiple lane events in parallel").
 //
-// Where pmukit differs: controls are written whole (the kernel read-modify-writes the enable
-// field), and the time-based control is written without its start bit until start(), so that
-// every unit of a run starts at once (the kernel's event_add already sets it).
+// The kernel's rules, function by function, and what this driver does with them:
+// - Which lane events count together (dwc_pcie_pmu_validate_add_lane_event, called by
+//   dwc_pcie_pmu_validate_group from dwc_pcie_pmu_event_init, and dwc_pcie_pmu_event_add): only
+//   groups 6 and 7 (event id bits [11:8]); each of their event ids once per root port, on any one
+//   lane -- the kernel keeps one bit per (group, event number), the lane is not part of it. Any
+//   number of different ids count at once. fit() refuses a second event of one id as
+//   counters_short (perf multiplexes it too; in a {...} group the kernel's -ENOSPC refuses it).
+// - Groups 0-5: the kernel refuses them (-EINVAL in validate_add_lane_event, -ENOSPC from
+//   event_init). This driver counts them directly, one lane event of the root port at a time, as
+//   before the kernel counted in parallel: nothing says their counters run side by side.
+// - One time-based event (dwc_pcie_pmu_validate_group, dwc_pcie_pmu_event_add:
+//   time_based_event): a second is counters_short.
+// - A lane below the link width (dwc_pcie_pmu_event_init: lane < nr_lanes).
+// - Programming (dwc_pcie_pmu_event_add): EVENT_CNT_CTL = select | lane | per-event off | per-event
+//   clear; start (dwc_pcie_pmu_lane_event_enable): select | lane | per-event clear | per-event on.
+//   Each write acts on the one event it selects: EVENT_CNT_CTL is a command register.
+// - Reading (dwc_pcie_pmu_read_lane_event_counter): write select | lane | per-event on, read
+//   EVENT_CNT_DATA, then write the same with per-event clear: the kernel adds each read to the
+//   count. pmukit writes the same select (SamplePlan::Select) and reads, but does not clear: the
+//   value is tracked across 32-bit wraps as every counter is (one write per read, not two).
+//
+// Where pmukit differs otherwise: controls are written whole, stop() turns an event off without
+// clearing it (the kernel reads before it stops; pmukit reads after), and the time-based control
+// is written without its start bit until start(), so that every unit of a run starts at once.
+// Since the select turns its event on, as the kernel's does, a read after stop() turns it back on
+// until restore turns it off; the value read is the stopped one.
 #include <fmt/format.h>
+
+#include <set>
 
 #include "drivers.h"
 #include "pmukit/regs/designware.h"
@@ -15,6 +40,16 @@ namespace pmukit::pmu {
 namespace {
 
 using namespace regs::dwc;
+
+bool counts_in_parallel(std::uint64_t id) {
+  const auto group = LaneEventGroup::get(id);
+  return group >= kParallelGroupFirst && group <= kParallelGroupLast;
+}
+
+// The lane event an event names: EVENT_CNT_CTL's select and lane fields, nothing enabled or cleared.
+std::uint64_t lane_select(const syntax::EncodedEvent& e) {
+  return EventCntSelect::put(ConfigEventId::get(e.config)) | EventCntLane::put(ConfigLane::get(e.config));
+}
 
 class DwcDriver : public UnitDriver {
  public:
@@ -30,25 +65,52 @@ class DwcDriver : public UnitDriver {
   }
 
   std::optional<DoesNotFit> fit(const std::vector<syntax::EncodedEvent>& events) const override {
-    unsigned time = 0, lane = 0;
+    unsigned time = 0, lane = 0, one_at_a_time = 0;
+    std::set<std::uint64_t> ids;
+    const syntax::EncodedEvent* again = nullptr;
     for (const auto& e : events) {
       auto type = static_cast<unsigned>(ConfigType::get(e.config));
-      if (type == kTypeTimeBased)
+      if (type == kTypeTimeBased) {
         ++time;
-      else if (type == kTypeLane && lane_beyond_link(e))
+        continue;
+      }
+      if (type != kTypeLane)
+        return DoesNotFit{fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", written(e), type)};
+      if (lane_beyond_link(e))
         return DoesNotFit{fmt::format("event '{}': lane {} is beyond the {} lanes of {}'s link (Linux "
                                       "dwc_pcie_pmu.c dwc_pcie_pmu_event_init: lane < the Link Capabilities width)",
                                       e.name, ConfigLane::get(e.config), link_lanes(), written(e)),
                           "", true};
-      else if (type == kTypeLane)
-        ++lane;
-      else
-        return DoesNotFit{fmt::format("{}: event type {} is neither 0 (time-based) nor 1 (lane)", written(e), type)};
+      ++lane;
+      const std::uint64_t id = ConfigEventId::get(e.config);
+      if (!counts_in_parallel(id))
+        ++one_at_a_time;
+      else if (!ids.insert(id).second && !again)
+        again = &e;
     }
-    if (time > 1 || lane > 1)
-      return DoesNotFit{
-          fmt::format("{}: a root port has one time-based and one lane event counter", written(events.front())),
-          fmt::format("{} time-based and {} lane events asked", time, lane), false, true};
+    return short_of(events, time, lane, one_at_a_time, again);
+  }
+
+  // The counters-short rules, each naming the kernel function it comes from.
+  std::optional<DoesNotFit> short_of(const std::vector<syntax::EncodedEvent>& events, unsigned time, unsigned lane,
+                                     unsigned one_at_a_time, const syntax::EncodedEvent* again) const {
+    const std::string unit = written(events.front());
+    if (time > 1)
+      return DoesNotFit{fmt::format("{}: a root port has one time-based counter ({} time-based events asked; Linux "
+                                    "dwc_pcie_pmu.c dwc_pcie_pmu_validate_group)",
+                                    unit, time),
+                        "", false, true};
+    if (again)
+      return DoesNotFit{fmt::format("{}: lane event {:#x} is asked twice; a root port counts each group 6/7 event "
+                                    "once, on one lane (Linux dwc_pcie_pmu.c dwc_pcie_pmu_validate_add_lane_event)",
+                                    unit, ConfigEventId::get(again->config)),
+                        "", false, true};
+    if (one_at_a_time && lane > 1)
+      return DoesNotFit{fmt::format("{}: a lane event outside groups 6 and 7 counts alone on its root port ({} lane "
+                                    "events asked; Linux dwc_pcie_pmu.c counts only groups 6 and 7 in parallel, "
+                                    "dwc_pcie_pmu_validate_add_lane_event)",
+                                    unit, lane),
+                        "", false, true};
     return std::nullopt;
   }
 
@@ -78,44 +140,50 @@ class DwcDriver : public UnitDriver {
       if (ConfigType::get(e.config) == kTypeTimeBased) {
         time_ctl_ = TimeCtlReportSelect::put(id) | TimeCtlDuration::put(0);  // manual duration
         g.write(time_, time_ctl_);
-        slots_.push_back(true);
+        slots_.push_back(kTimeSlot);
         auto c =
             plan.add({layout_.at(Role::TimeCounter)}, 64, id >= kPayloadFirst && id <= kPayloadLast ? kPayloadUnit : 1);
         plan.counters[c].zero_at_start = true;  // start() clears it, after the baseline is read
       } else {
-        lane_ctl_ = EventCntSelect::put(id) | EventCntLane::put(ConfigLane::get(e.config));
-        // Programmed with the counter off and cleared (EVENT_COUNTER_DATA_REG needs clearing by hand).
-        g.write(lane_, lane_ctl_ | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
-        slots_.push_back(false);
-        plan.add({layout_.at(Role::LaneCounter)}, 32);
+        const std::uint64_t select = lane_select(e);
+        // Off and cleared (EVENT_COUNTER_DATA_REG needs clearing by hand), as dwc_pcie_pmu_event_add.
+        g.write(lane_, select | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
+        slots_.push_back(select);
+        programmed_.insert(select);
+        auto c = plan.add({layout_.at(Role::LaneCounter)}, 32);
+        plan.counters[c].zero_at_start = true;  // start() clears it too
+        plan.counters[c].select = static_cast<int>(plan.selects.size());
+        plan.selects.push_back({lane_, select | EventCntEnable::put(kPerEventOn)});
       }
     }
   }
 
   void start(WriteGuard& g) override {
-    for (bool time : slots_) {
-      if (time)
+    for (auto slot : slots_) {
+      if (slot == kTimeSlot)
         g.write(time_, time_ctl_ | TimeCtlEnable::put(1));  // starting clears the data
-      else
-        g.write(lane_, lane_ctl_ | EventCntEnable::put(kPerEventOn));
+      else                                                  // dwc_pcie_pmu_lane_event_enable: cleared and on
+        g.write(lane_, slot | EventCntEnable::put(kPerEventOn) | EventCntClear::put(kPerEventClear));
     }
   }
 
   void stop(WriteGuard& g) override {
-    for (bool time : slots_) {
-      if (time)
+    for (auto slot : slots_) {
+      if (slot == kTimeSlot)
         g.write(time_, time_ctl_);
       else
-        g.write(lane_, lane_ctl_ | EventCntEnable::put(kPerEventOff));
+        g.write(lane_, slot | EventCntEnable::put(kPerEventOff));
     }
   }
 
   void restore(WriteGuard& g, RestorePhase phase) override {
-    // The data registers are read-only: the lane counter is cleared with its clear bit, and the
+    // The data registers are read-only: a lane counter is cleared with its clear bit, and the
     // time-based one by starting (which clears it) and stopping an empty measurement.
     const std::uint64_t lane = g.original(lane_), time = g.original(time_);
     switch (phase) {
     case RestorePhase::Quiesce:
+      for (auto select : programmed_)  // every lane event this run turned on, each off and cleared
+        g.write(lane_, select | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
       g.write(lane_,
               (lane & ~EventCntEnable::mask) | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
       g.write(time_, time & ~TimeCtlEnable::mask);  // stopped, if restore comes without stop
@@ -131,10 +199,12 @@ class DwcDriver : public UnitDriver {
   }
 
  private:
+  static constexpr std::uint64_t kTimeSlot = ~std::uint64_t{0};  // not a lane select: the time-based counter
   const Reg& lane_;
   const Reg& time_;
-  std::uint64_t time_ctl_ = 0, lane_ctl_ = 0;
-  std::vector<bool> slots_;  // per programmed event, in order: the time-based counter (else the lane one)
+  std::uint64_t time_ctl_ = 0;
+  std::vector<std::uint64_t> slots_;    // per programmed event, in order: its lane select, or kTimeSlot
+  std::set<std::uint64_t> programmed_;  // every lane select configured since the driver was made
 };
 
 }  // namespace

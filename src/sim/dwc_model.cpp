@@ -1,5 +1,12 @@
-// pmukit -- simulated DesignWare RAS DES counters: the lane event counter (clear bits, per-event
-// enable) and the time-based analysis counter (cleared when a measurement starts).
+// pmukit -- simulated DesignWare RAS DES counters: a 32-bit counter per (lane event, lane), each
+// with its own per-event enable and clear, counting side by side (Linux dwc_pcie_pmu.c since
+// 71396cfac97d counts group 6/7 events in parallel), EVENT_CNT_DATA showing the one EVENT_CNT_CTL
+// selects; and the time-based analysis counter (cleared when a measurement starts).
+//
+// EVENT_CNT_CTL is a command register: every write acts on the event it selects. The session
+// settles after each write to it (WriteGuard::commands), so each step sees one command.
+#include <map>
+
 #include "pmukit/regs/designware.h"
 #include "pmukit/sim/simulator.h"
 
@@ -10,6 +17,12 @@ namespace {
 using namespace regs::dwc;
 using pmu::Role;
 
+struct LaneCounter {
+  std::uint64_t value = 0;
+  bool on = false;
+  Accumulator acc;
+};
+
 class DwcModel : public UnitModel {
  public:
   DwcModel(const pmu::UnitLayout& layout, const Rates& rates)
@@ -18,17 +31,7 @@ class DwcModel : public UnitModel {
         kind_(layout.unit->pmu_kind), rates_(rates) {}
 
   void step(Registers& io, std::uint64_t dt_ns) override {
-    std::uint64_t lane = io.read(lane_ctl_);
-    if (EventCntClear::get(lane) == kPerEventClear) {
-      io.write(lane_data_, 0);
-      lane &= ~EventCntClear::mask;
-      io.write(lane_ctl_, lane);
-      lane_acc_.reset();
-    }
-    if (EventCntEnable::get(lane) == kPerEventOn && dt_ns) {
-      std::uint64_t inc = lane_acc_.advance(rates_.lookup(name_, kind_, EventCntSelect::get(lane)), dt_ns);
-      io.write(lane_data_, (io.read(lane_data_) + inc) & 0xffffffffull);
-    }
+    step_lanes(io, dt_ns);
     std::uint64_t time = io.read(time_ctl_);
     bool running = TimeCtlEnable::get(time) != 0;
     if (running && !was_running_) {  // a measurement starts: the data register clears
@@ -43,10 +46,37 @@ class DwcModel : public UnitModel {
   }
 
  private:
+  // The command in EVENT_CNT_CTL on the counter it selects, every enabled counter advanced, and
+  // the selected one shown in EVENT_CNT_DATA.
+  void step_lanes(Registers& io, std::uint64_t dt_ns) {
+    std::uint64_t ctl = io.read(lane_ctl_);
+    const std::uint64_t key = ctl & (EventCntSelect::mask | EventCntLane::mask);
+    if (!seeded_) {  // what the data register holds is the count of the event selected now
+      lanes_[key].value = io.read(lane_data_);
+      seeded_ = true;
+    }
+    LaneCounter& selected = lanes_[key];
+    if (EventCntEnable::get(ctl) == kPerEventOn) selected.on = true;
+    if (EventCntEnable::get(ctl) == kPerEventOff) selected.on = false;
+    if (EventCntClear::get(ctl) == kPerEventClear) {  // done once: the clear bits read back 0
+      selected.value = 0;
+      selected.acc.reset();
+      io.write(lane_ctl_, ctl & ~EventCntClear::mask);
+    }
+    if (dt_ns)
+      for (auto& [k, c] : lanes_)
+        if (c.on)
+          c.value =
+              (c.value + c.acc.advance(rates_.lookup(name_, kind_, EventCntSelect::get(k)), dt_ns)) & 0xffffffffull;
+    io.write(lane_data_, selected.value);
+  }
+
   const pmu::Reg &lane_ctl_, &lane_data_, &time_ctl_, &time_data_;
   std::string name_, kind_;
   const Rates& rates_;
-  Accumulator lane_acc_, time_acc_;
+  std::map<std::uint64_t, LaneCounter> lanes_;  // by EVENT_CNT_CTL select and lane fields
+  bool seeded_ = false;
+  Accumulator time_acc_;
   bool was_running_ = false;
 };
 

@@ -20,7 +20,18 @@ using EventCntSelect = Field<EventCntCtl, 27, 16>;  // group [27:24] + event [23
 constexpr std::uint64_t kPerEventClear = 0x1;
 constexpr std::uint64_t kPerEventOff = 0x1;
 constexpr std::uint64_t kPerEventOn = 0x3;
-constexpr std::uint32_t EVENT_CNT_DATA = 0x0c;  // 32-bit lane event counter
+// 32-bit counter of the event and lane EVENT_CNT_CTL selects: Linux writes the select before
+// every read (dwc_pcie_pmu_read_lane_event_counter), since each group 6/7 event counts on its own.
+constexpr std::uint32_t EVENT_CNT_DATA = 0x0c;
+
+// A lane event id (EventCntSelect) is a group and an event number within it (Linux
+// DWC_PCIE_CNT_EVENT_SEL_GROUP, DWC_PCIE_CNT_EVENT_SEL_EVID). Groups 6 and 7 (the 32-bit layer-2
+// and layer-3 non-error counters) have a counter per event, so several count at once; Linux
+// exposes only those (dwc_pcie_pmu_validate_add_lane_event).
+struct LaneEventId;
+using LaneEventGroup = Field<LaneEventId, 11, 8>;
+using LaneEventNumber = Field<LaneEventId, 7, 0>;
+constexpr unsigned kParallelGroupFirst = 6, kParallelGroupLast = 7;
 
 constexpr std::uint32_t TIME_BASED_ANAL_CTL = 0x10;
 struct TimeCtl;

@@ -170,6 +170,41 @@ TEST(DwcDriver, TimeBasedPayloadCountsBytesAndLaneEventsCount) {
   EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.inv)), "");
 }
 
+// Three lane events of one root port and its time-based event at once (Linux dwc_pcie_pmu.c since
+// 71396cfac97d counts group 6/7 lane events in parallel): each count is its own rate times the
+// time, read after its select, in every read; then the registers come back byte for byte.
+TEST(DwcDriver, LaneEventsOfOneRootPortCountInParallel) {
+  Rig rig({dwc_unit()},
+          {"dwc_pcie:0x700=1000000", "dwc_pcie:0x70c=250000", "dwc_pcie:0x602=3000", "dwc_pcie:0x21=33900000"});
+  auto before = test::register_image(*rig.machine, rig.inv);
+  {
+    // tx_memory_write lane 0, rx_memory_read lane 1, rx_ack_dllp lane 3 (the kernel's event table),
+    // and rx payload on the time-based counter.
+    auto s =
+        rig.session({ev(0x700 | 1u << 16), ev(0x70c | 1u << 16 | 1u << 20), ev(0x602 | 1u << 16 | 3u << 20), ev(0x21)});
+    s->start();
+    rig.sim->step(2'000'000'000);
+    auto v = s->sample()[0];
+    EXPECT_EQ(v[0].delta, 2'000'000u);
+    EXPECT_EQ(v[1].delta, 500'000u);
+    EXPECT_EQ(v[2].delta, 6'000u);
+    EXPECT_EQ(v[3].delta, 33'900'000u * 2 * 16);
+    rig.sim->step(1'000'000'000);
+    v = s->sample()[0];
+    EXPECT_EQ(v[0].delta, 1'000'000u);
+    EXPECT_EQ(v[1].delta, 250'000u);
+    EXPECT_EQ(v[2].delta, 3'000u);
+    EXPECT_EQ(v[0].total, 3'000'000u);
+    s->stop();
+    rig.sim->step(1'000'000'000);  // stopped: nothing more counts
+    v = s->sample()[0];
+    EXPECT_EQ(v[0].delta, 0u);
+    EXPECT_EQ(v[2].delta, 0u);
+  }
+  rig.sim->step(1'000'000'000);
+  EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.inv)), "");
+}
+
 // How often a run must read: half a 32-bit counter's wrap time at 4 counts/ns; 64-bit counters
 // alone are read at least once a minute, as the kernel polls its uncore counters.
 TEST(DwcDriver, ThirtyTwoBitLaneCounterBoundsTheReadPeriod) {

@@ -65,8 +65,9 @@ struct T410Rig {
 }  // namespace
 
 // Where pmukit differs: the time-based control goes in without its start bit and is started in
-// start() with every other unit (the kernel's event_add sets it at once), and controls are written
-// whole rather than read-modify-written.
+// start() with every other unit (the kernel's event_add sets it at once), controls are written
+// whole rather than read-modify-written, a lane event is read without the kernel's clear after
+// the read, and stop() turns it off without clearing it (pmukit reads after stopping).
 TEST(GoldenTrace, DesignWareTimeBasedAndLaneCounters) {
   DwcRig rig;
   auto trace =
@@ -76,12 +77,50 @@ TEST(GoldenTrace, DesignWareTimeBasedAndLaneCounters) {
   const std::vector<pmu::Access> want = {
       config_store(kRootPort, 0x384, 0x21000000),  // report select 0x21, manual duration (0)
       config_store(kRootPort, 0x37c, 0x070c0205),  // select 0x70c, lane 2, per-event off, per-event clear
+      config_store(kRootPort, 0x37c, 0x070c020c),  // baseline read: select 0x70c lane 2, per-event on
       config_store(kRootPort, 0x384, 0x21000001),  // start: the timer (which clears its data)
-      config_store(kRootPort, 0x37c, 0x070c020c),  // start: per-event on
+      config_store(kRootPort, 0x37c, 0x070c020d),  // start: per-event clear and on (lane_event_enable)
+      config_store(kRootPort, 0x37c, 0x070c020c),  // the read: select, then EVENT_CNT_DATA
       config_store(kRootPort, 0x384, 0x21000000),  // stop
       config_store(kRootPort, 0x37c, 0x070c0204),  // stop: per-event off
-      // Restore: the data registers are read-only, so the lane counter is cleared with its clear
-      // bit and the time-based one by starting an empty measurement, then the saved controls.
+      // Restore: the data registers are read-only, so each lane event this run programmed is
+      // turned off and cleared with its clear bit, then the saved control's; the time-based one is
+      // cleared by starting an empty measurement; then the saved controls.
+      config_store(kRootPort, 0x37c, 0x070c0205),
+      config_store(kRootPort, 0x37c, 0x5),
+      config_store(kRootPort, 0x384, 0x0),
+      config_store(kRootPort, 0x384, 0x1),
+      config_store(kRootPort, 0x384, 0x0),
+      config_store(kRootPort, 0x37c, 0x0),
+  };
+  EXPECT_EQ(test::trace_difference(trace, want), "");
+}
+
+// Two lane events of one root port count at once (Linux dwc_pcie_pmu.c since 71396cfac97d): each
+// is programmed, started and stopped by its own EVENT_CNT_CTL write, and each read writes its
+// select (event select, lane, per-event on: dwc_pcie_pmu_read_lane_event_counter) before the
+// EVENT_CNT_DATA load.
+TEST(GoldenTrace, DesignWareLaneEventsInParallelSelectBeforeRead) {
+  DwcRig rig;
+  auto trace = test::run_fixed_events(
+      *rig.machine, {{&rig.unit,
+                      {event(0x700 | 1u << 16 | 1u << 20),      // tx_memory_write (group 7, event 0x00), lane 1
+                       event(0x602 | 1u << 16 | 3u << 20)}}});  // rx_ack_dllp (group 6, event 0x02), lane 3
+  const std::vector<pmu::Access> want = {
+      config_store(kRootPort, 0x37c, 0x07000105),  // configure: select 0x700, lane 1, off, clear
+      config_store(kRootPort, 0x37c, 0x06020305),  // configure: select 0x602, lane 3, off, clear
+      config_store(kRootPort, 0x37c, 0x0700010c),  // baseline: select 0x700 lane 1, read
+      config_store(kRootPort, 0x37c, 0x0602030c),  // baseline: select 0x602 lane 3, read
+      config_store(kRootPort, 0x37c, 0x0700010d),  // start each: clear and on
+      config_store(kRootPort, 0x37c, 0x0602030d),
+      config_store(kRootPort, 0x37c, 0x0700010c),  // sample: select, read; select, read
+      config_store(kRootPort, 0x37c, 0x0602030c),
+      config_store(kRootPort, 0x37c, 0x07000104),  // stop each: off
+      config_store(kRootPort, 0x37c, 0x06020304),
+      // Restore: both off and cleared (in select order), the saved control's event off and
+      // cleared, the time-based counter quiesced and cleared, then the saved controls.
+      config_store(kRootPort, 0x37c, 0x06020305),
+      config_store(kRootPort, 0x37c, 0x07000105),
       config_store(kRootPort, 0x37c, 0x5),
       config_store(kRootPort, 0x384, 0x0),
       config_store(kRootPort, 0x384, 0x1),

@@ -129,3 +129,47 @@ TEST(KernelRules, DesignWareLaneMustBeWithinTheLinkWidth) {
   why = r.verdict(x4->name, {aliased});
   EXPECT_NE(why.find("beyond the 4 lanes of pcie_bdf_200's link"), std::string::npos) << why;
 }
+
+// Which lane events of one root port count together, from Linux dwc_pcie_pmu.c since 71396cfac97d
+// (dwc_pcie_pmu_validate_add_lane_event, dwc_pcie_pmu_validate_group, dwc_pcie_pmu_event_add):
+// group 6 and 7 events (id bits [11:8]) in parallel, each id once per root port whatever its lane;
+// one time-based event. Ids from the kernel's event table: tx_memory_write 0x700, rx_memory_read
+// 0x70c, rx_ack_dllp 0x602; the Alibaba Yitian 710 PCIe PMU guide's group 5 L1 entry 0x505.
+TEST(KernelRules, DesignWareLaneEventsOfGroupsSixAndSevenCountTogetherEachIdOnce) {
+  Rules r("yitian");
+  auto lane_event = [](std::uint64_t id, std::uint64_t lane) {
+    return syntax::EncodedEvent{id | 1ull << 16 | lane << 20, 0, 0, "dwc_rootport_3018/e/"};
+  };
+  const syntax::EncodedEvent time_based{0x21, 0, 0, "dwc_rootport_3018/rx_pcie_tlp_data_payload/"};
+  const std::string port = "dwc_rootport_3018";
+  // Different ids, on the same lane or on others, with the time-based counter: all at once.
+  EXPECT_EQ(r.verdict(port, {lane_event(0x700, 0), lane_event(0x70c, 0), lane_event(0x602, 3), time_based}), "");
+  // One id on two lanes: one bit per id in the kernel's bitmap, the lane is not part of it.
+  auto twice = r.verdict(port, {lane_event(0x700, 0), lane_event(0x700, 1)});
+  EXPECT_EQ(twice.rfind("capacity: dwc_rootport_3018: lane event 0x700 is asked twice", 0), 0u) << twice;
+  EXPECT_NE(twice.find("dwc_pcie_pmu_validate_add_lane_event"), std::string::npos) << twice;
+  // A group 0-5 event (the kernel refuses them) counts alone on its root port.
+  auto alone = r.verdict(port, {lane_event(0x505, 0), lane_event(0x700, 0)});
+  EXPECT_EQ(alone.rfind("capacity: dwc_rootport_3018: a lane event outside groups 6 and 7 counts alone", 0), 0u)
+      << alone;
+  EXPECT_EQ(r.verdict(port, {lane_event(0x505, 0), time_based}), "");
+  // One time-based counter.
+  auto two_time = r.verdict(port, {time_based, {0x20, 0, 0, "dwc_rootport_3018/tx/"}});
+  EXPECT_EQ(two_time.rfind("capacity: dwc_rootport_3018: a root port has one time-based counter", 0), 0u) << two_time;
+  EXPECT_NE(two_time.find("dwc_pcie_pmu_validate_group"), std::string::npos) << two_time;
+}
+
+// Counters short only: the rotation puts the second tx_memory_write in a set of its own and the
+// other lane events with the first, as perf schedules what dwc_pcie_pmu_event_add accepts.
+TEST(KernelRules, DesignWareSameLaneEventTwiceTakesTurnsTheRestCountTogether) {
+  Rules r("yitian");
+  auto lane_event = [](std::uint64_t id, std::uint64_t lane) {
+    return syntax::EncodedEvent{id | 1ull << 16 | lane << 20, 0, 0, "dwc_rootport_3018/e/"};
+  };
+  const std::vector<syntax::EncodedEvent> events = {lane_event(0x700, 0), lane_event(0x70c, 1), lane_event(0x700, 2)};
+  auto plan = pmu::plan_rotation(r.pf, r.unit("dwc_rootport_3018"), events, {-1, -1, -1});
+  ASSERT_TRUE(pmu::ok(plan.verdict));
+  ASSERT_EQ(plan.sets.size(), 2u);
+  EXPECT_EQ(plan.sets[0], (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(plan.sets[1], (std::vector<std::size_t>{2}));
+}

@@ -159,6 +159,37 @@ TEST(RawMux, RotationAcrossCounterWraps) {
   EXPECT_EQ(m.image_change(), "");
 }
 
+// Lane events of one root port with different ids count at once (Linux dwc_pcie_pmu.c since
+// 71396cfac97d, dwc_pcie_pmu_validate_add_lane_event): nothing rotates, each is counted the whole
+// run (running = enabled, 100%), exact at its rate; the same id on another lane takes turns.
+TEST(RawMux, LaneEventsOfOneRootPortCountTogether) {
+  Bundled m("yitian");
+  test::SimProcess sim(
+      m.root, {"--rate", "dwc_pcie:0x700=1000000", "--rate", "dwc_pcie:0x70c=250000", "--rate", "dwc_pcie:0x602=3000"});
+  auto r = test::run_tool("pmu-raw",
+                          m.args({"-e", "dwc_rootport_3018/tx_memory_write,lane=0/", "-e",
+                                  "{dwc_rootport_3018/rx_memory_read,lane=1/,dwc_rootport_3018/rx_ack_dllp,lane=3/}",
+                                  "--duration", "2", "-x", ","}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto rows = counts_of(r.out);
+  ASSERT_EQ(rows.size(), 3u) << r.out;
+  EXPECT_EQ(rows.at("dwc_rootport_3018/tx_memory_write,lane=0/").value, "2000000") << r.out;
+  EXPECT_EQ(rows.at("dwc_rootport_3018/rx_memory_read,lane=1/").value, "500000") << r.out;
+  EXPECT_EQ(rows.at("dwc_rootport_3018/rx_ack_dllp,lane=3/").value, "6000") << r.out;
+  for (const auto& [event, c] : rows) {
+    EXPECT_EQ(c.run_ns, 2'000'000'000u) << event;
+    EXPECT_EQ(c.pcnt, 100.0) << event;
+  }
+  EXPECT_EQ(m.image_change(), "");
+  // One id twice, on two lanes: one bit per id in the kernel's bitmap, so the two take turns.
+  auto twice = test::run_tool("pmu-raw", m.args({"-e", "dwc_rootport_3018/tx_memory_write,lane=0/", "-e",
+                                                 "dwc_rootport_3018/tx_memory_write,lane=1/", "--duration", "2",
+                                                 "--mux-interval", "500", "-x", ","}));
+  ASSERT_EQ(twice.status, 0) << twice.err;
+  for (const auto& [event, c] : counts_of(twice.out)) EXPECT_EQ(c.pcnt, 50.0) << event << twice.out;
+  EXPECT_EQ(m.image_change(), "");
+}
+
 TEST(RawMux, AGroupLargerThanTheCountersIsRefusedBeforeAnyWrite) {
   Bundled m("grace-2s");
   test::SimProcess sim(m.root);
