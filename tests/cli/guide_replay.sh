@@ -7,7 +7,7 @@
 . "$(dirname "$0")/common.sh"
 TABLE=$(dirname "$0")/guide_replay.table
 
-# The guides' workloads (fio, numactl ... dd, sleep 10, cmem_write_test, ./stream.exe) stand in as
+# The guides' workloads (fio, numactl ... dd, dd, sleep 10, cmem_write_test, ./stream.exe) stand in as
 # shims that run nothing and move the machine's virtual clock instead: `sleep N` by N seconds, any
 # other by REPLAY_MS (1000 ms unless a row sets it; "NNNns" is nanoseconds). Counts are then exact.
 mkdir -p "$T/bin" "$T/work"
@@ -18,7 +18,7 @@ ms=${REPLAY_MS:-1000}
 exec "$PMUKIT_BIN/pmu-sim" advance "$REPLAY_ROOT" "$ms" > /dev/null
 EOF
 chmod +x "$T/bin/workload"
-for w in sleep fio numactl cmem_write_test; do ln -s workload "$T/bin/$w"; done
+for w in sleep fio numactl cmem_write_test dd; do ln -s workload "$T/bin/$w"; done
 for w in stream.exe xhpl.exe a.out nvbandwidth bw_mem app; do ln -s "$T/bin/workload" "$T/work/$w"; done
 # A guide's own shell lines (lspci, setpci, its scripts) read the snapshot: these lspci/setpci add
 # libpci's linux-sysfs path under the machine root, and awk is gawk as the scripts need.
