@@ -1,12 +1,14 @@
 // pmu-raw -- rendering counts.
 #include "report.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <system_error>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -28,23 +30,87 @@ void write_or_throw(std::FILE* out, const fmt::memory_buffer& buf) {
 
 }  // namespace
 
-std::string thousands(std::uint64_t v) {
-  std::string digits = std::to_string(v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
+// A count's digits with perf's thousands separators, in place: "1,234,567" or "1,234.50".
+const char* DigitText::set(std::uint64_t whole, int cents) {
+  char digits[24];
+  auto* end = fmt::format_to(digits, FMT_COMPILE("{}"), whole);
+  const auto n = static_cast<std::size_t>(end - digits);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i && (n - i) % 3 == 0) text[at++] = ',';
+    text[at++] = digits[i];
   }
-  return out;
+  if (cents >= 0) at = static_cast<std::size_t>(fmt::format_to(text + at, FMT_COMPILE(".{:02d}"), cents) - text);
+  text[at] = 0;
+  return text;
 }
 
 namespace {
 
-std::string value_text(const Row& r) {
-  if (r.scale == 1.0) return thousands(r.count);
+std::string_view value_text(const Row& r, DigitText& into) {
+  if (r.scale == 1.0) return into.set(r.count, -1);
   double v = static_cast<double>(r.count) * r.scale;
   double whole = std::floor(v);
-  return fmt::format("{}.{:02d}", thousands(static_cast<std::uint64_t>(whole)),
-                     static_cast<int>(std::lround((v - whole) * 100)) % 100);
+  return into.set(static_cast<std::uint64_t>(whole), static_cast<int>(std::lround((v - whole) * 100)) % 100);
+}
+
+void append(fmt::memory_buffer& buf, std::string_view text) {
+  buf.append(text.data(), text.data() + text.size());
+}
+
+// A JSON string as nlohmann's dump() writes it: quotes, backslashes and control characters escaped.
+void append_json_string(fmt::memory_buffer& buf, std::string_view text) {
+  buf.push_back('"');
+  if (std::none_of(text.begin(), text.end(),
+                   [](char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; })) {
+    append(buf, text);
+    buf.push_back('"');
+    return;
+  }
+  for (char c : text) {
+    switch (c) {
+    case '"':
+      append(buf, "\\\"");
+      break;
+    case '\\':
+      append(buf, "\\\\");
+      break;
+    case '\b':
+      append(buf, "\\b");
+      break;
+    case '\f':
+      append(buf, "\\f");
+      break;
+    case '\n':
+      append(buf, "\\n");
+      break;
+    case '\r':
+      append(buf, "\\r");
+      break;
+    case '\t':
+      append(buf, "\\t");
+      break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20)
+        fmt::format_to(std::back_inserter(buf), FMT_COMPILE("\\u{:04x}"), static_cast<unsigned>(c));
+      else
+        buf.push_back(c);
+    }
+  }
+  buf.push_back('"');
+}
+
+// A JSON number as nlohmann's dump() writes a double: the shortest text that reads back the same,
+// with ".0" on whole numbers. Both switch to exponents outside [1e-4, 1e15), where the two differ
+// in detail; such numbers (never an interval time or a percentage) go through nlohmann itself.
+void append_json_number(fmt::memory_buffer& buf, double v) {
+  if (!std::isfinite(v) || std::fabs(v) >= 1e15 || (v != 0 && std::fabs(v) < 1e-4)) {
+    append(buf, nlohmann::json(v).dump());
+    return;
+  }
+  const std::size_t start = buf.size();
+  fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{}"), v);
+  if (std::string_view(buf.data() + start, buf.size() - start).find('.') == std::string_view::npos) append(buf, ".0");
 }
 
 // Enabled but never on a counter (a multiplexed set whose turn did not come in the window): perf
@@ -66,6 +132,13 @@ std::string event_for_box(const Row& r) {
 }
 
 }  // namespace
+
+Reporter::RowText Reporter::row_text(std::string group, std::string event) {
+  fmt::memory_buffer g, e;
+  append_json_string(g, group);
+  append_json_string(e, event);
+  return {std::move(group), std::move(event), fmt::to_string(g), fmt::to_string(e)};
+}
 
 Reporter::GroupKey Reporter::group_key(const Row& r) const {
   if (r.socket < 0) return {-1, {}};  // machine-wide rows (duration_time) belong to no socket or box
@@ -134,58 +207,110 @@ void Reporter::plan(const std::vector<Row>& rows) {
   plan_outputs_ = n;
   plan_slot_.clear();
   for (const auto& key : plan_keys_) plan_slot_.push_back(position.at(key));
+  plan_text_.assign(n, {});
+  const bool box = o_.aggregation == Aggregation::PerBox;
+  for (std::size_t i = rows.size(); i-- > 0;)  // the first row of each slot names it
+    plan_text_[plan_slot_[i]] = row_text(group_of(rows[i]), box ? event_for_box(rows[i]) : std::string(rows[i].event));
 }
 
-void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
-                          const std::vector<MetricRow>& metrics) {
+// One interval's lines are appended straight into buf_: compiled formats, the group and event
+// text planned once (plan_text_), no string built per row, so an interval's output costs about
+// what its digits do.
+void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
   const auto& agg = aggregate(rows);
-  const bool box = o_.aggregation == Aggregation::PerBox;
-  for (const auto& r : agg) {
-    std::string group = group_of(r);
-    std::string event = box ? event_for_box(r) : std::string(r.event);
+  json_time_.clear();
+  if (o_.format == Format::Json && !time.empty()) append_json_number(json_time_, std::strtod(time.data(), nullptr));
+  for (std::size_t i = 0; i < agg.size(); ++i) {
     switch (o_.format) {
-    case Format::Table: {
-      std::string g = box || o_.aggregation == Aggregation::Merged ? "" : fmt::format("{:<4} ", group);
-      std::string mux = pcnt(r) < 100.0 ? fmt::format("  ({:.2f}%)", pcnt(r)) : "";
-      fmt::format_to(out(), "{}{}{:>20} {:<5} {}{}{}\n", time, g, not_counted(r) ? "<not counted>" : value_text(r),
-                     r.unit, event, not_counted(r) ? "" : mux, r.lost ? "  <overflow: count unreliable>" : "");
+    case Format::Table:
+      print_table_row(time, agg[i], plan_text_[i]);
       break;
-    }
-    case Format::Csv: {
-      const std::string& s = o_.separator;
-      std::string v = not_counted(r)   ? "<not counted>"
-                      : r.scale == 1.0 ? std::to_string(r.count)
-                                       : fmt::format("{:.2f}", static_cast<double>(r.count) * r.scale);
-      fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", time.empty() ? "" : time + s,
-                     group.empty() ? "" : group + s, v, s, r.unit, s, event, s, r.running_ns, s, pcnt(r), s, s);
+    case Format::Csv:
+      print_csv_row(time, agg[i], plan_text_[i]);
       break;
-    }
-    case Format::Json: {
-      nlohmann::ordered_json j;
-      if (!time.empty()) j["interval"] = std::stod(time);
-      if (!box && !group.empty()) j["socket"] = group;  // per socket, device or stack
-      if (box) j["pmu"] = group;
-      j["counter-value"] =
-          not_counted(r) ? "<not counted>" : fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
-      j["unit"] = std::string(r.unit);
-      j["event"] = event;
-      j["event-runtime"] = r.running_ns;
-      j["pcnt-running"] = std::round(pcnt(r) * 100) / 100;
-      j["backend"] = std::string(r.backend);
-      if (r.lost) j["lost"] = true;
-      fmt::format_to(out(), "{}\n", j.dump());
+    case Format::Json:
+      print_json_row(agg[i], plan_text_[i]);
       break;
-    }
     }
   }
   for (const auto& m : metrics) breakdown() ? print_breakdown_metric(time, m) : print_metric(time, m);
 }
 
-void Reporter::print_metric(const std::string& time, const MetricRow& m) {
+void Reporter::print_table_row(std::string_view time, const Row& r, const RowText& text) {
+  const bool box = o_.aggregation == Aggregation::PerBox;
+  fmt::format_to(out(), FMT_COMPILE("{}"), time);
+  if (!box && o_.aggregation != Aggregation::Merged) fmt::format_to(out(), FMT_COMPILE("{:<4} "), text.group);
+  if (not_counted(r)) {
+    fmt::format_to(out(), FMT_COMPILE("{:>20} {:<5} {}"), "<not counted>", r.unit, text.event);
+  } else {
+    DigitText value;
+    fmt::format_to(out(), FMT_COMPILE("{:>20} {:<5} {}"), value_text(r, value), r.unit, text.event);
+    if (pcnt(r) < 100.0) fmt::format_to(out(), FMT_COMPILE("  ({:.2f}%)"), pcnt(r));
+  }
+  if (r.lost) append(buf_, "  <overflow: count unreliable>");
+  buf_.push_back('\n');
+}
+
+void Reporter::print_csv_row(std::string_view time, const Row& r, const RowText& text) {
+  const std::string_view s = o_.separator;
+  if (!time.empty()) append(buf_, time), append(buf_, s);
+  if (!text.group.empty()) append(buf_, text.group), append(buf_, s);
+  if (not_counted(r))
+    append(buf_, "<not counted>");
+  else if (r.scale == 1.0)
+    fmt::format_to(out(), FMT_COMPILE("{}"), r.count);
+  else
+    fmt::format_to(out(), FMT_COMPILE("{:.2f}"), static_cast<double>(r.count) * r.scale);
+  append(buf_, s), append(buf_, r.unit), append(buf_, s), append(buf_, text.event), append(buf_, s);
+  fmt::format_to(out(), FMT_COMPILE("{}"), r.running_ns);
+  append(buf_, s);
+  if (r.running_ns == r.enabled_ns)  // the usual case, without formatting a double
+    append(buf_, "100.00");
+  else
+    fmt::format_to(out(), FMT_COMPILE("{:.2f}"), pcnt(r));
+  append(buf_, s), append(buf_, s);
+  buf_.push_back('\n');
+}
+
+// The keys and value shapes of nlohmann::ordered_json's dump(), which this output used to be. The
+// interval's time and each row's names are JSON text made once (json_time_, RowText).
+void Reporter::print_json_row(const Row& r, const RowText& text) {
+  const bool box = o_.aggregation == Aggregation::PerBox;
+  buf_.push_back('{');
+  bool first = true;
+  auto key = [&](std::string_view quoted) {  // a literal key, quotes and colon included
+    if (!first) buf_.push_back(',');
+    first = false;
+    append(buf_, quoted);
+  };
+  if (json_time_.size()) key("\"interval\":"), append(buf_, std::string_view(json_time_.data(), json_time_.size()));
+  if (!box && !text.group.empty()) key("\"socket\":"), append(buf_, text.json_group);
+  if (box) key("\"pmu\":"), append(buf_, text.json_group);
+  key("\"counter-value\":");
+  if (not_counted(r))
+    append(buf_, "\"<not counted>\"");
+  else if (r.scale == 1.0 && r.count < (1ull << 53))  // a whole count, exact in a double: its digits
+    fmt::format_to(out(), FMT_COMPILE("\"{}.000000\""), r.count);
+  else
+    fmt::format_to(out(), FMT_COMPILE("\"{:f}\""), static_cast<double>(r.count) * r.scale);
+  key("\"unit\":"), append_json_string(buf_, r.unit);
+  key("\"event\":"), append(buf_, text.json_event);
+  key("\"event-runtime\":"), fmt::format_to(out(), FMT_COMPILE("{}"), r.running_ns);
+  key("\"pcnt-running\":");
+  if (r.running_ns == r.enabled_ns)
+    append(buf_, "100.0");
+  else
+    append_json_number(buf_, std::round(pcnt(r) * 100) / 100);
+  key("\"backend\":"), append_json_string(buf_, r.backend);
+  if (r.lost) key("\"lost\":"), append(buf_, "true");
+  append(buf_, "}\n");
+}
+
+void Reporter::print_metric(std::string_view time, const MetricRow& m) {
   std::string value = m.valid ? fmt::format("{:.3f}", m.value) : "nan";
   if (o_.format == Format::Json) {
     nlohmann::ordered_json j;
-    if (!time.empty()) j["interval"] = std::stod(time);
+    if (!time.empty()) j["interval"] = std::strtod(time.data(), nullptr);
     if (!m.group.empty()) j[o_.aggregation == Aggregation::PerBox ? "pmu" : "socket"] = m.group;
     j["metric-value"] = value;
     j["metric-unit"] = m.unit;
@@ -193,8 +318,8 @@ void Reporter::print_metric(const std::string& time, const MetricRow& m) {
     fmt::format_to(out(), "{}\n", j.dump());
   } else if (o_.format == Format::Csv) {
     const std::string& s = o_.separator;
-    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s,
-                   m.group.empty() ? "" : m.group + s, "", s, "", s, m.name, s, "", s, "", s + value + s + m.unit);
+    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}\n", time, time.empty() ? "" : s, m.group,
+                   m.group.empty() ? "" : s, "", s, "", s, m.name, s, "", s, "", s, value, s, m.unit, "");
   } else {
     std::string g = m.group.empty() ? "" : fmt::format("{:<4} ", m.group);
     fmt::format_to(out(), "{}{}{:>20} {:<5} {}\n", time, g, value, m.unit, m.name);
@@ -216,13 +341,13 @@ std::string csv_field(const std::string& text, const std::string& sep) {
 // --per-device / --per-stack: the BDF (or stack PMU) first, the value, the metric with the PMU and
 // parts it was counted on, then lspci's name of the device (or the stack); a device that could not
 // be counted says why instead of a value.
-void Reporter::print_breakdown_metric(const std::string& time, const MetricRow& m) {
+void Reporter::print_breakdown_metric(std::string_view time, const MetricRow& m) {
   const bool counted = m.reason.empty();
   std::string value = !counted ? "-" : m.valid ? fmt::format("{:.3f}", m.value) : "nan";
   const char* key = o_.aggregation == Aggregation::PerDevice ? "device" : "pmu";
   if (o_.format == Format::Json) {
     nlohmann::ordered_json j;
-    if (!time.empty()) j["interval"] = std::stod(time);
+    if (!time.empty()) j["interval"] = std::strtod(time.data(), nullptr);
     j[key] = o_.aggregation == Aggregation::PerDevice ? m.group : m.pmu;
     if (m.socket >= 0) j["socket"] = m.socket;
     j[o_.aggregation == Aggregation::PerDevice ? "device-name" : "stack"] = m.detail;
@@ -233,7 +358,7 @@ void Reporter::print_breakdown_metric(const std::string& time, const MetricRow& 
     fmt::format_to(out(), "{}\n", j.dump());
   } else if (o_.format == Format::Csv) {
     const std::string& s = o_.separator;
-    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s, m.group, s, s, s,
+    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}{}{}\n", time, time.empty() ? "" : s, m.group, s, s, s,
                    csv_field(m.name, s), s, s, s, value, s + m.unit + s, csv_field(m.detail, s),
                    counted ? "" : s + csv_field("not counted: " + m.reason, s));
   } else {
@@ -248,9 +373,10 @@ void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vec
                    o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock" : "", "counts", "unit", "events");
     header_done_ = true;
   }
-  std::string time = fmt::format("{:16.9f} ", t_s);
-  if (o_.format != Format::Table) time = fmt::format("{:.9f}", t_s);
-  print_rows(time, rows, metrics);
+  auto* end = o_.format == Format::Table ? fmt::format_to_n(time_, sizeof time_ - 1, FMT_COMPILE("{:16.9f} "), t_s).out
+                                         : fmt::format_to_n(time_, sizeof time_ - 1, FMT_COMPILE("{:.9f}"), t_s).out;
+  *end = 0;
+  print_rows(std::string_view(time_, static_cast<std::size_t>(end - time_)), rows, metrics);
   write_or_throw(o_.out, buf_);
   buf_.clear();
 }

@@ -29,6 +29,12 @@ struct ReportOptions {
   std::FILE* out = stdout;
 };
 
+// Room for a count's digits with separators: 20 digits, 6 commas, ".NN" and the terminator.
+struct DigitText {
+  char text[32];
+  const char* set(std::uint64_t whole, int cents);  // cents < 0: none
+};
+
 class Reporter {
  public:
   explicit Reporter(ReportOptions options) : o_(std::move(options)) {}
@@ -45,9 +51,19 @@ class Reporter {
   using GroupKey = std::pair<int, std::string_view>;
   GroupKey group_key(const Row& r) const;
   bool breakdown() const { return o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack; }
-  void print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
-  void print_metric(const std::string& time, const MetricRow& m);
-  void print_breakdown_metric(const std::string& time, const MetricRow& m);
+  // What a merged row shows besides its counts, the same every interval: planned with the rows.
+  struct RowText {
+    std::string group;                   // "S0", a PMU name, or "" merged
+    std::string event;                   // the event as the line names it
+    std::string json_group, json_event;  // both as JSON strings, quoted and escaped
+  };
+  static RowText row_text(std::string group, std::string event);
+  void print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
+  void print_table_row(std::string_view time, const Row& r, const RowText& text);
+  void print_csv_row(std::string_view time, const Row& r, const RowText& text);
+  void print_json_row(const Row& r, const RowText& text);
+  void print_metric(std::string_view time, const MetricRow& m);
+  void print_breakdown_metric(std::string_view time, const MetricRow& m);
   // Rows summed per (event, group) in -e order (valid until the next call).
   const std::vector<Row>& aggregate(const std::vector<Row>& rows);
   bool plan_matches(const std::vector<Row>& rows) const;
@@ -64,9 +80,9 @@ class Reporter {
   std::size_t plan_outputs_ = 0;
   std::vector<bool> plan_seen_;
   std::vector<Row> merged_;
+  std::vector<RowText> plan_text_;  // per merged row
+  fmt::memory_buffer json_time_;    // the time as a JSON number (-j), made once per interval
+  char time_[48] = {};              // this interval's time column, NUL-terminated (JSON reads it back)
 };
-
-// 1234567 -> "1,234,567"
-std::string thousands(std::uint64_t v);
 
 }  // namespace pmukit::tools
