@@ -30,6 +30,7 @@
 // until restore turns it off; the value read is the stopped one.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "drivers.h"
@@ -49,6 +50,11 @@ bool counts_in_parallel(std::uint64_t id) {
 // The lane event an event names: EVENT_CNT_CTL's select and lane fields, nothing enabled or cleared.
 std::uint64_t lane_select(const syntax::EncodedEvent& e) {
   return EventCntSelect::put(ConfigEventId::get(e.config)) | EventCntLane::put(ConfigLane::get(e.config));
+}
+
+// The EVENT_CNT_CTL write that turns the lane event `select` names off and clears its counter.
+std::uint64_t off_and_cleared(std::uint64_t select) {
+  return select | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear);
 }
 
 class DwcDriver : public UnitDriver {
@@ -147,15 +153,28 @@ class DwcDriver : public UnitDriver {
       } else {
         const std::uint64_t select = lane_select(e);
         // Off and cleared (EVENT_COUNTER_DATA_REG needs clearing by hand), as dwc_pcie_pmu_event_add.
-        g.write(lane_, select | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
+        g.write(lane_, off_and_cleared(select));
         slots_.push_back(select);
-        programmed_.insert(select);
+        if (std::find(programmed_.begin(), programmed_.end(), select) == programmed_.end())
+          programmed_.push_back(select);
         auto c = plan.add({layout_.at(Role::LaneCounter)}, 32);
         plan.counters[c].zero_at_start = true;  // start() clears it too
         plan.counters[c].select = static_cast<int>(plan.selects.size());
         plan.selects.push_back({lane_, select | EventCntEnable::put(kPerEventOn)});
       }
     }
+  }
+
+  // Every lane event off and cleared, in the order restore() turns them off: recovery after a
+  // kill makes these writes, since EVENT_CNT_CTL's original value turns off only the one it selects.
+  std::vector<JournalEntry> undo(const std::vector<syntax::EncodedEvent>& events) const override {
+    std::vector<JournalEntry> writes;
+    for (const auto& e : events) {
+      if (ConfigType::get(e.config) == kTypeTimeBased) continue;  // TIME_BASED_ANAL_CTL's original stops it
+      const JournalEntry off{lane_, off_and_cleared(lane_select(e))};
+      if (std::find(writes.begin(), writes.end(), off) == writes.end()) writes.push_back(off);
+    }
+    return writes;
   }
 
   void start(WriteGuard& g) override {
@@ -183,9 +202,8 @@ class DwcDriver : public UnitDriver {
     switch (phase) {
     case RestorePhase::Quiesce:
       for (auto select : programmed_)  // every lane event this run turned on, each off and cleared
-        g.write(lane_, select | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
-      g.write(lane_,
-              (lane & ~EventCntEnable::mask) | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear));
+        g.write(lane_, off_and_cleared(select));
+      g.write(lane_, off_and_cleared(lane & ~EventCntEnable::mask));
       g.write(time_, time & ~TimeCtlEnable::mask);  // stopped, if restore comes without stop
       break;
     case RestorePhase::Clear:
@@ -203,8 +221,8 @@ class DwcDriver : public UnitDriver {
   const Reg& lane_;
   const Reg& time_;
   std::uint64_t time_ctl_ = 0;
-  std::vector<std::uint64_t> slots_;    // per programmed event, in order: its lane select, or kTimeSlot
-  std::set<std::uint64_t> programmed_;  // every lane select configured since the driver was made
+  std::vector<std::uint64_t> slots_;       // per programmed event, in order: its lane select, or kTimeSlot
+  std::vector<std::uint64_t> programmed_;  // every lane select configured since the driver was made, in order
 };
 
 }  // namespace

@@ -134,15 +134,19 @@ std::string format_journal(const Journal& j) {
   std::string out =
       fmt::format("{} {}\npid {}\nroot {}\nregisters {}\n", kMagic, Journal::kVersion, j.pid, j.root, j.entries.size());
   for (const auto& e : j.entries) out += entry_line(e) + "\n";
+  out += fmt::format("undo {}\n", j.undo.size());
+  for (const auto& e : j.undo) out += entry_line(e) + "\n";
   return out + "end\n";
 }
 
 Journal parse_journal(std::string_view text, const std::string& name) {
   LineReader in(text, name);
-  auto magic = in.next("the 'pmukit-journal 1' line");
-  if (magic.size() != 2 || magic[0] != kMagic) in.fail("not a pmukit journal (expected 'pmukit-journal 1')");
-  if (in.dec(magic[1], "version", 1000) != Journal::kVersion)
-    in.fail(fmt::format("journal version {} is not the one this pmukit writes ({})", magic[1], Journal::kVersion));
+  auto magic = in.next("the 'pmukit-journal VERSION' line");
+  if (magic.size() != 2 || magic[0] != kMagic) in.fail("not a pmukit journal (expected 'pmukit-journal VERSION')");
+  const auto version = in.dec(magic[1], "version", 1000);
+  if (version < Journal::kOldestVersion || version > Journal::kVersion)
+    in.fail(fmt::format("journal version {} is not one this pmukit reads ({} to {})", magic[1], Journal::kOldestVersion,
+                        Journal::kVersion));
   Journal j;
   j.pid = static_cast<long>(in.dec(header(in, "pid"), "pid", 0x7fffffff));
   if (j.pid <= 0) in.fail("pid 0 is no process");
@@ -152,8 +156,14 @@ Journal parse_journal(std::string_view text, const std::string& name) {
       std::string(text.substr(root[1].data() - text.data(), root.back().data() + root.back().size() - root[1].data()));
   const auto count = in.dec(header(in, "registers"), "register count", kMaxJournalBytes);
   for (std::uint64_t i = 0; i < count; ++i) j.entries.push_back(parse_entry(in, in.next("a register line")));
+  if (version >= 2) {  // version 1 has no undo writes
+    const auto undo = in.dec(header(in, "undo"), "undo write count", kMaxJournalBytes);
+    for (std::uint64_t i = 0; i < undo; ++i) j.undo.push_back(parse_entry(in, in.next("an undo write line")));
+  }
   auto end = in.next("'end'");
-  if (end.size() != 1 || end[0] != "end") in.fail(fmt::format("expected 'end' after {} registers", count));
+  if (end.size() != 1 || end[0] != "end")
+    in.fail(version >= 2 ? "expected 'end' after the undo writes"
+                         : fmt::format("expected 'end' after {} registers", count));
   if (!in.done()) in.fail("text after 'end'", 0);
   return j;
 }

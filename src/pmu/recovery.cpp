@@ -1,6 +1,7 @@
 // pmukit -- recovery from a killed run: the journal's originals put back through the drivers.
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <deque>
 #include <map>
@@ -38,6 +39,24 @@ bool alive(long pid) {
   return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
+// Undo writes go only to a command register of a unit whose originals the journal holds: a
+// register whose every write acts on what it selects, so no original value says how to undo it.
+void check_undo(const Journal& j, const OwnedRegisters& owned, const std::set<std::size_t>& units,
+                const std::string& name) {
+  for (const auto& w : j.undo) {
+    auto it = owned.at.find(w.reg.at);
+    const bool journalled = it != owned.at.end() && units.count(it->second.first);
+    if (!journalled || it->second.second.width != w.reg.width)
+      throw Error(fmt::format("{}: undo write {:#x} to {}: not a register of a unit the journal restores; nothing "
+                              "restored",
+                              name, w.value, w.reg.str()));
+    const auto commands = owned.layouts[it->second.first].commands();
+    if (std::find(commands.begin(), commands.end(), w.reg) == commands.end())
+      throw Error(fmt::format("{}: undo write {:#x} to {}: not a command register of unit {}; nothing restored", name,
+                              w.value, w.reg.str(), owned.layouts[it->second.first].unit->name));
+  }
+}
+
 // The units the journal covers, each with every one of its owned registers; throws without a
 // write when an entry is not an owned register of a discovered unit, or a unit is incomplete.
 std::set<std::size_t> check_entries(const Journal& j, const OwnedRegisters& owned, const std::string& name) {
@@ -59,6 +78,7 @@ std::set<std::size_t> check_entries(const Journal& j, const OwnedRegisters& owne
       if (!listed.count(r.at))
         throw Error(fmt::format("{}: unit {}: {} is missing from the journal; nothing restored", name,
                                 owned.layouts[u].unit->name, r.str()));
+  check_undo(j, owned, units, name);
   return units;
 }
 
@@ -86,7 +106,10 @@ std::optional<Recovered> recover(Machine& machine, const discovery::Inventory& i
     drivers.push_back(make_driver(owned.layouts[u], db));
     drivers.back()->adopt(guard);
   }
-  // As a session restores: every unit one phase at a time, settling between phases.
+  // What the killed run turned on that no original value turns off (each write settled: they are
+  // to command registers), then as a session restores: every unit one phase at a time, settling
+  // between phases.
+  for (const auto& w : journal->undo) guard.write(owned.at.at(w.reg.at).second, w.value);
   for (auto phase : kRestorePhases) {
     for (auto& d : drivers) d->restore(guard, phase);
     if (settle) settle->settle();

@@ -71,17 +71,30 @@ void DirectSession::admit() {
   for (const auto& w : work_) drivers_.push_back(preflight_->driver(*w.unit));
 }
 
-// Every original value the session may write over, on disk before the first write.
+// Every original value the session may write over, and the writes that undo what programming
+// turns on beyond them, on disk before the first write.
 void DirectSession::write_journal() {
   const WriteGuard& g = preflight_->guard();
-  Journal j{static_cast<long>(::getpid()), preflight_->machine().files().real_path().string(), {}};
+  journal_ = Journal{static_cast<long>(::getpid()), preflight_->machine().files().real_path().string(), {}, {}};
   std::set<Reg> seen;
   for (const auto& w : work_)
     for (const auto& r : preflight_->layout(*w.unit).owned())
-      if (seen.insert(r).second) j.entries.push_back({r, g.original(r)});
-  pmu::write_journal(preflight_->machine(), j);
+      if (seen.insert(r).second) journal_.entries.push_back({r, g.original(r)});
+  for (std::size_t u = 0; u < work_.size(); ++u) journal_undo(u, work_[u].events);
+  pmu::write_journal(preflight_->machine(), journal_);
   journaled_ = true;
   test_kill_point(0);
+}
+
+// Adds the undo writes programming `events` on unit u needs that the journal lacks; true when any.
+bool DirectSession::journal_undo(std::size_t u, const std::vector<syntax::EncodedEvent>& events) {
+  bool added = false;
+  for (auto& w : drivers_[u]->undo(events))
+    if (std::find(journal_.undo.begin(), journal_.undo.end(), w) == journal_.undo.end()) {
+      journal_.undo.push_back(std::move(w));
+      added = true;
+    }
+  return added;
 }
 
 // The counters of unit u as its plan says: a tracker of the right width for each.
@@ -183,6 +196,8 @@ void DirectSession::reprogram(std::size_t u, std::vector<syntax::EncodedEvent> e
   settle();
   drivers_[u]->reset(g);
   settle();
+  // New lane events are journalled before configure() programs them (and start() turns them on).
+  if (journaled_ && journal_undo(u, work_[u].events)) pmu::write_journal(preflight_->machine(), journal_);
   plans_[u].clear();
   drivers_[u]->configure(g, work_[u].events, plans_[u]);
   settle();

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "pmukit/pmu/journal.h"
 #include "pmukit/pmu/unit_layout.h"
 #include "pmukit/pmu/verdict.h"
 #include "pmukit/syntax/pmu_description.h"
@@ -106,6 +107,14 @@ class UnitDriver {
   virtual void stop(WriteGuard& guard) = 0;
   // One phase of putting the unit back as the guard saved it.
   virtual void restore(WriteGuard& guard, RestorePhase phase) = 0;
+  // The writes that undo what programming `events` turns on beyond what the unit's saved values
+  // say, in the order restore() makes them (DesignWare: each lane event off and cleared through
+  // the command register EVENT_CNT_CTL). The session journals them before configure() (pmu/
+  // journal.h), so that recovery after a kill makes them too. No I/O; none for most families.
+  virtual std::vector<JournalEntry> undo(const std::vector<syntax::EncodedEvent>& events) const {
+    (void)events;
+    return {};
+  }
   // Recovery after a killed run (pmu/journal.h): a fresh driver takes from the registers whatever
   // restore() needs to know of the programming it did not do itself. Reads, never writes.
   virtual void adopt(WriteGuard& guard) { (void)guard; }

@@ -8,16 +8,30 @@
 // originals back before it saves anything itself (so --force never saves a killed run's values as
 // "original").
 //
+// An original value cannot say everything a run changed: DesignWare's EVENT_CNT_CTL is a command
+// register (one lane event's enable per write, each lane event keeping its own), so a root port's
+// lane events the run turned on stay on whatever value the register is given back. Before the
+// first write that turns such a thing on, the session journals the writes that undo it, in the
+// order its restore makes them (DwcDriver: select | lane | per-event off | per-event clear, per
+// lane event programmed); a reprogrammed unit (multiplexing) journals its new ones again before
+// configuring them. Recovery makes those writes in order, each settled under a simulator, then
+// restores every unit with the originals, as a normal restore does.
+//
 // The format is text, one register a line, parsed strictly:
 //
-//   pmukit-journal 1
+//   pmukit-journal 2
 //   pid 4242
 //   root /tmp/spr-2s
 //   registers 3
 //   msr 0 0x2002 64 0x0            CPU, MSR number, width, value
 //   mmio 0xc8aa2840 32 0x0          physical address, width, value
 //   pci 0000:7e:0c.0 0x468 32 0x0   BDF, config offset, width, value
+//   undo 1
+//   pci 0000:7e:0c.0 0x1d8 32 0x6000005   a write recovery makes, in order, before the originals
 //   end
+//
+// A version 1 journal (pmukit before undo writes; nothing it programmed needed one) has no undo
+// section and is still recovered.
 #pragma once
 
 #include <cstddef>
@@ -53,10 +67,14 @@ struct JournalEntry {
 };
 
 struct Journal {
-  static constexpr int kVersion = 1;
-  long pid = 0;      // the process that wrote it
-  std::string root;  // the machine root it was written for
+  static constexpr int kVersion = 2;
+  static constexpr int kOldestVersion = 1;  // no undo section
+  long pid = 0;                             // the process that wrote it
+  std::string root;                         // the machine root it was written for
   std::vector<JournalEntry> entries;
+  // Writes (register, value) recovery makes in order before restoring the originals: each to a
+  // command register of a unit whose originals are here (UnitDriver::undo).
+  std::vector<JournalEntry> undo;
 };
 
 std::string format_journal(const Journal& j);
@@ -79,11 +97,12 @@ struct Recovered {
   std::string message() const;  // "restored N registers from a run killed ... (pid P)"
 };
 // With the machine lock held: when a journal exists and its writer is dead, checks every entry
-// against the owned registers of the units discovered now (an entry outside them refuses the
-// whole journal, nothing written), restores each unit through its driver's restore phases with
-// the journal's values as the originals, settling between phases, and removes the journal.
-// nullopt when there is nothing to recover. Throws Error when the journal's writer is still
-// running, or the journal is malformed or does not fit this machine.
+// against the owned registers of the units discovered now (an entry outside them, or an undo
+// write to anything but a command register of a journalled unit, refuses the whole journal,
+// nothing written), makes the undo writes in order (each settled), restores each unit through its driver's restore
+// phases with the journal's values as the originals, settling between phases, and removes the journal. nullopt when
+// there is nothing to recover. Throws Error when the journal's writer is still running, or the journal is malformed or
+// does not fit this machine.
 std::optional<Recovered> recover(Machine& machine, const discovery::Inventory& inventory, const platform::Database& db,
                                  Settle* settle);
 

@@ -13,6 +13,7 @@
 #include "pmukit/discovery/inventory.h"
 #include "pmukit/pmu/counter.h"
 #include "pmukit/pmu/driver.h"
+#include "pmukit/pmu/journal.h"
 #include "pmukit/pmu/settle.h"
 #include "pmukit/syntax/pmu_description.h"
 
@@ -90,6 +91,7 @@ class DirectSession {
   void baseline(std::size_t u);
   void restore_phase(RestorePhase phase, std::vector<bool>& failed);
   void write_journal();
+  bool journal_undo(std::size_t u, const std::vector<syntax::EncodedEvent>& events);
 
   std::unique_ptr<Preflight> preflight_;
   SessionOptions options_;
@@ -103,6 +105,7 @@ class DirectSession {
   std::size_t settled_writes_ = 0;  // guard writes when the session last settled
   bool programmed_ = false, restored_ = false, journaled_ = false;
   std::vector<std::string> restore_errors_;
+  Journal journal_;  // what is on disk while the session runs
 };
 
 }  // namespace pmukit::pmu

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <fmt/format.h>
+
 #include "pmukit/access/machine.h"
 #include "pmukit/access/machine_lock.h"
 #include "pmukit/discovery/discover.h"
@@ -17,9 +19,11 @@
 #include "pmukit/pmu/journal.h"
 #include "pmukit/pmu/preflight.h"
 #include "pmukit/pmu/session.h"
+#include "pmukit/pmu/unit_layout.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
+#include "support/bundled_rig.h"
 #include "support/machines.h"
 #include "support/register_image.h"
 #include "support/test_support.h"
@@ -59,12 +63,13 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
-const std::string kHead = "pmukit-journal 1\npid 42\nroot /tmp/m\n";
+const std::string kHead = "pmukit-journal 2\npid 42\nroot /tmp/m\n";
+const std::string kHeadV1 = "pmukit-journal 1\npid 42\nroot /tmp/m\n";
 
 }  // namespace
 
 TEST(Journal, RoundTripsEveryAccessKind) {
-  pmu::Journal j{4242, "/tmp/a root/m", {}};
+  pmu::Journal j{4242, "/tmp/a root/m", {}, {}};
   j.entries.push_back({pmu::msr(3, 0x2002), 0x400001});
   j.entries.push_back({pmu::mmio32(0xc8aa2840), 0xffffffff});
   j.entries.push_back({pmu::mmio64(0xc8aa2848, false), 0x123456789abcdef0});
@@ -72,18 +77,45 @@ TEST(Journal, RoundTripsEveryAccessKind) {
   const std::string text = pmu::format_journal(j);
   // The format is what docs and other tools read: written out here, not taken from the code.
   EXPECT_EQ(text,
-            "pmukit-journal 1\npid 4242\nroot /tmp/a root/m\nregisters 4\nmsr 3 0x2002 64 0x400001\n"
+            "pmukit-journal 2\npid 4242\nroot /tmp/a root/m\nregisters 4\nmsr 3 0x2002 64 0x400001\n"
             "mmio 0xc8aa2840 32 0xffffffff\nmmio 0xc8aa2848 64 0x123456789abcdef0\npci 0000:7e:0c.0 0x468 32 0x1\n"
-            "end\n");
+            "undo 0\nend\n");
   auto back = pmu::parse_journal(text, "J");
   EXPECT_EQ(back.pid, 4242);
   EXPECT_EQ(back.root, "/tmp/a root/m");
   EXPECT_EQ(back.entries, j.entries);
+  EXPECT_TRUE(back.undo.empty());
+}
+
+// Undo writes (DesignWare EVENT_CNT_CTL: select 0x600 lane 0, then 0x70c lane 1, each per-event
+// off 0x1 in [4:2] and clear 0x1 in [1:0] -- Linux dwc_pcie_pmu.c) keep their order, after the
+// originals, one register possibly several times.
+TEST(Journal, UndoWritesRoundTripInOrder) {
+  const Bdf rp = *Bdf::parse("0000:30:00.0");
+  pmu::Journal j{7, "/m", {{pmu::config32(rp, 0x1d8), 0x0}, {pmu::config32(rp, 0x1e0), 0x0}}, {}};
+  j.undo.push_back({pmu::config32(rp, 0x1d8), 0x6000005});
+  j.undo.push_back({pmu::config32(rp, 0x1d8), 0x70c0105});
+  const std::string text = pmu::format_journal(j);
+  EXPECT_EQ(text, "pmukit-journal 2\npid 7\nroot /m\nregisters 2\npci 0000:30:00.0 0x1d8 32 0x0\n"
+                  "pci 0000:30:00.0 0x1e0 32 0x0\nundo 2\npci 0000:30:00.0 0x1d8 32 0x6000005\n"
+                  "pci 0000:30:00.0 0x1d8 32 0x70c0105\nend\n");
+  auto back = pmu::parse_journal(text, "J");
+  EXPECT_EQ(back.entries, j.entries);
+  EXPECT_EQ(back.undo, j.undo);
+}
+
+// A journal a pmukit before undo writes left (version 1: no undo section) is still recovered.
+TEST(Journal, VersionOneStillParses) {
+  auto j = pmu::parse_journal(kHeadV1 + "registers 1\nmsr 0 0x2002 64 0x1\nend\n", "J");
+  ASSERT_EQ(j.entries.size(), 1u);
+  EXPECT_EQ(j.entries[0].value, 0x1u);
+  EXPECT_TRUE(j.undo.empty());
+  EXPECT_EQ(error_of(kHeadV1 + "registers 0\nundo 0\nend\n"), "J:5: expected 'end' after 0 registers");
 }
 
 TEST(Journal, FileRoundTripAndRemoval) {
   Rig rig;
-  pmu::Journal j{test::dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2002), 7}}};
+  pmu::Journal j{test::dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2002), 7}}, {}};
   pmu::write_journal(*rig.machine, j);
   auto back = pmu::read_journal(*rig.machine);
   ASSERT_TRUE(back);
@@ -95,9 +127,10 @@ TEST(Journal, FileRoundTripAndRemoval) {
 }
 
 TEST(Journal, StrictParseNamesFileAndLine) {
-  EXPECT_EQ(error_of(""), "J:1: the journal ends early: expected the 'pmukit-journal 1' line");
-  EXPECT_EQ(error_of("pmukit-journal 2\n"), "J:1: journal version 2 is not the one this pmukit writes (1)");
-  EXPECT_EQ(error_of("hello\n"), "J:1: not a pmukit journal (expected 'pmukit-journal 1')");
+  EXPECT_EQ(error_of(""), "J:1: the journal ends early: expected the 'pmukit-journal VERSION' line");
+  EXPECT_EQ(error_of("pmukit-journal 3\n"), "J:1: journal version 3 is not one this pmukit reads (1 to 2)");
+  EXPECT_EQ(error_of("pmukit-journal 0\n"), "J:1: journal version 0 is not one this pmukit reads (1 to 2)");
+  EXPECT_EQ(error_of("hello\n"), "J:1: not a pmukit journal (expected 'pmukit-journal VERSION')");
   EXPECT_EQ(error_of(kHead + "registers 2\nmsr 0 0x2002 64 0x1\n"),
             "J:6: the journal ends early: expected a register line");
   EXPECT_EQ(error_of(kHead + "registers 1\nmsr 0 0x2002 32 0x1\nend\n"), "J:5: an MSR is 64 bits wide");
@@ -110,8 +143,16 @@ TEST(Journal, StrictParseNamesFileAndLine) {
   EXPECT_EQ(error_of(kHead + "registers 1\nport 0x80 8 0x1\nend\n").substr(0, 25), "J:5: expected a register:");
   EXPECT_EQ(error_of(kHead + "registers 1\nmsr 0 0x2002 64 0x1\nend"),
             "J:6: the last line has no newline (a truncated journal)");
-  EXPECT_EQ(error_of(kHead + "registers 0\nend\nmore\n"), "J:5: text after 'end'");
-  EXPECT_EQ(error_of(kHead + "registers 0\nmsr 0 0x2002 64 0x1\n"), "J:5: expected 'end' after 0 registers");
+  EXPECT_EQ(error_of(kHead + "registers 0\nundo 0\nend\nmore\n"), "J:6: text after 'end'");
+  EXPECT_EQ(error_of(kHead + "registers 0\nmsr 0 0x2002 64 0x1\n"), "J:5: expected 'undo ...'");
+  EXPECT_EQ(error_of(kHead + "registers 0\nend\n"), "J:5: expected 'undo ...'");
+  EXPECT_EQ(error_of(kHead + "registers 0\nundo 2\npci 0000:30:00.0 0x1d8 32 0x6000005\nend\n"),
+            "J:7: expected a register: 'msr CPU MSR WIDTH VALUE', 'mmio ADDRESS WIDTH VALUE' or 'pci BDF OFFSET WIDTH "
+            "VALUE'");
+  EXPECT_EQ(error_of(kHead + "registers 0\nundo 1\npci 0000:30:00.0 0x1d8 32 0x6000005\n"),
+            "J:7: the journal ends early: expected 'end'");
+  EXPECT_EQ(error_of(kHead + "registers 0\nundo 0\nmsr 0 0x2002 64 0x1\n"),
+            "J:6: expected 'end' after the undo writes");
 }
 
 TEST(Journal, NeverThroughASymbolicLink) {
@@ -131,21 +172,21 @@ TEST(Journal, NeverThroughASymbolicLink) {
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
     }
-    EXPECT_THROW(pmu::write_journal(*rig.machine, {1, rig.root.string(), {}}), Error);
+    EXPECT_THROW(pmu::write_journal(*rig.machine, {1, rig.root.string(), {}, {}}), Error);
     EXPECT_EQ(read_file(outside), "precious\n");
   }
   // A link among the journal's directories is refused before anything is created.
   std::filesystem::remove_all(rig.root / "run");
   std::filesystem::create_directories(rig.dir.path() / "elsewhere");
   std::filesystem::create_directory_symlink(rig.dir.path() / "elsewhere", rig.root / "run");
-  EXPECT_THROW(pmu::write_journal(*rig.machine, {1, rig.root.string(), {}}), Error);
+  EXPECT_THROW(pmu::write_journal(*rig.machine, {1, rig.root.string(), {}, {}}), Error);
   EXPECT_TRUE(std::filesystem::is_empty(rig.dir.path() / "elsewhere"));
 }
 
 TEST(Journal, EntryOutsideTheInventoryIsRefusedWithoutAWrite) {
   Rig rig;
   // CHA 0's control first (a register recovery may write), then one no discovered unit owns.
-  pmu::Journal j{test::dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2000), 0x5}, {pmu::msr(0, 0x10), 0}}};
+  pmu::Journal j{test::dead_pid(), rig.root.string(), {{pmu::msr(0, 0x2000), 0x5}, {pmu::msr(0, 0x10), 0}}, {}};
   pmu::write_journal(*rig.machine, j);
   MachineLock lock(*rig.machine);
   try {
@@ -162,7 +203,7 @@ TEST(Journal, EntryOutsideTheInventoryIsRefusedWithoutAWrite) {
 
 TEST(Journal, WriterStillRunningIsLeftAlone) {
   Rig rig;
-  pmu::write_journal(*rig.machine, {::getppid(), rig.root.string(), {}});
+  pmu::write_journal(*rig.machine, {::getppid(), rig.root.string(), {}, {}});
   MachineLock lock(*rig.machine);
   EXPECT_THROW(pmu::recover(*rig.machine, rig.found.inventory, platform::Database::builtin(), nullptr), Error);
 }
@@ -175,7 +216,7 @@ TEST(Journal, ForceAfterAKillKeepsTheOriginals) {
   {
     pmu::Preflight killed(*rig.machine, platform::Database::builtin());
     ASSERT_TRUE(pmu::ok(killed.access(cha1)));
-    pmu::Journal j{test::dead_pid(), rig.root.string(), {}};
+    pmu::Journal j{test::dead_pid(), rig.root.string(), {}, {}};
     for (const auto& r : killed.layout(cha1).owned()) j.entries.push_back({r, killed.guard().original(r)});
     pmu::write_journal(*rig.machine, j);
     killed.guard().write(pmu::msr(0, 0x2012), 0x400001);  // counter 0 counting, as the kill left it
@@ -198,4 +239,43 @@ TEST(Journal, ForceAfterAKillKeepsTheOriginals) {
   EXPECT_NE(notes[0].find("restored "), std::string::npos) << notes[0];
   EXPECT_EQ(rig.image_change(), "");
   EXPECT_FALSE(std::filesystem::exists(rig.journal()));  // the session's own journal went with its restore
+}
+
+// An undo write goes only to a command register (DesignWare EVENT_CNT_CTL) of a unit whose
+// originals the journal holds: one to TIME_BASED_ANAL_CTL, or to another root port's
+// EVENT_CNT_CTL, refuses the whole journal, nothing written.
+TEST(Journal, UndoWriteOutsideACommandRegisterIsRefusedWithoutAWrite) {
+  test::BundledRig rig("yitian");
+  const discovery::PmuUnit *rp = nullptr, *other = nullptr;
+  for (const auto& u : rig.found.inventory.units)
+    if (u.name == "dwc_rootport_3018")
+      rp = &u;
+    else if (u.name.rfind("dwc_rootport_", 0) == 0 && !other)
+      other = &u;
+  ASSERT_TRUE(rp && other);
+  const auto& db = platform::Database::builtin();
+  const auto layout = pmu::make_layout(*rp, db), other_layout = pmu::make_layout(*other, db);
+  pmu::RegisterIo io(*rig.machine);
+  pmu::Journal j{test::dead_pid(), rig.root.string(), {}, {}};
+  for (const auto& r : layout.owned()) j.entries.push_back({r, io.read(r)});
+  // Lane event 0x700 on lane 0 off (0x1 in [4:2]) and cleared (0x1 in [1:0]): Linux dwc_pcie_pmu.c.
+  const std::uint64_t off = 0x7000005;
+  const std::pair<pmu::Reg, std::string> refused[] = {
+      {layout.at(pmu::Role::TimeControl), "not a command register of unit dwc_rootport_3018"},
+      {other_layout.at(pmu::Role::LaneControl), "not a register of a unit the journal restores"}};
+  for (const auto& [reg, says] : refused) {
+    j.undo = {{layout.at(pmu::Role::LaneControl), off}, {reg, off}};
+    pmu::write_journal(*rig.machine, j);
+    MachineLock lock(*rig.machine);
+    try {
+      pmu::recover(*rig.machine, rig.found.inventory, db, nullptr);
+      ADD_FAILURE() << "an undo write to " << reg.str() << " was made";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(fmt::format("undo write 0x7000005 to {}: {}", reg.str(), says)),
+                std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(rig.image_change(), "");
+    EXPECT_TRUE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
+  }
 }

@@ -12,6 +12,13 @@
 #include <iostream>
 #include <random>
 
+#include <fmt/format.h>
+
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/register_io.h"
+#include "pmukit/pmu/unit_layout.h"
+#include "pmukit/sim/clock.h"
+#include "pmukit/util/error.h"
 #include "support/bundled_rig.h"
 #include "support/sim_process.h"
 #include "support/test_support.h"
@@ -109,7 +116,103 @@ const std::vector<std::string> kT410 = {"-a",
                                         "--duration",
                                         "1"};
 
+// A lane event of a DesignWare root port: its id (EVENT_CNT_CTL event select, bits [27:16]) and
+// lane (bits [11:8]), as Linux dwc_pcie_pmu.c writes them (DWC_PCIE_CNT_EVENT_SEL,
+// DWC_PCIE_CNT_LANE_SEL).
+struct LaneEvent {
+  std::uint32_t id, lane;
+};
+
+// How far the lane event's counter moves over one second of pmu-sim's virtual time: EVENT_CNT_CTL
+// selects it with its per-event enable [4:2] and clear [1:0] at 0 (no command: it is neither
+// turned on nor off nor cleared), EVENT_CNT_DATA is read before and after; then EVENT_CNT_CTL gets
+// its value back.
+std::uint64_t lane_event_moves(test::BundledRig& rig, const discovery::PmuUnit& unit, LaneEvent e) {
+  const auto layout = pmu::make_layout(unit, platform::Database::builtin());
+  const pmu::Reg ctl = layout.at(pmu::Role::LaneControl), data = layout.at(pmu::Role::LaneCounter);
+  auto time = sim::machine_clock(*rig.machine);
+  pmu::RegisterIo io(*rig.machine);
+  const std::uint64_t was = io.read(ctl);
+  io.write(ctl, std::uint64_t{e.id} << 16 | std::uint64_t{e.lane} << 8);
+  time.settle->settle();
+  const std::uint64_t before = io.read(data);
+  time.clock->sleep_until(time.clock->now_ns() + 1'000'000'000);
+  const std::uint64_t after = io.read(data);
+  io.write(ctl, was);
+  time.settle->settle();
+  return (after - before) & 0xffffffffu;
+}
+
+const discovery::PmuUnit& unit_named(const test::BundledRig& rig, const std::string& name) {
+  for (const auto& u : rig.found.inventory.units)
+    if (u.name == name) return u;
+  throw Error(name + ": no such unit");
+}
+
 }  // namespace
+
+// Three lane events of one root port count at once (groups 6 and 7: Linux dwc_pcie_pmu.c since
+// 71396cfac97d), each with its own per-event enable reached through EVENT_CNT_CTL, so the
+// register's original value turns off only the one it selects. A run killed once they are on
+// (and once more while it reads them) is recovered: every register is back byte for byte and none
+// of the three counts any more. The run's writes: 3 configure (off and clear), 3 baseline selects,
+// 3 start (clear and on), 3 selects for the one read, 3 stop (off).
+TEST(KillRecovery, YitianParallelLaneEventsAreTurnedOff) {
+  const std::vector<LaneEvent> lanes = {{0x700, 0}, {0x70c, 1}, {0x602, 3}};
+  std::vector<std::string> run;
+  for (const auto& e : lanes)
+    run.insert(run.end(), {"-e", fmt::format("dwc_rootport_3018/eventid={:#x},type=1,lane={}/", e.id, e.lane)});
+  run.insert(run.end(), {"--duration", "1"});
+  for (std::size_t point : {std::size_t{9}, std::size_t{11}}) {
+    SCOPED_TRACE("killed after " + std::to_string(point) + " register writes");
+    test::BundledRig rig("yitian");
+    test::SimProcess sim(rig.root, {"--rate", "dwc_pcie:0x700=1000000", "--rate", "dwc_pcie:0x70c=250000", "--rate",
+                                    "dwc_pcie:0x602=3000"});
+    const auto& rp = unit_named(rig, "dwc_rootport_3018");
+    auto killed = run_killed(rig, run, point);
+    ASSERT_EQ(killed.status, 128 + SIGKILL) << killed.err;
+    for (const auto& e : lanes) EXPECT_GT(lane_event_moves(rig, rp, e), 0u) << e.id << " counts after the kill";
+    auto again = test::run_tool("pmu-raw", rig.args({"--recover"}));
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_FALSE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
+    EXPECT_EQ(rig.image_change(), "");
+    for (const auto& e : lanes)
+      EXPECT_EQ(lane_event_moves(rig, rp, e), 0u) << fmt::format("{:#x} lane {}", e.id, e.lane);
+    EXPECT_EQ(rig.image_change(), "");
+  }
+}
+
+// Multiplexing: 0x700 on lane 0 and on lane 1 take turns (one per id), so lane 1's is programmed
+// only when the unit is reprogrammed; the session journals it before it turns it on. A kill after
+// the rotation, recovered by the next plain run, leaves neither counting.
+// The write after which lane 1's event is on: 3 writes program and start lane 0's (configure,
+// baseline select, start), the first rotation reads it (a select), stops it, and configures,
+// selects and starts lane 1's -- found with the hook too.
+constexpr std::size_t kRotatedOn = 8;
+TEST(KillRecovery, YitianLaneEventProgrammedByRotationIsTurnedOff) {
+  const std::vector<LaneEvent> lanes = {{0x700, 0}, {0x700, 1}};
+  const std::vector<std::string> run = {"-e",
+                                        "dwc_rootport_3018/eventid=0x700,type=1,lane=0/",
+                                        "-e",
+                                        "dwc_rootport_3018/eventid=0x700,type=1,lane=1/",
+                                        "--duration",
+                                        "2",
+                                        "--mux-interval",
+                                        "500"};
+  test::BundledRig rig("yitian");
+  test::SimProcess sim(rig.root, {"--rate", "dwc_pcie:0x700=1000000"});
+  const auto& rp = unit_named(rig, "dwc_rootport_3018");
+  auto killed = run_killed(rig, run, kRotatedOn);
+  ASSERT_EQ(killed.status, 128 + SIGKILL) << killed.err;
+  EXPECT_GT(lane_event_moves(rig, rp, lanes[1]), 0u) << "lane 1's event is not on at the kill";
+  auto next =
+      test::run_tool("pmu-raw", rig.args({"-e", "dwc_rootport_3018/eventid=0x700,type=1,lane=0/", "--duration", "1"}));
+  ASSERT_EQ(next.status, 0) << next.err;
+  EXPECT_NE(next.err.find(" registers from a run killed before it could restore them (pid "), std::string::npos)
+      << next.err;
+  EXPECT_EQ(rig.image_change(), "");
+  for (const auto& e : lanes) EXPECT_EQ(lane_event_moves(rig, rp, e), 0u) << "lane " << e.lane;
+}
 
 TEST(KillRecovery, Spr2sSeededPointsThenRecover) {
   kill_and_recover("spr-2s", kSpr, seeded_points(kSprWrites), Next::RecoverCommand);
