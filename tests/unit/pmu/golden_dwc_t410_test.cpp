@@ -117,10 +117,11 @@ TEST(GoldenTrace, DesignWareLaneEventsInParallelSelectBeforeRead) {
       config_store(kRootPort, 0x37c, 0x0602030c),
       config_store(kRootPort, 0x37c, 0x07000104),  // stop each: off
       config_store(kRootPort, 0x37c, 0x06020304),
-      // Restore: both off and cleared (in select order), the saved control's event off and
-      // cleared, the time-based counter quiesced and cleared, then the saved controls.
-      config_store(kRootPort, 0x37c, 0x06020305),
+      // Restore: both off and cleared (in the order they were programmed: the order the journal
+      // lists them for a recovery), the saved control's event off and cleared, the time-based
+      // counter quiesced and cleared, then the saved controls.
       config_store(kRootPort, 0x37c, 0x07000105),
+      config_store(kRootPort, 0x37c, 0x06020305),
       config_store(kRootPort, 0x37c, 0x5),
       config_store(kRootPort, 0x384, 0x0),
       config_store(kRootPort, 0x384, 0x1),
