@@ -29,22 +29,36 @@ void write_or_throw(std::FILE* out, const fmt::memory_buffer& buf) {
 }  // namespace
 
 std::string thousands(std::uint64_t v) {
-  std::string digits = std::to_string(v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
+  Text t;
+  thousands_to(t, v);
+  return std::string(t.data(), t.size());
+}
+
+void thousands_to(Text& out, std::uint64_t v) {
+  char digits[24];
+  const auto n = static_cast<std::size_t>(fmt::format_to(digits, "{}", v) - digits);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i && (n - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
   }
-  return out;
 }
 
 namespace {
 
-std::string value_text(const Row& r) {
-  if (r.scale == 1.0) return thousands(r.count);
+void put(Text& out, std::string_view s) {
+  out.append(s.data(), s.data() + s.size());
+}
+
+std::string_view view(const Text& t) {
+  return {t.data(), t.size()};
+}
+
+void value_text(Text& out, const Row& r) {
+  if (r.scale == 1.0) return thousands_to(out, r.count);
   double v = static_cast<double>(r.count) * r.scale;
   double whole = std::floor(v);
-  return fmt::format("{}.{:02d}", thousands(static_cast<std::uint64_t>(whole)),
-                     static_cast<int>(std::lround((v - whole) * 100)) % 100);
+  thousands_to(out, static_cast<std::uint64_t>(whole));
+  fmt::format_to(std::back_inserter(out), ".{:02d}", static_cast<int>(std::lround((v - whole) * 100)) % 100);
 }
 
 // Enabled but never on a counter (a multiplexed set whose turn did not come in the window): perf
@@ -58,11 +72,79 @@ double pcnt(const Row& r) {
 }
 
 // The event as perf --no-merge shows it: the unit's own PMU name in place of a type prefix.
-std::string event_for_box(const Row& r) {
+void event_for_box(Text& out, const Row& r) {
   std::string_view written_pmu = r.event.substr(0, r.event.find('/'));
-  if (written_pmu.size() < r.event.size() && written_pmu != r.pmu)
-    return fmt::format("{}{}", r.pmu, r.event.substr(written_pmu.size()));
-  return std::string(r.event);
+  if (written_pmu.size() < r.event.size() && written_pmu != r.pmu) {
+    put(out, r.pmu);
+    put(out, r.event.substr(written_pmu.size()));
+  } else {
+    put(out, r.event);
+  }
+}
+
+// A JSON string as nlohmann::json::dump writes it (UTF-8 kept, control characters escaped).
+void json_string(Text& out, std::string_view s) {
+  out.push_back('"');
+  for (char c : s) {
+    const char* escape = c == '"'    ? "\\\""
+                         : c == '\\' ? "\\\\"
+                         : c == '\b' ? "\\b"
+                         : c == '\f' ? "\\f"
+                         : c == '\n' ? "\\n"
+                         : c == '\r' ? "\\r"
+                         : c == '\t' ? "\\t"
+                                     : nullptr;
+    if (escape)
+      put(out, escape);
+    else if (static_cast<unsigned char>(c) < 0x20)
+      fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
+    else
+      out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+// One JSON object on a line, members in the order given (as nlohmann::ordered_json keeps them),
+// written as nlohmann::json::dump writes it, straight into the interval's buffer.
+class JsonLine {
+ public:
+  explicit JsonLine(Text& out) : out_(out) { out_.push_back('{'); }
+  ~JsonLine() { put(out_, "}\n"); }
+  JsonLine(const JsonLine&) = delete;
+  JsonLine& operator=(const JsonLine&) = delete;
+
+  Text& key(std::string_view k) {
+    if (members_++) out_.push_back(',');
+    json_string(out_, k);
+    out_.push_back(':');
+    return out_;
+  }
+  void string(std::string_view k, std::string_view v) { json_string(key(k), v); }
+  void integer(std::string_view k, std::uint64_t v) { fmt::format_to(std::back_inserter(key(k)), "{}", v); }
+  // A double as dump() writes it: the shortest round-trip digits, ".0" on an integral value, null
+  // where JSON has no number. (fmt and nlohmann differ only from 1e15 up, far above any time or
+  // percentage here.)
+  void number(std::string_view k, double v) {
+    Text& out = key(k);
+    if (!std::isfinite(v)) return put(out, "null");
+    const std::size_t from = out.size();
+    fmt::format_to(std::back_inserter(out), "{}", v);
+    if (view(out).substr(from).find_first_of(".e") == std::string_view::npos) put(out, ".0");
+  }
+  void boolean(std::string_view k, bool v) { put(key(k), v ? "true" : "false"); }
+
+ private:
+  Text& out_;
+  unsigned members_ = 0;
+};
+
+// The interval column as a number: what the text of the time says (std::stod of it, as before).
+double time_value(std::string_view time) {
+  char text[64];
+  const std::size_t n = std::min(time.size(), sizeof text - 1);
+  std::copy_n(time.data(), n, text);
+  text[n] = 0;
+  return std::strtod(text, nullptr);
 }
 
 }  // namespace
@@ -84,8 +166,17 @@ Reporter::GroupKey Reporter::group_key(const Row& r) const {
 }
 
 std::string Reporter::group_of(const Row& r) const {
+  Text t;
+  group_to(t, r);
+  return std::string(t.data(), t.size());
+}
+
+void Reporter::group_to(Text& out, const Row& r) const {
   auto [socket, pmu] = group_key(r);
-  return socket >= 0 ? fmt::format("S{}", socket) : std::string(pmu);
+  if (socket >= 0)
+    fmt::format_to(std::back_inserter(out), "S{}", socket);
+  else
+    put(out, pmu);
 }
 
 // Rows arrive grouped by backend and unit, not by event, and in the same order every interval:
@@ -136,68 +227,101 @@ void Reporter::plan(const std::vector<Row>& rows) {
   for (const auto& key : plan_keys_) plan_slot_.push_back(position.at(key));
 }
 
-void Reporter::print_rows(const std::string& time, const std::vector<Row>& rows,
-                          const std::vector<MetricRow>& metrics) {
-  const auto& agg = aggregate(rows);
-  const bool box = o_.aggregation == Aggregation::PerBox;
-  for (const auto& r : agg) {
-    std::string group = group_of(r);
-    std::string event = box ? event_for_box(r) : std::string(r.event);
+void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
+  for (const auto& r : aggregate(rows)) {
+    group_.clear();
+    group_to(group_, r);
+    event_.clear();
+    if (o_.aggregation == Aggregation::PerBox)
+      event_for_box(event_, r);
+    else
+      put(event_, r.event);
+    value_.clear();
     switch (o_.format) {
-    case Format::Table: {
-      std::string g = box || o_.aggregation == Aggregation::Merged ? "" : fmt::format("{:<4} ", group);
-      std::string mux = pcnt(r) < 100.0 ? fmt::format("  ({:.2f}%)", pcnt(r)) : "";
-      fmt::format_to(out(), "{}{}{:>20} {:<5} {}{}{}\n", time, g, not_counted(r) ? "<not counted>" : value_text(r),
-                     r.unit, event, not_counted(r) ? "" : mux, r.lost ? "  <overflow: count unreliable>" : "");
+    case Format::Table:
+      print_table_row(time, r);
       break;
-    }
-    case Format::Csv: {
-      const std::string& s = o_.separator;
-      std::string v = not_counted(r)   ? "<not counted>"
-                      : r.scale == 1.0 ? std::to_string(r.count)
-                                       : fmt::format("{:.2f}", static_cast<double>(r.count) * r.scale);
-      fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{:.2f}{}{}\n", time.empty() ? "" : time + s,
-                     group.empty() ? "" : group + s, v, s, r.unit, s, event, s, r.running_ns, s, pcnt(r), s, s);
+    case Format::Csv:
+      print_csv_row(time, r);
       break;
-    }
-    case Format::Json: {
-      nlohmann::ordered_json j;
-      if (!time.empty()) j["interval"] = std::stod(time);
-      if (!box && !group.empty()) j["socket"] = group;  // per socket, device or stack
-      if (box) j["pmu"] = group;
-      j["counter-value"] =
-          not_counted(r) ? "<not counted>" : fmt::format("{:f}", static_cast<double>(r.count) * r.scale);
-      j["unit"] = std::string(r.unit);
-      j["event"] = event;
-      j["event-runtime"] = r.running_ns;
-      j["pcnt-running"] = std::round(pcnt(r) * 100) / 100;
-      j["backend"] = std::string(r.backend);
-      if (r.lost) j["lost"] = true;
-      fmt::format_to(out(), "{}\n", j.dump());
+    case Format::Json:
+      print_json_row(time, r);
       break;
-    }
     }
   }
-  for (const auto& m : metrics) breakdown() ? print_breakdown_metric(time, m) : print_metric(time, m);
+  for (const auto& m : metrics) breakdown() ? print_breakdown_metric(std::string(time), m) : print_metric(time, m);
 }
 
-void Reporter::print_metric(const std::string& time, const MetricRow& m) {
-  std::string value = m.valid ? fmt::format("{:.3f}", m.value) : "nan";
+void Reporter::print_table_row(std::string_view time, const Row& r) {
+  const bool counted = !not_counted(r);
+  if (counted)
+    value_text(value_, r);
+  else
+    put(value_, "<not counted>");
+  put(buf_, time);
+  if (o_.aggregation != Aggregation::PerBox && o_.aggregation != Aggregation::Merged)
+    fmt::format_to(out(), "{:<4} ", view(group_));
+  fmt::format_to(out(), "{:>20} {:<5} {}", view(value_), r.unit, view(event_));
+  if (counted && pcnt(r) < 100.0) fmt::format_to(out(), "  ({:.2f}%)", pcnt(r));
+  if (r.lost) put(buf_, "  <overflow: count unreliable>");
+  buf_.push_back('\n');
+}
+
+void Reporter::print_csv_row(std::string_view time, const Row& r) {
+  const std::string_view s = o_.separator;
+  if (not_counted(r))
+    put(value_, "<not counted>");
+  else if (r.scale == 1.0)
+    fmt::format_to(std::back_inserter(value_), "{}", r.count);
+  else
+    fmt::format_to(std::back_inserter(value_), "{:.2f}", static_cast<double>(r.count) * r.scale);
+  if (!time.empty()) fmt::format_to(out(), "{}{}", time, s);
+  if (group_.size()) fmt::format_to(out(), "{}{}", view(group_), s);
+  fmt::format_to(out(), "{}{}{}{}{}{}{}{}{:.2f}{}{}\n", view(value_), s, r.unit, s, view(event_), s, r.running_ns, s,
+                 pcnt(r), s, s);
+}
+
+void Reporter::print_json_row(std::string_view time, const Row& r) {
+  const bool box = o_.aggregation == Aggregation::PerBox;
+  if (not_counted(r))
+    put(value_, "<not counted>");
+  else
+    fmt::format_to(std::back_inserter(value_), "{:f}", static_cast<double>(r.count) * r.scale);
+  JsonLine j(buf_);
+  if (!time.empty()) j.number("interval", time_value(time));
+  if (!box && group_.size()) j.string("socket", view(group_));  // per socket, device or stack
+  if (box) j.string("pmu", view(group_));
+  j.string("counter-value", view(value_));
+  j.string("unit", r.unit);
+  j.string("event", view(event_));
+  j.integer("event-runtime", r.running_ns);
+  j.number("pcnt-running", std::round(pcnt(r) * 100) / 100);
+  j.string("backend", r.backend);
+  if (r.lost) j.boolean("lost", true);
+}
+
+void Reporter::print_metric(std::string_view time, const MetricRow& m) {
+  value_.clear();
+  if (m.valid)
+    fmt::format_to(std::back_inserter(value_), "{:.3f}", m.value);
+  else
+    put(value_, "nan");
   if (o_.format == Format::Json) {
-    nlohmann::ordered_json j;
-    if (!time.empty()) j["interval"] = std::stod(time);
-    if (!m.group.empty()) j[o_.aggregation == Aggregation::PerBox ? "pmu" : "socket"] = m.group;
-    j["metric-value"] = value;
-    j["metric-unit"] = m.unit;
-    j["metric"] = m.name;
-    fmt::format_to(out(), "{}\n", j.dump());
+    JsonLine j(buf_);
+    if (!time.empty()) j.number("interval", time_value(time));
+    if (!m.group.empty()) j.string(o_.aggregation == Aggregation::PerBox ? "pmu" : "socket", m.group);
+    j.string("metric-value", view(value_));
+    j.string("metric-unit", m.unit);
+    j.string("metric", m.name);
   } else if (o_.format == Format::Csv) {
-    const std::string& s = o_.separator;
-    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s,
-                   m.group.empty() ? "" : m.group + s, "", s, "", s, m.name, s, "", s, "", s + value + s + m.unit);
+    const std::string_view s = o_.separator;
+    if (!time.empty()) fmt::format_to(out(), "{}{}", time, s);
+    if (!m.group.empty()) fmt::format_to(out(), "{}{}", m.group, s);
+    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}\n", s, s, m.name, s, s, s, view(value_), s, m.unit);
   } else {
-    std::string g = m.group.empty() ? "" : fmt::format("{:<4} ", m.group);
-    fmt::format_to(out(), "{}{}{:>20} {:<5} {}\n", time, g, value, m.unit, m.name);
+    put(buf_, time);
+    if (!m.group.empty()) fmt::format_to(out(), "{:<4} ", m.group);
+    fmt::format_to(out(), "{:>20} {:<5} {}\n", view(value_), m.unit, m.name);
   }
 }
 
@@ -248,9 +372,10 @@ void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vec
                    o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock" : "", "counts", "unit", "events");
     header_done_ = true;
   }
-  std::string time = fmt::format("{:16.9f} ", t_s);
-  if (o_.format != Format::Table) time = fmt::format("{:.9f}", t_s);
-  print_rows(time, rows, metrics);
+  char time[64];
+  const auto written = o_.format == Format::Table ? fmt::format_to_n(time, sizeof time, "{:16.9f} ", t_s)
+                                                  : fmt::format_to_n(time, sizeof time, "{:.9f}", t_s);
+  print_rows(std::string_view(time, std::min(written.size, sizeof time)), rows, metrics);
   write_or_throw(o_.out, buf_);
   buf_.clear();
 }

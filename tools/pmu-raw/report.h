@@ -16,6 +16,9 @@
 
 namespace pmukit::tools {
 
+// Text built for output: grows to the largest interval once, then is reused (no allocation).
+using Text = fmt::memory_buffer;
+
 // PerDevice and PerStack (-M IIO metrics per PCIe device or IIO stack) show events merged and each
 // metric instance on a line of its own.
 enum class Aggregation { Merged, PerSocket, PerBox, PerDevice, PerStack };
@@ -39,14 +42,19 @@ class Reporter {
   void totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
               const std::vector<std::string>& notes, double elapsed_s);
   std::string group_of(const Row& r) const;
+  void group_to(Text& out, const Row& r) const;
 
  private:
   // What a row is summed under: (socket, "") per socket, (-1, pmu) per box, (-1, "") merged.
   using GroupKey = std::pair<int, std::string_view>;
   GroupKey group_key(const Row& r) const;
   bool breakdown() const { return o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack; }
-  void print_rows(const std::string& time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
-  void print_metric(const std::string& time, const MetricRow& m);
+  void print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
+  // One aggregated row; group_ and event_ hold its group and event text.
+  void print_table_row(std::string_view time, const Row& r);
+  void print_csv_row(std::string_view time, const Row& r);
+  void print_json_row(std::string_view time, const Row& r);
+  void print_metric(std::string_view time, const MetricRow& m);
   void print_breakdown_metric(const std::string& time, const MetricRow& m);
   // Rows summed per (event, group) in -e order (valid until the next call).
   const std::vector<Row>& aggregate(const std::vector<Row>& rows);
@@ -57,7 +65,8 @@ class Reporter {
   ReportOptions o_;
   bool header_done_ = false;
   // One interval's (or the totals') text, written with one fwrite and kept for the next.
-  fmt::memory_buffer buf_;
+  Text buf_;
+  Text group_, event_, value_;  // one row's fields, reused
   // aggregate()'s plan: each row's key, and the merged row it is summed into.
   std::vector<std::pair<std::size_t, GroupKey>> plan_keys_;
   std::vector<std::size_t> plan_slot_;
@@ -68,5 +77,6 @@ class Reporter {
 
 // 1234567 -> "1,234,567"
 std::string thousands(std::uint64_t v);
+void thousands_to(Text& out, std::uint64_t v);
 
 }  // namespace pmukit::tools
