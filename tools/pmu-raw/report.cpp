@@ -1,6 +1,9 @@
 // pmu-raw -- rendering counts.
 #include "report.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -16,10 +19,26 @@ namespace pmukit::tools {
 
 namespace {
 
+// The interval's text in one write(2) where the stream has a descriptor (whatever the stdio
+// buffer's size: fwrite splits a block larger than it), after anything the stream still holds.
+bool write_all(std::FILE* out, const fmt::memory_buffer& buf) {
+  const int fd = ::fileno(out);
+  if (fd < 0) return std::fwrite(buf.data(), 1, buf.size(), out) == buf.size() && std::fflush(out) == 0;
+  if (std::fflush(out) != 0) return false;
+  for (std::size_t done = 0; done < buf.size();) {
+    const ssize_t n = ::write(fd, buf.data() + done, buf.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 // Counts that could not be written are lost: an error (a full disk, -o /dev/full), not a success.
 // A reader that went away (EPIPE) stays the quiet broken pipe `| head` expects.
 void write_or_throw(std::FILE* out, const fmt::memory_buffer& buf) {
-  if (std::fwrite(buf.data(), 1, buf.size(), out) == buf.size() && std::fflush(out) == 0 && !std::ferror(out)) return;
+  errno = 0;
+  if (write_all(out, buf) && !std::ferror(out)) return;
   int err = errno ? errno : EIO;
   std::clearerr(out);
   if (err == EPIPE) throw std::system_error(std::make_error_code(std::errc::broken_pipe));
