@@ -72,12 +72,36 @@ std::string_view view(const Text& t) {
   return {t.data(), t.size()};
 }
 
+void put(Text& out, std::uint64_t v) {
+  const fmt::format_int digits(v);
+  out.append(digits.data(), digits.data() + digits.size());
+}
+
+// `s` padded with spaces to `width` columns, on the left (right-aligned) or the right, as fmt's
+// {:>N} and {:<N} do; fmt itself counts the columns of text that is not ASCII.
+void pad(Text& out, std::string_view s, std::size_t width, bool right_align) {
+  if (std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+    if (right_align) return fmt::format_to(fmt::appender(out), "{:>{}}", s, width), void();
+    return fmt::format_to(fmt::appender(out), "{:<{}}", s, width), void();
+  }
+  const std::size_t spaces = s.size() < width ? width - s.size() : 0;
+  if (!right_align) put(out, s);
+  for (std::size_t i = 0; i < spaces; ++i) out.push_back(' ');
+  if (right_align) put(out, s);
+}
+
+// The share of the time counted, as "{:.2f}" writes it; 100.00 (the common case) without it.
+void percent(Text& out, double p) {
+  if (p == 100.0) return put(out, "100.00");
+  fmt::format_to(fmt::appender(out), "{:.2f}", p);
+}
+
 void value_text(Text& out, const Row& r) {
   if (r.scale == 1.0) return thousands_to(out, r.count);
   double v = static_cast<double>(r.count) * r.scale;
   double whole = std::floor(v);
   thousands_to(out, static_cast<std::uint64_t>(whole));
-  fmt::format_to(std::back_inserter(out), ".{:02d}", static_cast<int>(std::lround((v - whole) * 100)) % 100);
+  fmt::format_to(fmt::appender(out), ".{:02d}", static_cast<int>(std::lround((v - whole) * 100)) % 100);
 }
 
 // Enabled but never on a counter (a multiplexed set whose turn did not come in the window): perf
@@ -116,11 +140,21 @@ void json_string(Text& out, std::string_view s) {
     if (escape)
       put(out, escape);
     else if (static_cast<unsigned char>(c) < 0x20)
-      fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
+      fmt::format_to(fmt::appender(out), "\\u{:04x}", static_cast<unsigned>(c));
     else
       out.push_back(c);
   }
   out.push_back('"');
+}
+
+// A double as nlohmann::json::dump writes it: the shortest round-trip digits, ".0" on an integral
+// value, null where JSON has no number. (fmt and nlohmann differ only from 1e15 up, far above any
+// time or percentage here.)
+void json_number(Text& out, double v) {
+  if (!std::isfinite(v)) return put(out, "null");
+  const std::size_t from = out.size();
+  fmt::format_to(fmt::appender(out), "{}", v);
+  if (view(out).substr(from).find_first_of(".e") == std::string_view::npos) put(out, ".0");
 }
 
 // One JSON object on a line, members in the order given (as nlohmann::ordered_json keeps them),
@@ -139,17 +173,9 @@ class JsonLine {
     return out_;
   }
   void string(std::string_view k, std::string_view v) { json_string(key(k), v); }
-  void integer(std::string_view k, std::uint64_t v) { fmt::format_to(std::back_inserter(key(k)), "{}", v); }
-  // A double as dump() writes it: the shortest round-trip digits, ".0" on an integral value, null
-  // where JSON has no number. (fmt and nlohmann differ only from 1e15 up, far above any time or
-  // percentage here.)
-  void number(std::string_view k, double v) {
-    Text& out = key(k);
-    if (!std::isfinite(v)) return put(out, "null");
-    const std::size_t from = out.size();
-    fmt::format_to(std::back_inserter(out), "{}", v);
-    if (view(out).substr(from).find_first_of(".e") == std::string_view::npos) put(out, ".0");
-  }
+  void integer(std::string_view k, std::uint64_t v) { put(key(k), v); }
+  void number(std::string_view k, double v) { json_number(key(k), v); }
+  void raw(std::string_view k, std::string_view json) { put(key(k), json); }
   void boolean(std::string_view k, bool v) { put(key(k), v ? "true" : "false"); }
 
  private:
@@ -193,7 +219,7 @@ std::string Reporter::group_of(const Row& r) const {
 void Reporter::group_to(Text& out, const Row& r) const {
   auto [socket, pmu] = group_key(r);
   if (socket >= 0)
-    fmt::format_to(std::back_inserter(out), "S{}", socket);
+    fmt::format_to(fmt::appender(out), "S{}", socket);
   else
     put(out, pmu);
 }
@@ -247,6 +273,8 @@ void Reporter::plan(const std::vector<Row>& rows) {
 }
 
 void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
+  interval_.clear();
+  if (o_.format == Format::Json && !time.empty()) json_number(interval_, time_value(time));
   for (const auto& r : aggregate(rows)) {
     group_.clear();
     group_to(group_, r);
@@ -278,10 +306,20 @@ void Reporter::print_table_row(std::string_view time, const Row& r) {
   else
     put(value_, "<not counted>");
   put(buf_, time);
-  if (o_.aggregation != Aggregation::PerBox && o_.aggregation != Aggregation::Merged)
-    fmt::format_to(out(), "{:<4} ", view(group_));
-  fmt::format_to(out(), "{:>20} {:<5} {}", view(value_), r.unit, view(event_));
-  if (counted && pcnt(r) < 100.0) fmt::format_to(out(), "  ({:.2f}%)", pcnt(r));
+  if (o_.aggregation != Aggregation::PerBox && o_.aggregation != Aggregation::Merged) {
+    pad(buf_, view(group_), 4, false);
+    buf_.push_back(' ');
+  }
+  pad(buf_, view(value_), 20, true);
+  buf_.push_back(' ');
+  pad(buf_, r.unit, 5, false);
+  buf_.push_back(' ');
+  put(buf_, view(event_));
+  if (counted && pcnt(r) < 100.0) {
+    put(buf_, "  (");
+    percent(buf_, pcnt(r));
+    put(buf_, "%)");
+  }
   if (r.lost) put(buf_, "  <overflow: count unreliable>");
   buf_.push_back('\n');
 }
@@ -291,13 +329,18 @@ void Reporter::print_csv_row(std::string_view time, const Row& r) {
   if (not_counted(r))
     put(value_, "<not counted>");
   else if (r.scale == 1.0)
-    fmt::format_to(std::back_inserter(value_), "{}", r.count);
+    put(value_, r.count);
   else
-    fmt::format_to(std::back_inserter(value_), "{:.2f}", static_cast<double>(r.count) * r.scale);
-  if (!time.empty()) fmt::format_to(out(), "{}{}", time, s);
-  if (group_.size()) fmt::format_to(out(), "{}{}", view(group_), s);
-  fmt::format_to(out(), "{}{}{}{}{}{}{}{}{:.2f}{}{}\n", view(value_), s, r.unit, s, view(event_), s, r.running_ns, s,
-                 pcnt(r), s, s);
+    fmt::format_to(fmt::appender(value_), "{:.2f}", static_cast<double>(r.count) * r.scale);
+  for (std::string_view field : {time, view(group_)})
+    if (!field.empty()) put(buf_, field), put(buf_, s);
+  for (std::string_view field : {view(value_), r.unit, view(event_)}) put(buf_, field), put(buf_, s);
+  put(buf_, r.running_ns);
+  put(buf_, s);
+  percent(buf_, pcnt(r));
+  put(buf_, s);
+  put(buf_, s);
+  buf_.push_back('\n');
 }
 
 void Reporter::print_json_row(std::string_view time, const Row& r) {
@@ -305,9 +348,9 @@ void Reporter::print_json_row(std::string_view time, const Row& r) {
   if (not_counted(r))
     put(value_, "<not counted>");
   else
-    fmt::format_to(std::back_inserter(value_), "{:f}", static_cast<double>(r.count) * r.scale);
+    fmt::format_to(fmt::appender(value_), "{:f}", static_cast<double>(r.count) * r.scale);
   JsonLine j(buf_);
-  if (!time.empty()) j.number("interval", time_value(time));
+  if (!time.empty()) j.raw("interval", view(interval_));
   if (!box && group_.size()) j.string("socket", view(group_));  // per socket, device or stack
   if (box) j.string("pmu", view(group_));
   j.string("counter-value", view(value_));
@@ -322,12 +365,12 @@ void Reporter::print_json_row(std::string_view time, const Row& r) {
 void Reporter::print_metric(std::string_view time, const MetricRow& m) {
   value_.clear();
   if (m.valid)
-    fmt::format_to(std::back_inserter(value_), "{:.3f}", m.value);
+    fmt::format_to(fmt::appender(value_), "{:.3f}", m.value);
   else
     put(value_, "nan");
   if (o_.format == Format::Json) {
     JsonLine j(buf_);
-    if (!time.empty()) j.number("interval", time_value(time));
+    if (!time.empty()) j.raw("interval", view(interval_));
     if (!m.group.empty()) j.string(o_.aggregation == Aggregation::PerBox ? "pmu" : "socket", m.group);
     j.string("metric-value", view(value_));
     j.string("metric-unit", m.unit);

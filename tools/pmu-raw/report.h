@@ -60,13 +60,14 @@ class Reporter {
   const std::vector<Row>& aggregate(const std::vector<Row>& rows);
   bool plan_matches(const std::vector<Row>& rows) const;
   void plan(const std::vector<Row>& rows);
-  auto out() { return std::back_inserter(buf_); }
+  fmt::appender out() { return fmt::appender(buf_); }
 
   ReportOptions o_;
   bool header_done_ = false;
   // One interval's (or the totals') text, written with one fwrite and kept for the next.
   Text buf_;
   Text group_, event_, value_;  // one row's fields, reused
+  Text interval_;               // JSON: the interval's time as a number, once per interval
   // aggregate()'s plan: each row's key, and the merged row it is summed into.
   std::vector<std::pair<std::size_t, GroupKey>> plan_keys_;
   std::vector<std::size_t> plan_slot_;
