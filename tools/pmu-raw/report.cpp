@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <system_error>
 
@@ -64,8 +65,11 @@ void thousands_to(Text& out, std::uint64_t v) {
 
 namespace {
 
+// One memcpy (fmt's append copies byte by byte).
 void put(Text& out, std::string_view s) {
-  out.append(s.data(), s.data() + s.size());
+  const std::size_t at = out.size();
+  out.resize(at + s.size());
+  if (!s.empty()) std::memcpy(out.data() + at, s.data(), s.size());
 }
 
 std::string_view view(const Text& t) {
@@ -74,7 +78,7 @@ std::string_view view(const Text& t) {
 
 void put(Text& out, std::uint64_t v) {
   const fmt::format_int digits(v);
-  out.append(digits.data(), digits.data() + digits.size());
+  put(out, std::string_view(digits.data(), digits.size()));
 }
 
 // `s` padded with spaces to `width` columns, on the left (right-aligned) or the right, as fmt's
