@@ -27,6 +27,8 @@ class RegisterIo;
 class BatchedSample {
  public:
   // Whether counter `c` of `plan` is read here: one config-space or MSR load, whole, no overflow flag.
+  // (A counter the session must write something for before reading it -- a DesignWare lane
+  // select -- is not: add that here, as in FlatSample::eligible.)
   static bool eligible(const SamplePlan& plan, const SamplePlan::Counter& c);
 
   void clear();
