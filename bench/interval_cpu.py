@@ -14,6 +14,8 @@ perf:   this machine's real PMUs through the perf backend (pmu-raw --backend per
         alternating; the ratio is of the medians of CPU time per interval.
 CPU time is user+system of the measuring process alone (wait4 rusage), so the simulator's own
 work is not counted. Intervals are checked by counting the CSV lines each tool wrote.
+System calls per interval (direct): `strace -c -f` of `-I 10 --interval-count 101` less that of
+`--interval-count 1`, over 100 intervals, in total and per call (strace is Debian's `strace`).
 """
 import json
 import os
@@ -98,9 +100,39 @@ def direct(work, events, what):
         steady = (cpu - setup_cpu) / (intervals - 1)
         print(f"  per interval {1e6 * steady:.1f} us = {1e9 * steady / counters:.0f} ns per counter "
               f"({100 * steady * 1000 / interval:.2f}% of one core at -I {interval})")
+        syscalls(args)
     finally:
         sim.terminate()
         sim.wait()
+
+
+def strace_counts(argv, work):
+    """{syscall: calls} of argv and its children, from strace -c."""
+    summary = os.path.join(work, "strace.txt")
+    subprocess.run(["strace", "-c", "-f", "-o", summary] + argv, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    counts = {}
+    with open(summary) as f:
+        for line in f:
+            # % time, seconds, usecs/call, calls, [errors,] syscall
+            fields = line.split()
+            if len(fields) >= 5 and fields[0][0].isdigit() and fields[-1] != "total":
+                counts[fields[-1]] = int(fields[3])
+    return counts
+
+
+def syscalls(args, intervals=100):
+    if not shutil.which("strace"):
+        print("  system calls: strace is not installed (apt-get install strace)")
+        return
+    with tempfile.TemporaryDirectory(prefix="pmukit-strace-") as work:
+        base = args + ["-I", "10", "-o", "/dev/null", "--interval-count"]
+        one = strace_counts(base + ["1"], work)
+        many = strace_counts(base + [str(intervals + 1)], work)
+    per = {k: (many.get(k, 0) - one.get(k, 0)) / intervals for k in set(one) | set(many)}
+    per = {k: v for k, v in sorted(per.items(), key=lambda kv: -kv[1]) if v >= 0.05}
+    print(f"  system calls per interval (strace -c -f, {intervals} intervals): {sum(per.values()):.1f} = "
+          + ", ".join(f"{k} {v:.1f}" for k, v in per.items()))
 
 
 def perf(work, repeats=7):

@@ -277,6 +277,29 @@ std::uint32_t PciConfig::read32_or_throw(unsigned offset) {
   throw Error(fmt::format("{} @{:#x}: config read failed", bdf_.str(), offset));
 }
 
+void PciConfig::read_range(unsigned offset, std::uint8_t* buf, unsigned len) {
+  if (offset % 4 != 0 || len % 4 != 0 || offset > 4096 || len > 4096 - offset)
+    throw Error(fmt::format("{} @{:#x}: config range of {} bytes is unaligned or past 4096", bdf_.str(), offset, len));
+  if (owner_.method_ != "linux-sysfs") {
+    for (unsigned i = 0; i < len; i += 4) {
+      const std::uint32_t v = read32_or_throw(offset + i);
+      for (unsigned b = 0; b < 4; ++b) buf[i + b] = static_cast<std::uint8_t>(v >> 8 * b);  // little-endian
+    }
+    return;
+  }
+  if (range_fd_.get() < 0) {
+    std::string path = fmt::format("{}/devices/{}/config", owner_.sysfs_root_, bdf_.str());
+    auto r = owner_.machine_->open_register(path, false);
+    if (r.fd.get() < 0) throw SystemError(fmt::format("{}: {}", path, errno_text(r.err)), r.err);
+    range_fd_ = std::move(r.fd);
+  }
+  ++reads_;
+  const ssize_t n = ::pread(range_fd_.get(), buf, len, offset);
+  if (n != static_cast<ssize_t>(len))
+    throw Error(fmt::format("{} @{:#x}: config read failed: {}", bdf_.str(), offset,
+                            n < 0 ? errno_text(errno) : fmt::format("{} of {} bytes", n, len)));
+}
+
 void PciConfig::write_block(unsigned offset, const std::uint8_t* buf, unsigned len) {
   if (offset + len > 4096 || offset % len != 0)
     throw Error(fmt::format("{} @{:#x}: unaligned or out-of-range config write", bdf_.str(), offset));

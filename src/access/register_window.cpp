@@ -17,7 +17,6 @@ namespace pmukit {
 
 namespace {
 std::atomic<std::uint64_t> g_mmap_calls{0};
-constexpr int kHiLoHiMaxPoll = 1000;  // same bound as Linux arm_cspmu HILOHI_MAX_POLL
 }  // namespace
 
 std::uint64_t RegisterWindow::mmap_calls() {
@@ -104,18 +103,23 @@ std::uint64_t RegisterWindow::read64(std::uint64_t offset) const {
 }
 
 std::uint64_t RegisterWindow::read64_hilohi(std::uint64_t offset) const {
+  std::uint64_t v = 0;
+  if (load64_hilohi(address_hilohi(offset), v)) return v;
+  throw Error(fmt::format("{}: 64-bit counter at +{:#x} kept changing its high word", source_, offset));
+}
+
+const volatile std::uint32_t* RegisterWindow::address32(std::uint64_t offset) const {
+  return reinterpret_cast<volatile std::uint32_t*>(at(offset, 4));
+}
+
+const volatile std::uint64_t* RegisterWindow::address64(std::uint64_t offset) const {
+  return reinterpret_cast<volatile std::uint64_t*>(at(offset, 8));
+}
+
+const volatile std::uint32_t* RegisterWindow::address_hilohi(std::uint64_t offset) const {
   // Two 32-bit accesses: dword alignment is enough (Tegra410 C2C counters sit at 0x...c).
   at(offset + 4, 4);
-  auto* lo = reinterpret_cast<volatile std::uint32_t*>(at(offset, 4));
-  auto* hi = lo + 1;
-  std::uint32_t h1 = *hi;
-  for (int i = 0; i < kHiLoHiMaxPoll; ++i) {
-    std::uint32_t l = *lo;
-    std::uint32_t h2 = *hi;
-    if (h1 == h2) return static_cast<std::uint64_t>(h2) << 32 | l;
-    h1 = h2;
-  }
-  throw Error(fmt::format("{}: 64-bit counter at +{:#x} kept changing its high word", source_, offset));
+  return address32(offset);
 }
 
 void RegisterWindow::write32(std::uint64_t offset, std::uint32_t value) {

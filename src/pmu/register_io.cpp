@@ -21,8 +21,7 @@ struct Overload : F... {
   using F::operator()...;
 };
 template <class... F>
-Overload(F...) -> Overload<F...>;     // clang 14 (the fuzz preset) does not deduce aggregates by itself
-constexpr int kHiLoHiMaxPoll = 1000;  // as RegisterWindow::read64_hilohi (Linux HILOHI_MAX_POLL)
+Overload(F...) -> Overload<F...>;  // clang 14 (the fuzz preset) does not deduce aggregates by itself
 }  // namespace
 
 std::uint64_t location(const Address& a) {

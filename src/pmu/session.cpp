@@ -8,7 +8,10 @@
 
 #include <fmt/format.h>
 
+#include "batched_sample.h"
+#include "flat_sample.h"
 #include "pmukit/access/machine.h"
+#include "pmukit/access/register_window.h"
 #include "pmukit/pmu/journal.h"
 #include "pmukit/pmu/preflight.h"
 #include "pmukit/util/error.h"
@@ -20,7 +23,8 @@ DirectSession::DirectSession(Machine& machine, std::vector<UnitEvents> work, con
     : DirectSession(std::make_unique<Preflight>(machine, db), std::move(work), options) {}
 
 DirectSession::DirectSession(std::unique_ptr<Preflight> preflight, std::vector<UnitEvents> work, SessionOptions options)
-    : preflight_(std::move(preflight)), options_(options), work_(std::move(work)) {
+    : preflight_(std::move(preflight)), options_(options), work_(std::move(work)),
+      flat_(std::make_unique<FlatSample>()), batched_(std::make_unique<BatchedSample>()) {
   admit();
   write_journal();
   WriteGuard& g = preflight_->guard();
@@ -33,6 +37,8 @@ DirectSession::DirectSession(std::unique_ptr<Preflight> preflight, std::vector<U
   raw_.resize(work_.size());
   overflow_.resize(work_.size());
   values_.resize(work_.size());
+  guarded_.resize(work_.size());
+  guarded_unit_.resize(work_.size());
   try {
     // Phase by phase over every unit, settling once between phases.
     for (auto* d : drivers_) d->reset(g);
@@ -44,6 +50,7 @@ DirectSession::DirectSession(std::unique_ptr<Preflight> preflight, std::vector<U
     throw;
   }
   for (std::size_t u = 0; u < drivers_.size(); ++u) track(u);
+  compile_flat();
 }
 
 DirectSession::~DirectSession() {
@@ -103,6 +110,49 @@ void DirectSession::track(std::size_t u) {
   for (const auto& c : plans_[u].counters) trackers_[u].emplace_back(c.width);
   raw_[u].assign(plans_[u].counters.size(), 0);
   overflow_[u].assign(plans_[u].counters.size(), false);
+  values_[u].assign(plans_[u].counters.size(), CounterValue{});
+}
+
+// The flat array over every unit's plan, rebuilt whenever a plan changes (it points into the
+// trackers and values, which track() reallocates).
+void DirectSession::compile_flat() {
+  flat_->clear();
+  batched_->clear();
+  for (std::size_t u = 0; u < plans_.size(); ++u) compile_unit(u);
+  batched_->compile();
+}
+
+// Unit u's counters onto the flat pass, the batched reads or the guarded path. Its overflow
+// status banks go to the flat pass only with every counter of the unit (a bank read and cleared
+// in one place); otherwise its counters with a flag stay guarded with the banks.
+void DirectSession::compile_unit(std::size_t u) {
+  RegisterIo& io = preflight_->guard().io();
+  const SamplePlan& p = plans_[u];
+  auto window = [&](const Reg& r) -> const RegisterWindow& {
+    return io.window(std::get<MmioAddress>(r.at).phys, r.width / 8u);
+  };
+  bool whole = p.status.size() <= 8;  // as read(): at most 8 banks
+  for (const auto& st : p.status) whole = whole && FlatSample::eligible(st);
+  for (const auto& c : p.counters) whole = whole && FlatSample::eligible(p, c);
+  std::uint32_t bank[8] = {};
+  if (whole)
+    for (std::size_t s = 0; s < p.status.size(); ++s) bank[s] = flat_->add_status(window(p.status[s].reg), p.status[s]);
+  guarded_[u].assign(p.counters.size(), 1);
+  guarded_unit_[u] = !whole && !p.status.empty();
+  for (std::size_t c = 0; c < p.counters.size(); ++c) {
+    const auto& counter = p.counters[c];
+    const Reg& load = p.loads[counter.first];
+    if (FlatSample::eligible(p, counter) && (whole || counter.status < 0)) {
+      const std::uint32_t status = counter.status >= 0 ? bank[counter.status] : 0;
+      flat_->add(window(load), load, trackers_[u][c], values_[u][c], counter.multiplier, status, counter.bit);
+    } else if (counter.status < 0 && BatchedSample::eligible(p, counter)) {
+      batched_->add(io, load, trackers_[u][c], values_[u][c], counter.multiplier);
+    } else {
+      guarded_unit_[u] = 1;
+      continue;
+    }
+    guarded_[u][c] = 0;
+  }
 }
 
 void DirectSession::settle() {
@@ -138,13 +188,15 @@ std::uint64_t read_counter(WriteGuard& g, const SamplePlan& p, const SamplePlan:
 
 }  // namespace
 
-void DirectSession::read(std::size_t u) {
+// Unit u's counters through the guard: all of them, or only those the flat pass leaves to it.
+void DirectSession::read(std::size_t u, bool guarded_only) {
   WriteGuard& g = preflight_->guard();
   const SamplePlan& p = plans_[u];
   std::uint32_t seen[8] = {};  // overflow banks: a CoreSight block has at most 8 (256 counters)
   for (std::size_t s = 0; s < p.status.size() && s < std::size(seen); ++s)
     seen[s] = static_cast<std::uint32_t>(g.read(p.status[s].reg)) & p.status[s].mask;
   for (std::size_t c = 0; c < p.counters.size(); ++c) {
+    if (guarded_only && !guarded_[u][c]) continue;
     const auto& counter = p.counters[c];
     // The select write (a command register: under a simulator the guard settles it through
     // options_.settle before returning, so the model shows the selected counter), then the loads.
@@ -157,7 +209,7 @@ void DirectSession::read(std::size_t u) {
 }
 
 void DirectSession::baseline(std::size_t u) {
-  read(u);
+  read(u, false);
   for (std::size_t c = 0; c < raw_[u].size(); ++c)
     trackers_[u][c].start(plans_[u].counters[c].zero_at_start ? 0 : raw_[u][c]);
 }
@@ -175,10 +227,13 @@ void DirectSession::stop() {
 }
 
 const std::vector<std::vector<CounterValue>>& DirectSession::sample() {
+  flat_->sample(preflight_->guard());
+  batched_->sample();
   for (std::size_t u = 0; u < drivers_.size(); ++u) {
-    read(u);
-    values_[u].resize(raw_[u].size());
+    if (!guarded_unit_[u]) continue;
+    read(u, true);
     for (std::size_t c = 0; c < raw_[u].size(); ++c) {
+      if (!guarded_[u][c]) continue;
       auto d = trackers_[u][c].update(raw_[u][c], overflow_[u][c]);
       const std::uint64_t m = plans_[u].counters[c].multiplier;
       values_[u][c] = {d.delta * m, trackers_[u][c].total() * m, d.wrapped, d.lost, d.delta};
@@ -202,6 +257,7 @@ void DirectSession::reprogram(std::size_t u, std::vector<syntax::EncodedEvent> e
   drivers_[u]->configure(g, work_[u].events, plans_[u]);
   settle();
   track(u);
+  compile_flat();
   baseline(u);
   drivers_[u]->start(g);
   settle();

@@ -1,14 +1,16 @@
 // pmu-raw -- rendering counts.
 #include "report.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <system_error>
 
-#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -18,10 +20,26 @@ namespace pmukit::tools {
 
 namespace {
 
+// The interval's text in one write(2) where the stream has a descriptor (whatever the stdio
+// buffer's size: fwrite splits a block larger than it), after anything the stream still holds.
+bool write_all(std::FILE* out, const fmt::memory_buffer& buf) {
+  const int fd = ::fileno(out);
+  if (fd < 0) return std::fwrite(buf.data(), 1, buf.size(), out) == buf.size() && std::fflush(out) == 0;
+  if (std::fflush(out) != 0) return false;
+  for (std::size_t done = 0; done < buf.size();) {
+    const ssize_t n = ::write(fd, buf.data() + done, buf.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
 // Counts that could not be written are lost: an error (a full disk, -o /dev/full), not a success.
 // A reader that went away (EPIPE) stays the quiet broken pipe `| head` expects.
 void write_or_throw(std::FILE* out, const fmt::memory_buffer& buf) {
-  if (std::fwrite(buf.data(), 1, buf.size(), out) == buf.size() && std::fflush(out) == 0 && !std::ferror(out)) return;
+  errno = 0;
+  if (write_all(out, buf) && !std::ferror(out)) return;
   int err = errno ? errno : EIO;
   std::clearerr(out);
   if (err == EPIPE) throw std::system_error(std::make_error_code(std::errc::broken_pipe));
@@ -30,87 +48,64 @@ void write_or_throw(std::FILE* out, const fmt::memory_buffer& buf) {
 
 }  // namespace
 
-// A count's digits with perf's thousands separators, in place: "1,234,567" or "1,234.50".
-const char* DigitText::set(std::uint64_t whole, int cents) {
+std::string thousands(std::uint64_t v) {
+  Text t;
+  thousands_to(t, v);
+  return std::string(t.data(), t.size());
+}
+
+void thousands_to(Text& out, std::uint64_t v) {
   char digits[24];
-  auto* end = fmt::format_to(digits, FMT_COMPILE("{}"), whole);
-  const auto n = static_cast<std::size_t>(end - digits);
-  std::size_t at = 0;
+  const auto n = static_cast<std::size_t>(fmt::format_to(digits, "{}", v) - digits);
   for (std::size_t i = 0; i < n; ++i) {
-    if (i && (n - i) % 3 == 0) text[at++] = ',';
-    text[at++] = digits[i];
+    if (i && (n - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
   }
-  if (cents >= 0) at = static_cast<std::size_t>(fmt::format_to(text + at, FMT_COMPILE(".{:02d}"), cents) - text);
-  text[at] = 0;
-  return text;
 }
 
 namespace {
 
-std::string_view value_text(const Row& r, DigitText& into) {
-  if (r.scale == 1.0) return into.set(r.count, -1);
+// One memcpy (fmt's append copies byte by byte).
+void put(Text& out, std::string_view s) {
+  const std::size_t at = out.size();
+  out.resize(at + s.size());
+  if (!s.empty()) std::memcpy(out.data() + at, s.data(), s.size());
+}
+
+std::string_view view(const Text& t) {
+  return {t.data(), t.size()};
+}
+
+void put(Text& out, std::uint64_t v) {
+  const fmt::format_int digits(v);
+  put(out, std::string_view(digits.data(), digits.size()));
+}
+
+// `s` padded with spaces to `width` columns, on the left (right-aligned) or the right, as fmt's
+// {:>N} and {:<N} do; fmt itself counts the columns of text that is not ASCII.
+void pad(Text& out, std::string_view s, std::size_t width, bool right_align) {
+  if (std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+    if (right_align) return fmt::format_to(fmt::appender(out), "{:>{}}", s, width), void();
+    return fmt::format_to(fmt::appender(out), "{:<{}}", s, width), void();
+  }
+  const std::size_t spaces = s.size() < width ? width - s.size() : 0;
+  if (!right_align) put(out, s);
+  for (std::size_t i = 0; i < spaces; ++i) out.push_back(' ');
+  if (right_align) put(out, s);
+}
+
+// The share of the time counted, as "{:.2f}" writes it; 100.00 (the common case) without it.
+void percent(Text& out, double p) {
+  if (p == 100.0) return put(out, "100.00");
+  fmt::format_to(fmt::appender(out), "{:.2f}", p);
+}
+
+void value_text(Text& out, const Row& r) {
+  if (r.scale == 1.0) return thousands_to(out, r.count);
   double v = static_cast<double>(r.count) * r.scale;
   double whole = std::floor(v);
-  return into.set(static_cast<std::uint64_t>(whole), static_cast<int>(std::lround((v - whole) * 100)) % 100);
-}
-
-void append(fmt::memory_buffer& buf, std::string_view text) {
-  buf.append(text.data(), text.data() + text.size());
-}
-
-// A JSON string as nlohmann's dump() writes it: quotes, backslashes and control characters escaped.
-void append_json_string(fmt::memory_buffer& buf, std::string_view text) {
-  buf.push_back('"');
-  if (std::none_of(text.begin(), text.end(),
-                   [](char c) { return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20; })) {
-    append(buf, text);
-    buf.push_back('"');
-    return;
-  }
-  for (char c : text) {
-    switch (c) {
-    case '"':
-      append(buf, "\\\"");
-      break;
-    case '\\':
-      append(buf, "\\\\");
-      break;
-    case '\b':
-      append(buf, "\\b");
-      break;
-    case '\f':
-      append(buf, "\\f");
-      break;
-    case '\n':
-      append(buf, "\\n");
-      break;
-    case '\r':
-      append(buf, "\\r");
-      break;
-    case '\t':
-      append(buf, "\\t");
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20)
-        fmt::format_to(std::back_inserter(buf), FMT_COMPILE("\\u{:04x}"), static_cast<unsigned>(c));
-      else
-        buf.push_back(c);
-    }
-  }
-  buf.push_back('"');
-}
-
-// A JSON number as nlohmann's dump() writes a double: the shortest text that reads back the same,
-// with ".0" on whole numbers. Both switch to exponents outside [1e-4, 1e15), where the two differ
-// in detail; such numbers (never an interval time or a percentage) go through nlohmann itself.
-void append_json_number(fmt::memory_buffer& buf, double v) {
-  if (!std::isfinite(v) || std::fabs(v) >= 1e15 || (v != 0 && std::fabs(v) < 1e-4)) {
-    append(buf, nlohmann::json(v).dump());
-    return;
-  }
-  const std::size_t start = buf.size();
-  fmt::format_to(std::back_inserter(buf), FMT_COMPILE("{}"), v);
-  if (std::string_view(buf.data() + start, buf.size() - start).find('.') == std::string_view::npos) append(buf, ".0");
+  thousands_to(out, static_cast<std::uint64_t>(whole));
+  fmt::format_to(fmt::appender(out), ".{:02d}", static_cast<int>(std::lround((v - whole) * 100)) % 100);
 }
 
 // Enabled but never on a counter (a multiplexed set whose turn did not come in the window): perf
@@ -124,21 +119,84 @@ double pcnt(const Row& r) {
 }
 
 // The event as perf --no-merge shows it: the unit's own PMU name in place of a type prefix.
-std::string event_for_box(const Row& r) {
+void event_for_box(Text& out, const Row& r) {
   std::string_view written_pmu = r.event.substr(0, r.event.find('/'));
-  if (written_pmu.size() < r.event.size() && written_pmu != r.pmu)
-    return fmt::format("{}{}", r.pmu, r.event.substr(written_pmu.size()));
-  return std::string(r.event);
+  if (written_pmu.size() < r.event.size() && written_pmu != r.pmu) {
+    put(out, r.pmu);
+    put(out, r.event.substr(written_pmu.size()));
+  } else {
+    put(out, r.event);
+  }
+}
+
+// A JSON string as nlohmann::json::dump writes it (UTF-8 kept, control characters escaped).
+void json_string(Text& out, std::string_view s) {
+  out.push_back('"');
+  for (char c : s) {
+    const char* escape = c == '"'    ? "\\\""
+                         : c == '\\' ? "\\\\"
+                         : c == '\b' ? "\\b"
+                         : c == '\f' ? "\\f"
+                         : c == '\n' ? "\\n"
+                         : c == '\r' ? "\\r"
+                         : c == '\t' ? "\\t"
+                                     : nullptr;
+    if (escape)
+      put(out, escape);
+    else if (static_cast<unsigned char>(c) < 0x20)
+      fmt::format_to(fmt::appender(out), "\\u{:04x}", static_cast<unsigned>(c));
+    else
+      out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+// A double as nlohmann::json::dump writes it: the shortest round-trip digits, ".0" on an integral
+// value, null where JSON has no number. (fmt and nlohmann differ only from 1e15 up, far above any
+// time or percentage here.)
+void json_number(Text& out, double v) {
+  if (!std::isfinite(v)) return put(out, "null");
+  const std::size_t from = out.size();
+  fmt::format_to(fmt::appender(out), "{}", v);
+  if (view(out).substr(from).find_first_of(".e") == std::string_view::npos) put(out, ".0");
+}
+
+// One JSON object on a line, members in the order given (as nlohmann::ordered_json keeps them),
+// written as nlohmann::json::dump writes it, straight into the interval's buffer.
+class JsonLine {
+ public:
+  explicit JsonLine(Text& out) : out_(out) { out_.push_back('{'); }
+  ~JsonLine() { put(out_, "}\n"); }
+  JsonLine(const JsonLine&) = delete;
+  JsonLine& operator=(const JsonLine&) = delete;
+
+  Text& key(std::string_view k) {
+    if (members_++) out_.push_back(',');
+    json_string(out_, k);
+    out_.push_back(':');
+    return out_;
+  }
+  void string(std::string_view k, std::string_view v) { json_string(key(k), v); }
+  void integer(std::string_view k, std::uint64_t v) { put(key(k), v); }
+  void number(std::string_view k, double v) { json_number(key(k), v); }
+  void raw(std::string_view k, std::string_view json) { put(key(k), json); }
+  void boolean(std::string_view k, bool v) { put(key(k), v ? "true" : "false"); }
+
+ private:
+  Text& out_;
+  unsigned members_ = 0;
+};
+
+// The interval column as a number: what the text of the time says (std::stod of it, as before).
+double time_value(std::string_view time) {
+  char text[64];
+  const std::size_t n = std::min(time.size(), sizeof text - 1);
+  std::copy_n(time.data(), n, text);
+  text[n] = 0;
+  return std::strtod(text, nullptr);
 }
 
 }  // namespace
-
-Reporter::RowText Reporter::row_text(std::string group, std::string event) {
-  fmt::memory_buffer g, e;
-  append_json_string(g, group);
-  append_json_string(e, event);
-  return {std::move(group), std::move(event), fmt::to_string(g), fmt::to_string(e)};
-}
 
 Reporter::GroupKey Reporter::group_key(const Row& r) const {
   if (r.socket < 0) return {-1, {}};  // machine-wide rows (duration_time) belong to no socket or box
@@ -157,8 +215,17 @@ Reporter::GroupKey Reporter::group_key(const Row& r) const {
 }
 
 std::string Reporter::group_of(const Row& r) const {
+  Text t;
+  group_to(t, r);
+  return std::string(t.data(), t.size());
+}
+
+void Reporter::group_to(Text& out, const Row& r) const {
   auto [socket, pmu] = group_key(r);
-  return socket >= 0 ? fmt::format("S{}", socket) : std::string(pmu);
+  if (socket >= 0)
+    fmt::format_to(fmt::appender(out), "S{}", socket);
+  else
+    put(out, pmu);
 }
 
 // Rows arrive grouped by backend and unit, not by event, and in the same order every interval:
@@ -207,122 +274,125 @@ void Reporter::plan(const std::vector<Row>& rows) {
   plan_outputs_ = n;
   plan_slot_.clear();
   for (const auto& key : plan_keys_) plan_slot_.push_back(position.at(key));
-  plan_text_.assign(n, {});
-  const bool box = o_.aggregation == Aggregation::PerBox;
-  for (std::size_t i = rows.size(); i-- > 0;)  // the first row of each slot names it
-    plan_text_[plan_slot_[i]] = row_text(group_of(rows[i]), box ? event_for_box(rows[i]) : std::string(rows[i].event));
 }
 
-// One interval's lines are appended straight into buf_: compiled formats, the group and event
-// text planned once (plan_text_), no string built per row, so an interval's output costs about
-// what its digits do.
 void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
-  const auto& agg = aggregate(rows);
-  json_time_.clear();
-  if (o_.format == Format::Json && !time.empty()) append_json_number(json_time_, std::strtod(time.data(), nullptr));
-  for (std::size_t i = 0; i < agg.size(); ++i) {
+  interval_.clear();
+  if (o_.format == Format::Json && !time.empty()) json_number(interval_, time_value(time));
+  for (const auto& r : aggregate(rows)) {
+    group_.clear();
+    group_to(group_, r);
+    event_.clear();
+    if (o_.aggregation == Aggregation::PerBox)
+      event_for_box(event_, r);
+    else
+      put(event_, r.event);
+    value_.clear();
     switch (o_.format) {
     case Format::Table:
-      print_table_row(time, agg[i], plan_text_[i]);
+      print_table_row(time, r);
       break;
     case Format::Csv:
-      print_csv_row(time, agg[i], plan_text_[i]);
+      print_csv_row(time, r);
       break;
     case Format::Json:
-      print_json_row(agg[i], plan_text_[i]);
+      print_json_row(time, r);
       break;
     }
   }
-  for (const auto& m : metrics) breakdown() ? print_breakdown_metric(time, m) : print_metric(time, m);
+  for (const auto& m : metrics) breakdown() ? print_breakdown_metric(std::string(time), m) : print_metric(time, m);
 }
 
-void Reporter::print_table_row(std::string_view time, const Row& r, const RowText& text) {
-  const bool box = o_.aggregation == Aggregation::PerBox;
-  fmt::format_to(out(), FMT_COMPILE("{}"), time);
-  if (!box && o_.aggregation != Aggregation::Merged) fmt::format_to(out(), FMT_COMPILE("{:<4} "), text.group);
-  if (not_counted(r)) {
-    fmt::format_to(out(), FMT_COMPILE("{:>20} {:<5} {}"), "<not counted>", r.unit, text.event);
-  } else {
-    DigitText value;
-    fmt::format_to(out(), FMT_COMPILE("{:>20} {:<5} {}"), value_text(r, value), r.unit, text.event);
-    if (pcnt(r) < 100.0) fmt::format_to(out(), FMT_COMPILE("  ({:.2f}%)"), pcnt(r));
+void Reporter::print_table_row(std::string_view time, const Row& r) {
+  const bool counted = !not_counted(r);
+  if (counted)
+    value_text(value_, r);
+  else
+    put(value_, "<not counted>");
+  put(buf_, time);
+  if (o_.aggregation != Aggregation::PerBox && o_.aggregation != Aggregation::Merged) {
+    pad(buf_, view(group_), 4, false);
+    buf_.push_back(' ');
   }
-  if (r.lost) append(buf_, "  <overflow: count unreliable>");
+  pad(buf_, view(value_), 20, true);
+  buf_.push_back(' ');
+  pad(buf_, r.unit, 5, false);
+  buf_.push_back(' ');
+  put(buf_, view(event_));
+  if (counted && pcnt(r) < 100.0) {
+    put(buf_, "  (");
+    percent(buf_, pcnt(r));
+    put(buf_, "%)");
+  }
+  if (r.lost) put(buf_, "  <overflow: count unreliable>");
   buf_.push_back('\n');
 }
 
-void Reporter::print_csv_row(std::string_view time, const Row& r, const RowText& text) {
+void Reporter::print_csv_row(std::string_view time, const Row& r) {
   const std::string_view s = o_.separator;
-  if (!time.empty()) append(buf_, time), append(buf_, s);
-  if (!text.group.empty()) append(buf_, text.group), append(buf_, s);
   if (not_counted(r))
-    append(buf_, "<not counted>");
+    put(value_, "<not counted>");
   else if (r.scale == 1.0)
-    fmt::format_to(out(), FMT_COMPILE("{}"), r.count);
+    put(value_, r.count);
   else
-    fmt::format_to(out(), FMT_COMPILE("{:.2f}"), static_cast<double>(r.count) * r.scale);
-  append(buf_, s), append(buf_, r.unit), append(buf_, s), append(buf_, text.event), append(buf_, s);
-  fmt::format_to(out(), FMT_COMPILE("{}"), r.running_ns);
-  append(buf_, s);
-  if (r.running_ns == r.enabled_ns)  // the usual case, without formatting a double
-    append(buf_, "100.00");
-  else
-    fmt::format_to(out(), FMT_COMPILE("{:.2f}"), pcnt(r));
-  append(buf_, s), append(buf_, s);
+    fmt::format_to(fmt::appender(value_), "{:.2f}", static_cast<double>(r.count) * r.scale);
+  for (std::string_view field : {time, view(group_)})
+    if (!field.empty()) put(buf_, field), put(buf_, s);
+  for (std::string_view field : {view(value_), r.unit, view(event_)}) put(buf_, field), put(buf_, s);
+  put(buf_, r.running_ns);
+  put(buf_, s);
+  percent(buf_, pcnt(r));
+  put(buf_, s);
+  put(buf_, s);
   buf_.push_back('\n');
 }
 
-// The keys and value shapes of nlohmann::ordered_json's dump(), which this output used to be. The
-// interval's time and each row's names are JSON text made once (json_time_, RowText).
-void Reporter::print_json_row(const Row& r, const RowText& text) {
+void Reporter::print_json_row(std::string_view time, const Row& r) {
   const bool box = o_.aggregation == Aggregation::PerBox;
-  buf_.push_back('{');
-  bool first = true;
-  auto key = [&](std::string_view quoted) {  // a literal key, quotes and colon included
-    if (!first) buf_.push_back(',');
-    first = false;
-    append(buf_, quoted);
-  };
-  if (json_time_.size()) key("\"interval\":"), append(buf_, std::string_view(json_time_.data(), json_time_.size()));
-  if (!box && !text.group.empty()) key("\"socket\":"), append(buf_, text.json_group);
-  if (box) key("\"pmu\":"), append(buf_, text.json_group);
-  key("\"counter-value\":");
-  if (not_counted(r))
-    append(buf_, "\"<not counted>\"");
-  else if (r.scale == 1.0 && r.count < (1ull << 53))  // a whole count, exact in a double: its digits
-    fmt::format_to(out(), FMT_COMPILE("\"{}.000000\""), r.count);
-  else
-    fmt::format_to(out(), FMT_COMPILE("\"{:f}\""), static_cast<double>(r.count) * r.scale);
-  key("\"unit\":"), append_json_string(buf_, r.unit);
-  key("\"event\":"), append(buf_, text.json_event);
-  key("\"event-runtime\":"), fmt::format_to(out(), FMT_COMPILE("{}"), r.running_ns);
-  key("\"pcnt-running\":");
-  if (r.running_ns == r.enabled_ns)
-    append(buf_, "100.0");
-  else
-    append_json_number(buf_, std::round(pcnt(r) * 100) / 100);
-  key("\"backend\":"), append_json_string(buf_, r.backend);
-  if (r.lost) key("\"lost\":"), append(buf_, "true");
-  append(buf_, "}\n");
+  if (not_counted(r)) {
+    put(value_, "<not counted>");
+  } else if (r.scale == 1.0 && r.count < (1ull << 53)) {
+    // A whole count, exact in a double: its digits ("{:f}" of a large double runs fmt's Dragon4).
+    put(value_, r.count);
+    put(value_, ".000000");
+  } else {
+    fmt::format_to(fmt::appender(value_), "{:f}", static_cast<double>(r.count) * r.scale);
+  }
+  JsonLine j(buf_);
+  if (!time.empty()) j.raw("interval", view(interval_));
+  if (!box && group_.size()) j.string("socket", view(group_));  // per socket, device or stack
+  if (box) j.string("pmu", view(group_));
+  j.string("counter-value", view(value_));
+  j.string("unit", r.unit);
+  j.string("event", view(event_));
+  j.integer("event-runtime", r.running_ns);
+  j.number("pcnt-running", std::round(pcnt(r) * 100) / 100);
+  j.string("backend", r.backend);
+  if (r.lost) j.boolean("lost", true);
 }
 
 void Reporter::print_metric(std::string_view time, const MetricRow& m) {
-  std::string value = m.valid ? fmt::format("{:.3f}", m.value) : "nan";
+  value_.clear();
+  if (m.valid)
+    fmt::format_to(fmt::appender(value_), "{:.3f}", m.value);
+  else
+    put(value_, "nan");
   if (o_.format == Format::Json) {
-    nlohmann::ordered_json j;
-    if (!time.empty()) j["interval"] = std::strtod(time.data(), nullptr);
-    if (!m.group.empty()) j[o_.aggregation == Aggregation::PerBox ? "pmu" : "socket"] = m.group;
-    j["metric-value"] = value;
-    j["metric-unit"] = m.unit;
-    j["metric"] = m.name;
-    fmt::format_to(out(), "{}\n", j.dump());
+    JsonLine j(buf_);
+    if (!time.empty()) j.raw("interval", view(interval_));
+    if (!m.group.empty()) j.string(o_.aggregation == Aggregation::PerBox ? "pmu" : "socket", m.group);
+    j.string("metric-value", view(value_));
+    j.string("metric-unit", m.unit);
+    j.string("metric", m.name);
   } else if (o_.format == Format::Csv) {
-    const std::string& s = o_.separator;
-    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}{}\n", time, time.empty() ? "" : s, m.group,
-                   m.group.empty() ? "" : s, "", s, "", s, m.name, s, "", s, "", s, value, s, m.unit, "");
+    const std::string_view s = o_.separator;
+    if (!time.empty()) fmt::format_to(out(), "{}{}", time, s);
+    if (!m.group.empty()) fmt::format_to(out(), "{}{}", m.group, s);
+    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}\n", s, s, m.name, s, s, s, view(value_), s, m.unit);
   } else {
-    std::string g = m.group.empty() ? "" : fmt::format("{:<4} ", m.group);
-    fmt::format_to(out(), "{}{}{:>20} {:<5} {}\n", time, g, value, m.unit, m.name);
+    put(buf_, time);
+    if (!m.group.empty()) fmt::format_to(out(), "{:<4} ", m.group);
+    fmt::format_to(out(), "{:>20} {:<5} {}\n", view(value_), m.unit, m.name);
   }
 }
 
@@ -341,13 +411,13 @@ std::string csv_field(const std::string& text, const std::string& sep) {
 // --per-device / --per-stack: the BDF (or stack PMU) first, the value, the metric with the PMU and
 // parts it was counted on, then lspci's name of the device (or the stack); a device that could not
 // be counted says why instead of a value.
-void Reporter::print_breakdown_metric(std::string_view time, const MetricRow& m) {
+void Reporter::print_breakdown_metric(const std::string& time, const MetricRow& m) {
   const bool counted = m.reason.empty();
   std::string value = !counted ? "-" : m.valid ? fmt::format("{:.3f}", m.value) : "nan";
   const char* key = o_.aggregation == Aggregation::PerDevice ? "device" : "pmu";
   if (o_.format == Format::Json) {
     nlohmann::ordered_json j;
-    if (!time.empty()) j["interval"] = std::strtod(time.data(), nullptr);
+    if (!time.empty()) j["interval"] = std::stod(time);
     j[key] = o_.aggregation == Aggregation::PerDevice ? m.group : m.pmu;
     if (m.socket >= 0) j["socket"] = m.socket;
     j[o_.aggregation == Aggregation::PerDevice ? "device-name" : "stack"] = m.detail;
@@ -358,7 +428,7 @@ void Reporter::print_breakdown_metric(std::string_view time, const MetricRow& m)
     fmt::format_to(out(), "{}\n", j.dump());
   } else if (o_.format == Format::Csv) {
     const std::string& s = o_.separator;
-    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}{}{}\n", time, time.empty() ? "" : s, m.group, s, s, s,
+    fmt::format_to(out(), "{}{}{}{}{}{}{}{}{}{}{}{}{}\n", time.empty() ? "" : time + s, m.group, s, s, s,
                    csv_field(m.name, s), s, s, s, value, s + m.unit + s, csv_field(m.detail, s),
                    counted ? "" : s + csv_field("not counted: " + m.reason, s));
   } else {
@@ -373,10 +443,10 @@ void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vec
                    o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock" : "", "counts", "unit", "events");
     header_done_ = true;
   }
-  auto* end = o_.format == Format::Table ? fmt::format_to_n(time_, sizeof time_ - 1, FMT_COMPILE("{:16.9f} "), t_s).out
-                                         : fmt::format_to_n(time_, sizeof time_ - 1, FMT_COMPILE("{:.9f}"), t_s).out;
-  *end = 0;
-  print_rows(std::string_view(time_, static_cast<std::size_t>(end - time_)), rows, metrics);
+  char time[64];
+  const auto written = o_.format == Format::Table ? fmt::format_to_n(time, sizeof time, "{:16.9f} ", t_s)
+                                                  : fmt::format_to_n(time, sizeof time, "{:.9f}", t_s);
+  print_rows(std::string_view(time, std::min(written.size, sizeof time)), rows, metrics);
   write_or_throw(o_.out, buf_);
   buf_.clear();
 }

@@ -16,6 +16,9 @@
 
 namespace pmukit::tools {
 
+// Text built for output: grows to the largest interval once, then is reused (no allocation).
+using Text = fmt::memory_buffer;
+
 // PerDevice and PerStack (-M IIO metrics per PCIe device or IIO stack) show events merged and each
 // metric instance on a line of its own.
 enum class Aggregation { Merged, PerSocket, PerBox, PerDevice, PerStack };
@@ -29,12 +32,6 @@ struct ReportOptions {
   std::FILE* out = stdout;
 };
 
-// Room for a count's digits with separators: 20 digits, 6 commas, ".NN" and the terminator.
-struct DigitText {
-  char text[32];
-  const char* set(std::uint64_t whole, int cents);  // cents < 0: none
-};
-
 class Reporter {
  public:
   explicit Reporter(ReportOptions options) : o_(std::move(options)) {}
@@ -45,44 +42,42 @@ class Reporter {
   void totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
               const std::vector<std::string>& notes, double elapsed_s);
   std::string group_of(const Row& r) const;
+  void group_to(Text& out, const Row& r) const;
 
  private:
   // What a row is summed under: (socket, "") per socket, (-1, pmu) per box, (-1, "") merged.
   using GroupKey = std::pair<int, std::string_view>;
   GroupKey group_key(const Row& r) const;
   bool breakdown() const { return o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack; }
-  // What a merged row shows besides its counts, the same every interval: planned with the rows.
-  struct RowText {
-    std::string group;                   // "S0", a PMU name, or "" merged
-    std::string event;                   // the event as the line names it
-    std::string json_group, json_event;  // both as JSON strings, quoted and escaped
-  };
-  static RowText row_text(std::string group, std::string event);
   void print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
-  void print_table_row(std::string_view time, const Row& r, const RowText& text);
-  void print_csv_row(std::string_view time, const Row& r, const RowText& text);
-  void print_json_row(const Row& r, const RowText& text);
+  // One aggregated row; group_ and event_ hold its group and event text.
+  void print_table_row(std::string_view time, const Row& r);
+  void print_csv_row(std::string_view time, const Row& r);
+  void print_json_row(std::string_view time, const Row& r);
   void print_metric(std::string_view time, const MetricRow& m);
-  void print_breakdown_metric(std::string_view time, const MetricRow& m);
+  void print_breakdown_metric(const std::string& time, const MetricRow& m);
   // Rows summed per (event, group) in -e order (valid until the next call).
   const std::vector<Row>& aggregate(const std::vector<Row>& rows);
   bool plan_matches(const std::vector<Row>& rows) const;
   void plan(const std::vector<Row>& rows);
-  auto out() { return std::back_inserter(buf_); }
+  fmt::appender out() { return fmt::appender(buf_); }
 
   ReportOptions o_;
   bool header_done_ = false;
   // One interval's (or the totals') text, written with one fwrite and kept for the next.
-  fmt::memory_buffer buf_;
+  Text buf_;
+  Text group_, event_, value_;  // one row's fields, reused
+  Text interval_;               // JSON: the interval's time as a number, once per interval
   // aggregate()'s plan: each row's key, and the merged row it is summed into.
   std::vector<std::pair<std::size_t, GroupKey>> plan_keys_;
   std::vector<std::size_t> plan_slot_;
   std::size_t plan_outputs_ = 0;
   std::vector<bool> plan_seen_;
   std::vector<Row> merged_;
-  std::vector<RowText> plan_text_;  // per merged row
-  fmt::memory_buffer json_time_;    // the time as a JSON number (-j), made once per interval
-  char time_[48] = {};              // this interval's time column, NUL-terminated (JSON reads it back)
 };
+
+// 1234567 -> "1,234,567"
+std::string thousands(std::uint64_t v);
+void thousands_to(Text& out, std::uint64_t v);
 
 }  // namespace pmukit::tools

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pmukit/access/bdf.h"
+#include "pmukit/util/confined_root.h"
 
 struct pci_access;  // libpci
 struct pci_dev;
@@ -64,6 +65,11 @@ class PciConfig {
   // Readable bytes: 4096, 256, 64, or 0 when the config space cannot be read at all.
   unsigned size();
   std::uint64_t read_count() const { return reads_; }
+  // Bytes [offset, offset + len) in one read (a sampling loop's counters of this device, dword
+  // aligned): one pread of the sysfs config file, kept open from the first call (libpci keeps one
+  // device's file open at a time, so alternating devices reopen it); from a dump, libpci's dwords.
+  // Throws Error("<bdf> @0x<off>: config read failed ...").
+  void read_range(unsigned offset, std::uint8_t* buf, unsigned len);
 
  private:
   bool read_block(unsigned offset, std::uint8_t* buf, unsigned len);
@@ -74,6 +80,7 @@ class PciConfig {
   Bdf bdf_;
   std::optional<unsigned> size_;
   std::uint64_t reads_ = 0;
+  UniqueFd range_fd_;  // read_range's config file
 };
 
 // lspci-style device selection, parsed and matched by libpci's own filter functions.

@@ -43,6 +43,13 @@ class RegisterWindow {
   void write64(std::uint64_t offset, std::uint64_t value);       // one 64-bit store
   void write64_lohi(std::uint64_t offset, std::uint64_t value);  // low dword, then high
 
+  // A register's address, bounds and alignment checked once, for a sampling loop that loads it
+  // every interval (load32, load64, load64_hilohi below). Valid while the window lives.
+  const volatile std::uint32_t* address32(std::uint64_t offset) const;
+  const volatile std::uint64_t* address64(std::uint64_t offset) const;
+  // The low dword of a 64-bit register read hi-lo-hi (its high dword checked too).
+  const volatile std::uint32_t* address_hilohi(std::uint64_t offset) const;
+
   // How many mmap() calls all windows have made in this process (benchmarks report it).
   static std::uint64_t mmap_calls();
 
@@ -59,6 +66,31 @@ class RegisterWindow {
   std::size_t map_len_ = 0;
   std::uint64_t delta_ = 0;  // offset of byte 0 inside the page-aligned mapping
 };
+
+// The loads themselves, on addresses a window checked: the only volatile MMIO loads outside it.
+inline std::uint32_t load32(const volatile std::uint32_t* at) {
+  return *at;
+}
+inline std::uint64_t load64(const volatile std::uint64_t* at) {
+  return *at;
+}
+// hi, lo, hi, again while the high dword moved (at most kHiLoHiMaxPoll times, as Linux arm_cspmu's
+// HILOHI_MAX_POLL). False when it never settled.
+constexpr int kHiLoHiMaxPoll = 1000;
+inline bool load64_hilohi(const volatile std::uint32_t* lo, std::uint64_t& value) {
+  const volatile std::uint32_t* hi = lo + 1;
+  std::uint32_t h1 = *hi;
+  for (int i = 0; i < kHiLoHiMaxPoll; ++i) {
+    std::uint32_t l = *lo;
+    std::uint32_t h2 = *hi;
+    if (h1 == h2) {
+      value = static_cast<std::uint64_t>(h2) << 32 | l;
+      return true;
+    }
+    h1 = h2;
+  }
+  return false;
+}
 
 // A 32-bit register at a fixed offset of a window.
 class MMIORegister32 {

@@ -114,6 +114,9 @@ class RegisterIo {
   // written. A block inside one already mapped shares that mapping.
   void map_block(std::uint64_t base, std::uint64_t size);
   std::size_t blocks() const { return windows_.size(); }
+  // The mapped window holding [phys, phys + bytes), for a sampling loop to take a counter's
+  // address once (RegisterWindow::address64); throws Error outside every mapped block.
+  const RegisterWindow& window(std::uint64_t phys, unsigned bytes) { return window_for(phys, bytes); }
   Machine& machine() { return machine_; }
 
  private:

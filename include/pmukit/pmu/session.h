@@ -28,6 +28,8 @@ class Database;
 namespace pmukit::pmu {
 
 class Preflight;
+class FlatSample;
+class BatchedSample;
 
 struct UnitEvents {
   const discovery::PmuUnit* unit = nullptr;
@@ -87,7 +89,9 @@ class DirectSession {
   void admit();
   void track(std::size_t u);
   void settle();
-  void read(std::size_t u);
+  void compile_flat();
+  void compile_unit(std::size_t u);
+  void read(std::size_t u, bool guarded_only);
   void baseline(std::size_t u);
   void restore_phase(RestorePhase phase, std::vector<bool>& failed);
   void write_journal();
@@ -102,6 +106,14 @@ class DirectSession {
   std::vector<std::vector<std::uint64_t>> raw_;
   std::vector<std::vector<bool>> overflow_;
   std::vector<std::vector<CounterValue>> values_;
+  // The common MMIO counters, read in one flat pass (src/pmu/flat_sample.h), config-space and
+  // MSR counters batched by device and CPU (batched_sample.h); the others per unit through the
+  // guard: guarded_[u][c] says which, guarded_unit_[u] whether unit u has any (or overflow status
+  // to read and clear).
+  std::unique_ptr<FlatSample> flat_;
+  std::unique_ptr<BatchedSample> batched_;
+  std::vector<std::vector<char>> guarded_;
+  std::vector<char> guarded_unit_;
   std::size_t settled_writes_ = 0;  // guard writes when the session last settled
   bool programmed_ = false, restored_ = false, journaled_ = false;
   std::vector<std::string> restore_errors_;

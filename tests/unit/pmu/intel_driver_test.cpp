@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/access/pci_access.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/events/unit_events.h"
 #include "pmukit/platform/database.h"
@@ -87,6 +88,22 @@ TEST(IntelDriver, EveryAccessTypeCountsAtTheModelledRateAndRestores) {
   }
   rig.sim->step(1'000'000'000);
   EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
+}
+
+// One device's config-space counters are one read of the range that covers them: M2M's four
+// 64-bit counters at 0x440..0x45f, each two dwords read hi-lo-hi, are that range read twice (the
+// second read's low dwords fall between the two reads of each high dword), not three dword reads
+// per counter.
+TEST(IntelDriver, ConfigSpaceCountersOfOneDeviceAreOneRangeReadTwice) {
+  Rig rig(machine_spec(), {"intel_spr_raw:0x0002=3000000"});
+  auto s = rig.session({{rig.unit("uncore_m2m"), {ev(0x01), ev(0x02), ev(0x03), ev(0x04)}}});
+  s->start();
+  rig.sim->step(1'000'000'000);
+  const std::uint64_t before = rig.machine->pci().total_config_reads();
+  const auto& v = s->sample();
+  EXPECT_EQ(rig.machine->pci().total_config_reads() - before, 2u);
+  EXPECT_EQ(v[0][1].delta, 3'000'000u);  // the rate the rule sets, through the range read
+  s->restore();
 }
 
 TEST(IntelDriver, CountersWrapAt48BitsAndTotalsCarryOn) {

@@ -1,0 +1,73 @@
+// pmukit -- a session's config-space and MSR counters, read with as few system calls as the
+// kernel interface allows, compiled with the flat MMIO pass (flat_sample.h):
+// - the counters of one PCI device in one pread of the range that covers them (its config file
+//   held open for the session); 64-bit counters in two dwords are read hi-lo-hi across two such
+//   reads: the range again until no counter's high dword moved between them;
+// - the MSR counters of one CPU in address order, one pread each: the msr device reads one
+//   register per call, which is the cost the kernel interface leaves.
+// Counters with an overflow flag, summed from several loads or sliced, stay on the guarded path.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pmukit/pmu/counter.h"
+#include "pmukit/pmu/driver.h"
+#include "pmukit/pmu/session.h"
+
+namespace pmukit {
+class MsrDevice;
+class PciConfig;
+}  // namespace pmukit
+
+namespace pmukit::pmu {
+
+class RegisterIo;
+
+class BatchedSample {
+ public:
+  // Whether counter `c` of `plan` is read here: one config-space or MSR load, whole, no overflow flag,
+  // no write before it (a DesignWare lane select keeps the guarded read, which makes it).
+  static bool eligible(const SamplePlan& plan, const SamplePlan::Counter& c);
+
+  void clear();
+  // Adds an eligible counter; compile() must follow the last add.
+  void add(RegisterIo& io, const Reg& load, CounterTracker& tracker, CounterValue& value, std::uint64_t multiplier);
+  // Groups the counters by device (their covering ranges) and CPU (address order).
+  void compile();
+  void sample();
+  std::size_t size() const { return config_.size() + msrs_.size(); }
+
+ private:
+  struct Target {
+    CounterTracker* tracker;
+    CounterValue* value;
+    std::uint64_t multiplier;
+  };
+  struct ConfigCounter {
+    PciConfig* device;
+    std::uint32_t offset;
+    bool wide;  // two dwords, read hi-lo-hi
+    Target to;
+  };
+  struct Range {  // one device's counters: config_[first, first + count), bytes [offset, offset + len)
+    PciConfig* device;
+    std::uint32_t offset, len;
+    std::size_t first, count;
+    bool wide;
+  };
+  struct MsrCounter {
+    MsrDevice* device;
+    int cpu;
+    std::uint32_t msr;
+    Target to;
+  };
+  void read_range(const Range& r);
+
+  std::vector<ConfigCounter> config_;
+  std::vector<Range> ranges_;
+  std::vector<MsrCounter> msrs_;
+  std::vector<std::uint8_t> now_, again_;  // one range's bytes, twice for hi-lo-hi
+};
+
+}  // namespace pmukit::pmu
