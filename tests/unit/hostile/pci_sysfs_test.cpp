@@ -56,6 +56,29 @@ TEST(HostilePci, DeviceLinksThatLeadOutAndNamesLibpciCannotScan) {
   }
 }
 
+TEST(HostilePci, DeviceLinksThatLeadElsewhereForTheHostKernel) {
+  // "/proc" exists inside the root and on the host: libpci, resolving as the host kernel does,
+  // would enter the host's /proc where pmukit checked the snapshot's.
+  HostileSnapshot h("spr-2s");
+  std::string rel = "sys/bus/pci/devices/" + test::first_pci_device(h.root);
+  h.link(rel, "/proc");
+  h.expect_error(h.run("pmu-discover", {"--pci"}), "pmu-discover",
+                 rel + ": a link that leads out of the snapshot (/proc)");
+}
+
+TEST(HostilePci, ARootNamedThroughALinkIsTheSamePlace) {
+  // The device links resolve to the same directories for libpci and for pmukit; only the root's
+  // own name differs from its real path (comparing paths as text refused this tree).
+  HostileSnapshot h("spr-2s");
+  std::filesystem::path named = h.dir / "named";
+  std::filesystem::create_directory_symlink(h.root, named);
+  auto r = run_program("timeout", {"-s", "KILL", "30", std::string(PMUKIT_TOOLS_DIR) + "/pmu-discover", "--snapshot",
+                                   named.string(), "--pci"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(test::first_pci_device(h.root)), std::string::npos) << r.out;
+  h.expect_canary_untouched();
+}
+
 TEST(HostileRegisters, BarFilesThatAreFifosOrLinksAreNotMapped) {
   for (int kind = 0; kind < 3; ++kind) {
     HostileSnapshot h("spr-2s");
