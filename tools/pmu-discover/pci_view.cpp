@@ -64,54 +64,68 @@ void print_pci_text(Machine& machine, const std::vector<pci::Device>& devices, b
   }
 }
 
-nlohmann::ordered_json pci_json(const std::vector<pci::Device>& devices) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const auto& d : devices) {
-    nlohmann::ordered_json j;
-    j["bdf"] = d.bdf.str();
-    j["domain"] = d.bdf.domain;
-    j["bus"] = d.bdf.bus;
-    j["device"] = d.bdf.dev;
-    j["function"] = d.bdf.fn;
-    j["vendor_id"] = d.vendor_id;
-    j["device_id"] = d.device_id;
-    j["class"] = d.class_code;
-    j["revision"] = d.revision;
-    j["header_type"] = d.header_type;
-    j["numa_node"] = d.numa_node;
-    j["config_size"] = d.config_size;
-    j["pcie"] = d.is_pcie;
-    j["port_type"] = d.port_type ? nlohmann::ordered_json(pci::port_type_name(*d.port_type)) : nullptr;
-    j["root_port"] = d.root_port ? nlohmann::ordered_json(d.root_port->str()) : nullptr;
-    if (d.secondary_bus) {
-      j["secondary_bus"] = *d.secondary_bus;
-      j["subordinate_bus"] = *d.subordinate_bus;
-    }
-    j["bars"] = nlohmann::ordered_json::array();
-    for (const auto& b : d.bars)
-      j["bars"].push_back({{"index", b.index},
-                           {"type", b.io      ? "io"
-                                    : b.mem64 ? "mem64"
-                                              : "mem32"},
-                           {"base", hex(b.base)},
-                           {"size", b.size},
-                           {"prefetchable", b.prefetchable}});
-    j["capabilities"] = nlohmann::ordered_json::array();
-    for (const auto& c : d.caps) {
-      nlohmann::ordered_json cj{{"kind", kind_name(c.kind)},
-                                {"offset", c.offset},
-                                {"id", c.id},
-                                {"name", pci::capability_name(c.kind, c.id)}};
-      if (c.kind == pci::CapKind::Extended) cj["version"] = c.version;
-      if (c.pcie_port_type) cj["port_type"] = pci::port_type_name(*c.pcie_port_type);
-      for (auto [key, vh] : {std::pair{"vsec", c.vsec}, std::pair{"dvsec", c.dvsec}})
-        if (vh) cj[key] = {{"vendor", vh->vendor}, {"id", vh->id}, {"rev", vh->rev}, {"length", vh->length}};
-      j["capabilities"].push_back(std::move(cj));
-    }
-    j["warnings"] = d.warnings;
-    out.push_back(std::move(j));
+nlohmann::ordered_json device_json(const pci::Device& d) {
+  nlohmann::ordered_json j;
+  j["bdf"] = d.bdf.str();
+  j["domain"] = d.bdf.domain;
+  j["bus"] = d.bdf.bus;
+  j["device"] = d.bdf.dev;
+  j["function"] = d.bdf.fn;
+  j["vendor_id"] = d.vendor_id;
+  j["device_id"] = d.device_id;
+  j["class"] = d.class_code;
+  j["revision"] = d.revision;
+  j["header_type"] = d.header_type;
+  j["numa_node"] = d.numa_node;
+  j["config_size"] = d.config_size;
+  j["pcie"] = d.is_pcie;
+  j["port_type"] = d.port_type ? nlohmann::ordered_json(pci::port_type_name(*d.port_type)) : nullptr;
+  j["root_port"] = d.root_port ? nlohmann::ordered_json(d.root_port->str()) : nullptr;
+  if (d.secondary_bus) {
+    j["secondary_bus"] = *d.secondary_bus;
+    j["subordinate_bus"] = *d.subordinate_bus;
   }
-  return out;
+  auto& bars = j["bars"] = nlohmann::ordered_json::array();
+  for (const auto& b : d.bars)
+    bars.push_back({{"index", b.index},
+                    {"type", b.io      ? "io"
+                             : b.mem64 ? "mem64"
+                                       : "mem32"},
+                    {"base", hex(b.base)},
+                    {"size", b.size},
+                    {"prefetchable", b.prefetchable}});
+  auto& caps = j["capabilities"] = nlohmann::ordered_json::array();
+  for (const auto& c : d.caps) {
+    nlohmann::ordered_json cj{
+        {"kind", kind_name(c.kind)}, {"offset", c.offset}, {"id", c.id}, {"name", pci::capability_name(c.kind, c.id)}};
+    if (c.kind == pci::CapKind::Extended) cj["version"] = c.version;
+    if (c.pcie_port_type) cj["port_type"] = pci::port_type_name(*c.pcie_port_type);
+    for (auto [key, vh] : {std::pair{"vsec", c.vsec}, std::pair{"dvsec", c.dvsec}})
+      if (vh) cj[key] = {{"vendor", vh->vendor}, {"id", vh->id}, {"rev", vh->rev}, {"length", vh->length}};
+    caps.push_back(std::move(cj));
+  }
+  j["warnings"] = d.warnings;
+  return j;
+}
+
+void print_pci_json(const nlohmann::ordered_json& head, const std::vector<pci::Device>& devices, std::FILE* out) {
+  // head.dump(2) is "{\n  ...\n}": reopened after its last member for "devices".
+  std::string text = head.dump(2);
+  text.resize(text.size() - 2);
+  text += devices.empty() ? ",\n  \"devices\": []" : ",\n  \"devices\": [";
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    text += i ? ",\n    " : "\n    ";
+    // One device at a time, at the depth dump(2) gives an element of "devices" (two levels: four
+    // spaces more on every line; a JSON string holds no raw newline).
+    for (char c : device_json(devices[i]).dump(2)) {
+      text += c;
+      if (c == '\n') text += "    ";
+    }
+    std::fwrite(text.data(), 1, text.size(), out);
+    text.clear();
+  }
+  text += devices.empty() ? "\n}\n" : "\n  ]\n}\n";
+  std::fwrite(text.data(), 1, text.size(), out);
 }
 
 }  // namespace pmukit::tools
