@@ -3,12 +3,14 @@
 // sysfs_setup). libpci follows links the way the host kernel does, so a tree it reads must not
 // have links that lead elsewhere than they lead inside the root, nor FIFOs or devices where its
 // reads expect attribute files.
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include <fmt/format.h>
@@ -53,14 +55,13 @@ bool same_file(const struct stat& a, const struct stat& b) {
 
 // A directory libpci enters through its path: inside the root and to the same place for both.
 // Returns it opened (O_PATH) as resolved inside the root, or an empty descriptor when it is
-// absent (libpci reports that). "The same place" is the same directory (device and inode) the
-// host kernel reaches through `p`: one open and two fstat, no path resolved as text.
-UniqueFd open_same_place(const ConfinedRoot& files, const fs::path& p) {
+// absent (libpci reports that), with its stat. "The same place" is the same file (device and
+// inode) the host kernel reaches through `p`: one open and two fstat, no path resolved as text.
+UniqueFd open_same_place(const ConfinedRoot& files, const fs::path& p, struct stat& inside) {
   auto r = files.open(p, O_PATH);
   if (!r.fd && (r.err == EXDEV || r.err == ELOOP)) throw Error(files.describe_error(p, r.err));
   if (!r.fd) return {};
-  struct stat inside {
-  }, host{};
+  struct stat host {};
   UniqueFd h(::open(p.c_str(), O_PATH | O_CLOEXEC));
   if (::fstat(r.fd.get(), &inside) != 0 || !h || ::fstat(h.get(), &host) != 0 || !same_file(inside, host)) {
     std::string where = host_resolution(p);
@@ -70,13 +71,35 @@ UniqueFd open_same_place(const ConfinedRoot& files, const fs::path& p) {
   return std::move(r.fd);
 }
 
+// The entries of the directory `dir_fd` with their types (readdir's d_type), read once: one
+// directory read in place of a stat per attribute file. Empty when it cannot be listed.
+std::vector<DirEntry> entries_of(int dir_fd) {
+  std::vector<DirEntry> out;
+  int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  DIR* d = fd >= 0 ? ::fdopendir(fd) : nullptr;
+  if (!d) {
+    if (fd >= 0) ::close(fd);
+    return out;
+  }
+  while (dirent* e = ::readdir(d)) out.push_back({e->d_name, e->d_type});
+  ::closedir(d);
+  return out;
+}
+
 // The attribute `name` of the device directory `dir` (open as `dir_fd`), looked up as libpci
 // looks it up: one component below a directory already checked, its final link not followed.
-void check_attribute(int dir_fd, const fs::path& dir, const char* name) {
+// `listed` is the directory's listing: a regular file or a link there needs no stat, an absent
+// name is absent; any other type, or a file system that does not say (DT_UNKNOWN), is stat'ed.
+void check_attribute(int dir_fd, const fs::path& dir, const char* name, const std::vector<DirEntry>& listed) {
+  auto it = std::find_if(listed.begin(), listed.end(), [&](const DirEntry& e) { return e.name == name; });
+  if (!listed.empty() && it == listed.end()) return;  // absent: optional, or libpci says which is missing
+  unsigned char type = it != listed.end() ? it->type : static_cast<unsigned char>(DT_UNKNOWN);
+  if (type == DT_REG) return;
   struct stat st {};
-  if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-    return;  // absent: optional, or libpci says
-             // which mandatory file is missing
+  if (type == DT_LNK)
+    st.st_mode = S_IFLNK;
+  else if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return;
   if (S_ISLNK(st.st_mode))
     throw Error(fmt::format("{}: is a symbolic link; in a snapshot, sysfs attribute and config files are regular "
                             "files",
@@ -137,18 +160,18 @@ void validate_sysfs_tree(const Machine& machine) {
   if (machine.options().pci_dump || (machine.is_live() && !overridden)) return;
   const ConfinedRoot& files = machine.files();
   fs::path devices = machine.param("sysfs.path") / "devices";
-  open_same_place(files, devices);
+  struct stat st {};
+  open_same_place(files, devices, st);
   auto entries = files.list(devices, limits::kPciDevices);
   if (!entries) return;
   for (const auto& e : *entries) {
     if (e.name.starts_with('.')) continue;  // libpci passes over these
     check_name(devices, e.name);
     fs::path dir = devices / e.name;
-    UniqueFd dir_fd = open_same_place(files, dir);
-    struct stat st {};
-    if (!dir_fd || ::fstat(dir_fd.get(), &st) != 0 || !S_ISDIR(st.st_mode))
-      throw Error(fmt::format("{}: not a directory", dir.string()));
-    for (const char* f : kLibpciFiles) check_attribute(dir_fd.get(), dir, f);
+    UniqueFd dir_fd = open_same_place(files, dir, st);
+    if (!dir_fd || !S_ISDIR(st.st_mode)) throw Error(fmt::format("{}: not a directory", dir.string()));
+    auto listed = entries_of(dir_fd.get());
+    for (const char* f : kLibpciFiles) check_attribute(dir_fd.get(), dir, f, listed);
     check_resource(dir_fd.get(), dir);
   }
 }

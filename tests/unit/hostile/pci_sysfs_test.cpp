@@ -72,8 +72,8 @@ TEST(HostilePci, ARootNamedThroughALinkIsTheSamePlace) {
   HostileSnapshot h("spr-2s");
   std::filesystem::path named = h.dir / "named";
   std::filesystem::create_directory_symlink(h.root, named);
-  auto r = run_program("timeout", {"-s", "KILL", "30", std::string(PMUKIT_TOOLS_DIR) + "/pmu-discover", "--snapshot",
-                                   named.string(), "--pci"});
+  auto r = test::run_program("timeout", {"-s", "KILL", "30", std::string(PMUKIT_TOOLS_DIR) + "/pmu-discover",
+                                         "--snapshot", named.string(), "--pci"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find(test::first_pci_device(h.root)), std::string::npos) << r.out;
   h.expect_canary_untouched();
