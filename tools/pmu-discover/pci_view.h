@@ -11,11 +11,9 @@
 namespace pmukit::tools {
 
 void print_pci_text(Machine& machine, const std::vector<pci::Device>& devices, bool verbose);
-// One device of the pmukit.pci/1 schema's "devices" array.
-nlohmann::ordered_json device_json(const pci::Device& device);
 // The pmukit.pci/1 document: `head`'s members, then "devices", byte for byte as nlohmann's
-// dump(2) of the whole would print it, but written one device at a time: the document is never
-// held whole (at 5,120 devices it was most of the memory, more than lspci -vvv uses in all).
+// dump(2) of the whole would print it, but written a device at a time and never held whole as
+// json values (at 5,120 devices those were most of the memory, more than lspci -vvv uses in all).
 void print_pci_json(const nlohmann::ordered_json& head, const std::vector<pci::Device>& devices, std::FILE* out);
 // One capability as lspci -vvv names it: "[100 v1] DVSEC Vendor=8086 ID=0001 Rev=1 Len=16".
 std::string capability_line(const pci::Capability& cap);
