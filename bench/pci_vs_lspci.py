@@ -8,8 +8,8 @@ Usage: bench/pci_vs_lspci.py [BUILD_DIR] [DEVICES] [RUNS]
 
 Both tools read the tree through libpci's sysfs method (lspci: -A linux-sysfs -O sysfs.path=...).
 Prints the median wall and CPU time and the max RSS (/usr/bin/time) of each and their ratios;
-when strace is installed, also the
-pread64 and openat calls each makes per device (config-space reads are pread64 on sysfs `config`).
+when strace is installed, also the pread64 and openat calls each makes per device (config-space
+reads are pread64 on sysfs `config`).
 """
 import os
 import subprocess
