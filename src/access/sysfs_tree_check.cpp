@@ -72,8 +72,10 @@ UniqueFd open_same_place(const ConfinedRoot& files, const fs::path& p, struct st
 }
 
 // The entries of the directory `dir_fd` with their types (readdir's d_type), read once: one
-// directory read in place of a stat per attribute file. Empty when it cannot be listed.
+// directory read in place of a stat per attribute file. Empty when it cannot be listed or holds
+// more than a device directory does (then each attribute is stat'ed, bounded as before).
 std::vector<DirEntry> entries_of(int dir_fd) {
+  constexpr std::size_t kMostEntries = 512;  // a Linux PCI device directory has a few dozen
   std::vector<DirEntry> out;
   int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   DIR* d = fd >= 0 ? ::fdopendir(fd) : nullptr;
@@ -81,7 +83,13 @@ std::vector<DirEntry> entries_of(int dir_fd) {
     if (fd >= 0) ::close(fd);
     return out;
   }
-  while (dirent* e = ::readdir(d)) out.push_back({e->d_name, e->d_type});
+  while (dirent* e = ::readdir(d)) {
+    if (out.size() == kMostEntries) {
+      out.clear();
+      break;
+    }
+    out.push_back({e->d_name, e->d_type});
+  }
   ::closedir(d);
   return out;
 }

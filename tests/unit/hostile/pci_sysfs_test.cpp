@@ -26,6 +26,15 @@ TEST(HostilePci, FifosWhereLibpciReadsAttributes) {
   }
 }
 
+TEST(HostilePci, AttributesAreCheckedInACrowdedDeviceDirectoryToo) {
+  // Past 512 entries the directory is not listed whole; each attribute is stat'ed instead.
+  HostileSnapshot h("spr-2s");
+  std::string dir = "sys/bus/pci/devices/" + test::first_pci_device(h.root);
+  for (int i = 0; i < 600; ++i) write_file(h.root_path(dir + "/extra" + std::to_string(i)), "");
+  h.fifo(dir + "/vendor");
+  h.expect_error(h.run("pmu-discover", {"--pci"}), "pmu-discover", dir + "/vendor: is a FIFO, not a regular file");
+}
+
 TEST(HostilePci, EndlessFilesWhereLibpciReadsAttributes) {
   for (const char* file : {"resource", "vendor", "config"}) {
     HostileSnapshot h("spr-2s");
