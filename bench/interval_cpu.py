@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """CPU time of interval counting: what `-I 10` for 10 s costs the machine being measured.
 
-Usage: interval_cpu.py BUILD_DIR direct [SECONDS] [INTERVAL_MS]
-       interval_cpu.py BUILD_DIR perf   [SECONDS] [INTERVAL_MS]
+Usage: interval_cpu.py BUILD_DIR direct  [SECONDS] [INTERVAL_MS]
+       interval_cpu.py BUILD_DIR perf    [SECONDS] [INTERVAL_MS]
+       interval_cpu.py BUILD_DIR scaling [SECONDS] [INTERVAL_MS]
+       interval_cpu.py BUILD_DIR startup [RUNS]
 
 direct: the bundled gnr-2s machine under `pmu-sim run --realtime`; pmu-raw programs and reads
         500 counters (80 CHA boxes x 4 and 32 IIO x 1 over MSR; 24 IMC x 4 over MMIO; 12 B2CMI
@@ -12,6 +14,13 @@ direct: the bundled gnr-2s machine under `pmu-sim run --realtime`; pmu-raw progr
 perf:   this machine's real PMUs through the perf backend (pmu-raw --backend perf) beside
         `perf stat -a -I` on the same event strings, both writing CSV to a file, seven runs each,
         alternating; the ratio is of the medians of CPU time per interval.
+scaling: 16, 64, 256, 1024 and 4096 MMIO counters (IMC boxes x 4, the gnr-2s spec with its IMC
+        groups widened) under pmu-sim, and in the same run `perf stat -a -I` on as many events of
+        this machine's software and msr PMUs (counting every CPU, as perf stat -a does): CPU per
+        interval and per counter of each; the per-counter cost must stay flat (linear growth).
+startup: median CPU and wall time and max RSS of each tool's start (`--version`) against
+        /bin/true, and of `pmu-discover --dump` and `pmu-raw --interval-count 1` on the simulated
+        gnr-2s against `lspci -vvv` on its tree and `perf stat --interval-count 1` on this machine.
 CPU time is user+system of the measuring process alone (wait4 rusage), so the simulator's own
 work is not counted. Intervals are checked by counting the CSV lines each tool wrote.
 System calls per interval (direct): `strace -c -f` of `-I 10 --interval-count 101` less that of
@@ -19,6 +28,7 @@ System calls per interval (direct): `strace -c -f` of `-I 10 --interval-count 10
 """
 import json
 import os
+import resource
 import re
 import shutil
 import statistics
@@ -26,6 +36,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pci_vs_lspci_common import max_rss  # noqa: E402
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
 mode = sys.argv[2] if len(sys.argv) > 2 else "direct"
@@ -72,9 +86,12 @@ def csv_lines(path):
         return sum(1 for line in f if line.strip() and not line.startswith("#"))
 
 
-def direct(work, events, what):
+def direct(work, events, what, spec=None):
+    """pmu-raw's steady CPU per interval on the simulated machine (gnr-2s, or `spec`); returns
+    (counters, seconds per interval)."""
     snap = os.path.join(work, what.replace(" ", "-"))
-    subprocess.run([f"{tools}/pmu-sim", "create", "gnr-2s", snap], check=True, stdout=subprocess.DEVNULL)
+    source = ["--spec", spec] if spec else ["gnr-2s"]
+    subprocess.run([f"{tools}/pmu-sim", "create"] + source + [snap], check=True, stdout=subprocess.DEVNULL)
     sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"], stdout=subprocess.DEVNULL)
     try:
         args = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "--per-box", "-x,"]
@@ -101,6 +118,7 @@ def direct(work, events, what):
         print(f"  per interval {1e6 * steady:.1f} us = {1e9 * steady / counters:.0f} ns per counter "
               f"({100 * steady * 1000 / interval:.2f}% of one core at -I {interval})")
         syscalls(args)
+        return counters, steady
     finally:
         sim.terminate()
         sim.wait()
@@ -160,12 +178,109 @@ def perf(work, repeats=7):
           f"ratio pmu-raw/perf stat {med['pmu-raw'] / med['perf stat']:.2f}")
 
 
+IMC_EVENTS = [e for e in DIRECT_EVENTS if e.startswith("uncore_imc")]
+SIZES = [16, 64, 256, 1024, 4096]
+
+
+def mmio_spec(work, counters):
+    """The gnr-2s spec with `counters` / 4 IMC boxes (4 counters each), spread over its four IMC
+    groups, every box's registers 0x4000 apart from the group's first box as gnr-2s places them."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "platforms", "machines", "gnr-2s.json")) as f:
+        spec = json.load(f)
+    groups = [u for t in spec["intel_tables"] for u in t["units"] if u["type"] == 6 and u["access"] == "mmio"]
+    per = counters // 4 // len(groups)
+    for g, u in enumerate(groups):
+        first = int(u["box_ctl"][0], 16)
+        u["ids"] = f"{g * per}-{(g + 1) * per - 1}" if per > 1 else str(g * per)
+        u["box_ctl"] = [hex(first + 0x4000 * i) for i in range(per)]
+    path = os.path.join(work, f"mmio-{counters}.json")
+    with open(path, "w") as f:
+        json.dump(spec, f)
+    return path
+
+
+def perf_stat_events(work, n):
+    """perf stat -a -I on n events of this machine's software and msr PMUs; returns seconds of CPU
+    per interval (events x CPUs file descriptors: the open-file limit is raised to its maximum)."""
+    out = os.path.join(work, f"perf-{n}.csv")
+    events = [PERF_EVENTS[i % len(PERF_EVENTS)] for i in range(n)]
+    ncpu = os.cpu_count()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = n * ncpu + 64
+    if soft < need:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(need, hard) if hard != resource.RLIM_INFINITY else need, hard))
+    argv = ["perf", "stat", "-a", "-x,", "-I", str(interval), "-o", out, "-e", ",".join(events), "--", "sleep",
+            str(seconds)]
+    cpu, _ = measured(argv)
+    # perf stat -a -x, prints one line per event per interval (CPUs summed).
+    return cpu / (csv_lines(out) / n)
+
+
+def scaling(work):
+    if not shutil.which("perf"):
+        sys.exit("interval_cpu: perf is not installed (apt-get install linux-perf)")
+    rows = []
+    for n in SIZES:
+        counters, ours = direct(work, IMC_EVENTS, f"MMIO {n}", mmio_spec(work, n))
+        rows.append((counters, ours, perf_stat_events(work, counters)))
+    print(f"\n-I {interval} for {seconds:g} s; CPU per interval (us) and per counter (ns); perf stat -a counts "
+          f"{os.cpu_count()} CPUs per event")
+    print(f"{'counters':>8} {'pmu-raw us':>11} {'ns/counter':>10} {'perf stat us':>13} {'ns/counter':>10} {'perf/ours':>9}")
+    for counters, ours, theirs in rows:
+        print(f"{counters:8d} {1e6 * ours:11.1f} {1e9 * ours / counters:10.1f} {1e6 * theirs:13.1f} "
+              f"{1e9 * theirs / counters:10.1f} {theirs / ours:9.1f}")
+
+
+def median_run(argv, runs):
+    """Median CPU and wall seconds of `runs` runs after a warm-up, and the max RSS of one more."""
+    results = [measured(argv, stdout=subprocess.DEVNULL) for _ in range(runs + 1)][1:]
+    return statistics.median(r[0] for r in results), statistics.median(r[1] for r in results), max_rss(argv)
+
+
+def startup(work, runs):
+    snap = os.path.join(work, "gnr-2s")
+    subprocess.run([f"{tools}/pmu-sim", "create", "gnr-2s", snap], check=True, stdout=subprocess.DEVNULL)
+    lines = [("/bin/true", ["/bin/true"])]
+    for t in ("pmu-discover", "pmu-raw", "pmu-rcmap", "pmu-sim", "pmu-report", "pmu-exporter"):
+        if os.path.exists(f"{tools}/{t}"):
+            lines.append((f"{t} --version", [f"{tools}/{t}", "--version"]))
+    lines += [("pmu-discover --dump (gnr-2s)", [f"{tools}/pmu-discover", "--snapshot", snap, "--dump"]),
+              ("lspci -vvv (gnr-2s tree)", ["lspci", "-A", "linux-sysfs", "-O",
+                                            f"sysfs.path={snap}/sys/bus/pci", "-vvv"])]
+    sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"], stdout=subprocess.DEVNULL)
+    try:
+        raw = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "-x,", "-I", str(interval),
+               "--interval-count", "1", "-o", "/dev/null"]
+        for e in DIRECT_EVENTS:
+            raw += ["-e", e]
+        lines.append(("pmu-raw --interval-count 1 (gnr-2s)", raw))
+        if shutil.which("perf"):
+            lines.append((f"perf stat -a -I {interval} --interval-count 1", [
+                "perf", "stat", "-a", "-x,", "-I", str(interval), "--interval-count", "1", "-o", "/dev/null", "-e",
+                ",".join(PERF_EVENTS)]))
+        if not shutil.which("/usr/bin/time"):
+            sys.exit("interval_cpu: startup needs /usr/bin/time for max RSS (apt-get install time)")
+        rows = [(name, median_run(argv, runs)) for name, argv in lines]
+    finally:
+        sim.terminate()
+        sim.wait()
+    base = rows[0][1]
+    print(f"{runs} runs each, medians (max RSS: the largest)")
+    print(f"{'command':<40} {'CPU ms':>7} {'x true':>6} {'wall ms':>8} {'max RSS KiB':>11}")
+    for name, (cpu, wall, rss) in rows:
+        print(f"{name:<40} {1e3 * cpu:7.2f} {cpu / base[0]:6.1f} {1e3 * wall:8.2f} {rss:11d}")
+
+
 with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as work:
     if mode == "direct":
         direct(work, DIRECT_EVENTS, "MSR and MMIO")
         # MMIO alone: no system call per counter (MSR and config reads are one pread each).
-        mmio = [e for e in DIRECT_EVENTS if e.startswith("uncore_imc")]
-        mmio += [f"uncore_b2cxl/event=0x{i + 1:02x},umask=0x00/" for i in range(8)]
+        mmio = IMC_EVENTS + [f"uncore_b2cxl/event=0x{i + 1:02x},umask=0x00/" for i in range(8)]
         direct(work, mmio, "MMIO only")
+    elif mode == "scaling":
+        scaling(work)
+    elif mode == "startup":
+        startup(work, int(sys.argv[3]) if len(sys.argv) > 3 else 20)
     else:
         perf(work)

@@ -7,8 +7,9 @@ Usage: bench/pci_vs_lspci.py [BUILD_DIR] [DEVICES] [RUNS]
   RUNS       timed runs of each command after one warm-up (default 15)
 
 Both tools read the tree through libpci's sysfs method (lspci: -A linux-sysfs -O sysfs.path=...).
-Prints the median wall and CPU time of each and their ratio; when strace is installed, also the
-pread64 and openat calls each makes per device (config-space reads are pread64 on sysfs `config`).
+Prints the median wall and CPU time and the max RSS (/usr/bin/time) of each and their ratios;
+when strace is installed, also the pread64 and openat calls each makes per device (config-space
+reads are pread64 on sysfs `config`).
 """
 import os
 import subprocess
@@ -21,7 +22,7 @@ runs = int(sys.argv[3]) if len(sys.argv) > 3 else 15
 here = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, here)
-from pci_vs_lspci_common import syscalls, timed  # noqa: E402
+from pci_vs_lspci_common import max_rss, syscalls, timed  # noqa: E402
 
 with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as tmp:
     spec = os.path.join(tmp, "spec.json")
@@ -34,11 +35,13 @@ with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as tmp:
     theirs_cmd = ["lspci", "-A", "linux-sysfs", "-O", f"sysfs.path={sysfs}", "-vvv"]
     ours, theirs = timed(ours_cmd, runs), timed(theirs_cmd, runs)
     ours_sys, theirs_sys = syscalls(ours_cmd), syscalls(theirs_cmd)
+    ours_rss, theirs_rss = max_rss(ours_cmd), max_rss(theirs_cmd)
 
 print(f"machine: {devices} synthetic PCI devices; {runs} runs each, medians")
-print(f"pmu-discover --pci --json : wall {ours[0] * 1e3:7.1f} ms  cpu {ours[1] * 1e3:7.1f} ms")
-print(f"lspci -vvv                : wall {theirs[0] * 1e3:7.1f} ms  cpu {theirs[1] * 1e3:7.1f} ms")
-print(f"ratio pmu-discover/lspci  : wall {ours[0] / theirs[0]:.2f}  cpu {ours[1] / theirs[1]:.2f}")
+print(f"pmu-discover --pci --json : wall {ours[0] * 1e3:7.1f} ms  cpu {ours[1] * 1e3:7.1f} ms  max RSS {ours_rss} KiB")
+print(f"lspci -vvv                : wall {theirs[0] * 1e3:7.1f} ms  cpu {theirs[1] * 1e3:7.1f} ms  max RSS {theirs_rss} KiB")
+print(f"ratio pmu-discover/lspci  : wall {ours[0] / theirs[0]:.2f}  cpu {ours[1] / theirs[1]:.2f}  "
+      f"max RSS {ours_rss / theirs_rss:.2f}")
 if ours_sys and theirs_sys:
     print(f"pread64 per device        : pmu-discover {ours_sys[0] / devices:.1f}  lspci {theirs_sys[0] / devices:.1f}")
     print(f"openat per device         : pmu-discover {ours_sys[1] / devices:.1f}  lspci {theirs_sys[1] / devices:.1f}")

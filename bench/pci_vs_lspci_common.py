@@ -1,4 +1,4 @@
-"""Helpers the bench scripts share: median wall/CPU time of a command, and its syscall counts."""
+"""Helpers the bench scripts share: median wall/CPU time of a command, its max RSS and its syscall counts."""
 import re
 import resource
 import shutil
@@ -30,3 +30,11 @@ def timed(cmd, runs):
             walls.append(wall)
             cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return statistics.median(walls), statistics.median(cpus)
+
+
+def max_rss(argv):
+    """Max RSS (KiB) of one run, from /usr/bin/time: wait4's ru_maxrss of a child of this Python
+    process would be at least Python's own (Linux keeps the high-water mark across exec)."""
+    out = subprocess.run(["/usr/bin/time", "-f", "%M"] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True, check=True)
+    return int(out.stderr.strip().splitlines()[-1])

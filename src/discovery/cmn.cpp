@@ -62,6 +62,10 @@ void add_notes(const CmnUnit& u, const platform::CmnPart* part, PmuUnit& pu) {
 
 unsigned discover_cmn(Machine& machine, const Topology& topo, const std::vector<acpi::AcpiDevice>& acpi_devices,
                       Inventory& inv) {
+  // A mesh is described by an ACPI device or a devicetree node (arm-cmn.c probes no other way):
+  // without either, the SoC data, parsed on first use, is not asked for.
+  std::error_code ec;
+  if (acpi_devices.empty() && !std::filesystem::is_directory(machine.param("devicetree.path"), ec)) return 0;
   const auto& db = platform::Database::builtin();
   if (!db.soc().cmn) return 0;
   const auto& data = *db.soc().cmn;

@@ -125,8 +125,11 @@ void dt_location(const Machine& machine, const fs::path& dir, const std::string&
   }
   unsigned ac = cells_of(dir.parent_path(), "#address-cells", 2), sc = cells_of(dir.parent_path(), "#size-cells", 1);
   auto reg = try_read_file(dir / "reg");
-  auto base = reg ? be_cells(*reg, 0, ac) : std::nullopt;
-  auto size = reg ? be_cells(*reg, 4ull * ac, sc) : std::nullopt;
+  std::optional<std::uint64_t> base, size;
+  if (reg) {
+    base = be_cells(*reg, 0, ac);
+    size = be_cells(*reg, 4ull * ac, sc);
+  }
   std::string node = dir.filename().string();
   loc.device = fmt::format("{:x}.{}", base.value_or(0), node.substr(0, node.find('@')));
   loc.device_dir = machine.param("platformdev.path") / loc.device;

@@ -23,6 +23,20 @@ for d in doc["devices"]:
         assert key in d, (d["bdf"], key)
 print("ok")
 PY
+# The document is written one device at a time; its text is still exactly an indent-2 dump of
+# itself (as one nlohmann dump(2) of the whole printed it), with devices and with none.
+"$BIN/pmu-discover" --pci --json --pci-dump "$DATA/pci/fixtures.dump" -d ffff: > "$T/none" 2>/dev/null
+python3 - "$T/out" "$T/none" <<'PY'
+import collections, json, sys
+for path, count in ((sys.argv[1], 11), (sys.argv[2], 0)):
+    text = open(path, encoding="utf-8").read()
+    doc = json.loads(text, object_pairs_hook=collections.OrderedDict)
+    assert len(doc["devices"]) == count, (path, len(doc["devices"]))
+    assert list(doc) == ["schema", "source", "access_method", "devices"], list(doc)
+    want = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    assert text == want, (path, next(i for i, (a, b) in enumerate(zip(text, want)) if a != b))
+print("indent-2 text, 11 and 0 devices")
+PY
 # The JSON the tool prints agrees with lspci -vvv on the same dump: per device, every capability's
 # offset and extended version, and each VSEC/DVSEC header as lspci decodes it.
 command -v lspci > /dev/null || skip "lspci is not installed"

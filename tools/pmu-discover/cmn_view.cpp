@@ -168,11 +168,12 @@ std::vector<std::string> cmn_ascii_map(const CmnUnit& u, const platform::CmnData
 }
 
 void print_cmn_summary(const discovery::Inventory& inv, bool verbose) {
-  const auto& soc = platform::Database::builtin().soc();
   std::vector<const discovery::PmuUnit*> units;
   for (const auto& u : inv.units)
     if (u.family == discovery::Family::Cmn) units.push_back(&u);
-  if (units.empty() || !soc.cmn) return;
+  if (units.empty()) return;  // before asking for the SoC data, which is parsed on first use
+  const auto& soc = platform::Database::builtin().soc();
+  if (!soc.cmn) return;
   const auto& data = *soc.cmn;
   fmt::print("\nArm CMN meshes: {} (pmu-discover --cmn lists every node and draws the mesh)\n", units.size());
   for (const auto* pu : units) {

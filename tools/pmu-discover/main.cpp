@@ -94,11 +94,9 @@ int show_pci(Machine& machine, const Options& o) {
   // The whole bus is scanned (root ports need every bridge); the selection only picks the output.
   auto devices = pci::scan(machine, o.selection);
   if (o.json) {
-    nlohmann::ordered_json out{{"schema", "pmukit.pci/1"},
-                               {"source", machine.describe()},
-                               {"access_method", pci::access_method(machine)},
-                               {"devices", tools::pci_json(devices)}};
-    fmt::print("{}\n", out.dump(2));
+    nlohmann::ordered_json head{
+        {"schema", "pmukit.pci/1"}, {"source", machine.describe()}, {"access_method", pci::access_method(machine)}};
+    tools::print_pci_json(head, devices, stdout);
   } else {
     tools::print_pci_text(machine, devices, o.verbose);
   }

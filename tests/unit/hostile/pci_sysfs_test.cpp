@@ -26,6 +26,15 @@ TEST(HostilePci, FifosWhereLibpciReadsAttributes) {
   }
 }
 
+TEST(HostilePci, AttributesAreCheckedInACrowdedDeviceDirectoryToo) {
+  // Past 512 entries the directory is not listed whole; each attribute is stat'ed instead.
+  HostileSnapshot h("spr-2s");
+  std::string dir = "sys/bus/pci/devices/" + test::first_pci_device(h.root);
+  for (int i = 0; i < 600; ++i) write_file(h.root_path(dir + "/extra" + std::to_string(i)), "");
+  h.fifo(dir + "/vendor");
+  h.expect_error(h.run("pmu-discover", {"--pci"}), "pmu-discover", dir + "/vendor: is a FIFO, not a regular file");
+}
+
 TEST(HostilePci, EndlessFilesWhereLibpciReadsAttributes) {
   for (const char* file : {"resource", "vendor", "config"}) {
     HostileSnapshot h("spr-2s");
@@ -54,6 +63,29 @@ TEST(HostilePci, DeviceLinksThatLeadOutAndNamesLibpciCannotScan) {
     h.link("sys", "/sys");  // the host's whole sysfs
     h.expect_error(h.run("pmu-discover", {}), "pmu-discover", "a link leads out of the machine root");
   }
+}
+
+TEST(HostilePci, DeviceLinksThatLeadElsewhereForTheHostKernel) {
+  // "/proc" exists inside the root and on the host: libpci, resolving as the host kernel does,
+  // would enter the host's /proc where pmukit checked the snapshot's.
+  HostileSnapshot h("spr-2s");
+  std::string rel = "sys/bus/pci/devices/" + test::first_pci_device(h.root);
+  h.link(rel, "/proc");
+  h.expect_error(h.run("pmu-discover", {"--pci"}), "pmu-discover",
+                 rel + ": a link that leads out of the snapshot (/proc)");
+}
+
+TEST(HostilePci, ARootNamedThroughALinkIsTheSamePlace) {
+  // The device links resolve to the same directories for libpci and for pmukit; only the root's
+  // own name differs from its real path (comparing paths as text refused this tree).
+  HostileSnapshot h("spr-2s");
+  std::filesystem::path named = h.dir / "named";
+  std::filesystem::create_directory_symlink(h.root, named);
+  auto r = test::run_program("timeout", {"-s", "KILL", "30", std::string(PMUKIT_TOOLS_DIR) + "/pmu-discover",
+                                         "--snapshot", named.string(), "--pci"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(test::first_pci_device(h.root)), std::string::npos) << r.out;
+  h.expect_canary_untouched();
 }
 
 TEST(HostileRegisters, BarFilesThatAreFifosOrLinksAreNotMapped) {
