@@ -130,8 +130,16 @@ void event_for_box(Text& out, const Row& r) {
 }
 
 // A JSON string as nlohmann::json::dump writes it (UTF-8 kept, control characters escaped).
+bool json_plain(char c) {
+  return c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20;
+}
+
 void json_string(Text& out, std::string_view s) {
   out.push_back('"');
+  // The text up to the first character that needs escaping (all of it, for names and units) in one copy.
+  const auto plain = std::find_if_not(s.begin(), s.end(), json_plain);
+  put(out, s.substr(0, static_cast<std::size_t>(plain - s.begin())));
+  s.remove_prefix(static_cast<std::size_t>(plain - s.begin()));
   for (char c : s) {
     const char* escape = c == '"'    ? "\\\""
                          : c == '\\' ? "\\\\"
@@ -274,19 +282,30 @@ void Reporter::plan(const std::vector<Row>& rows) {
   plan_outputs_ = n;
   plan_slot_.clear();
   for (const auto& key : plan_keys_) plan_slot_.push_back(position.at(key));
+  // Each merged row's group and event text, from the first row summed into it: the same every
+  // interval while the plan holds, so made here rather than per row.
+  plan_group_.assign(n, {});
+  plan_event_.assign(n, {});
+  for (std::size_t i = rows.size(); i-- > 0;) {
+    Text group, event;
+    group_to(group, rows[i]);
+    if (o_.aggregation == Aggregation::PerBox)
+      event_for_box(event, rows[i]);
+    else
+      put(event, rows[i].event);
+    plan_group_[plan_slot_[i]] = fmt::to_string(group);
+    plan_event_[plan_slot_[i]] = fmt::to_string(event);
+  }
 }
 
 void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
   interval_.clear();
   if (o_.format == Format::Json && !time.empty()) json_number(interval_, time_value(time));
-  for (const auto& r : aggregate(rows)) {
-    group_.clear();
-    group_to(group_, r);
-    event_.clear();
-    if (o_.aggregation == Aggregation::PerBox)
-      event_for_box(event_, r);
-    else
-      put(event_, r.event);
+  const auto& merged = aggregate(rows);
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    const Row& r = merged[i];
+    group_ = plan_group_[i];
+    event_ = plan_event_[i];
     value_.clear();
     switch (o_.format) {
     case Format::Table:
@@ -311,14 +330,14 @@ void Reporter::print_table_row(std::string_view time, const Row& r) {
     put(value_, "<not counted>");
   put(buf_, time);
   if (o_.aggregation != Aggregation::PerBox && o_.aggregation != Aggregation::Merged) {
-    pad(buf_, view(group_), 4, false);
+    pad(buf_, group_, 4, false);
     buf_.push_back(' ');
   }
   pad(buf_, view(value_), 20, true);
   buf_.push_back(' ');
   pad(buf_, r.unit, 5, false);
   buf_.push_back(' ');
-  put(buf_, view(event_));
+  put(buf_, event_);
   if (counted && pcnt(r) < 100.0) {
     put(buf_, "  (");
     percent(buf_, pcnt(r));
@@ -336,9 +355,9 @@ void Reporter::print_csv_row(std::string_view time, const Row& r) {
     put(value_, r.count);
   else
     fmt::format_to(fmt::appender(value_), "{:.2f}", static_cast<double>(r.count) * r.scale);
-  for (std::string_view field : {time, view(group_)})
+  for (std::string_view field : {time, group_})
     if (!field.empty()) put(buf_, field), put(buf_, s);
-  for (std::string_view field : {view(value_), r.unit, view(event_)}) put(buf_, field), put(buf_, s);
+  for (std::string_view field : {view(value_), r.unit, event_}) put(buf_, field), put(buf_, s);
   put(buf_, r.running_ns);
   put(buf_, s);
   percent(buf_, pcnt(r));
@@ -360,13 +379,16 @@ void Reporter::print_json_row(std::string_view time, const Row& r) {
   }
   JsonLine j(buf_);
   if (!time.empty()) j.raw("interval", view(interval_));
-  if (!box && group_.size()) j.string("socket", view(group_));  // per socket, device or stack
-  if (box) j.string("pmu", view(group_));
+  if (!box && group_.size()) j.string("socket", group_);  // per socket, device or stack
+  if (box) j.string("pmu", group_);
   j.string("counter-value", view(value_));
   j.string("unit", r.unit);
-  j.string("event", view(event_));
+  j.string("event", event_);
   j.integer("event-runtime", r.running_ns);
-  j.number("pcnt-running", std::round(pcnt(r) * 100) / 100);
+  if (r.running_ns == r.enabled_ns)
+    j.raw("pcnt-running", "100.0");  // the usual case, without formatting a double
+  else
+    j.number("pcnt-running", std::round(pcnt(r) * 100) / 100);
   j.string("backend", r.backend);
   if (r.lost) j.boolean("lost", true);
 }
