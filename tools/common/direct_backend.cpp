@@ -82,13 +82,12 @@ class DirectBackend : public Backend {
   }
 
   // The window went to the sets that were on during it; the next set goes on when its turn is due.
-  std::vector<Row> read(std::uint64_t window_ns) override {
-    auto rows = rows_of(session_->sample(), window_ns);
+  void read(std::uint64_t window_ns, std::vector<Row>& into) override {
+    rows_of(session_->sample(), window_ns, into);
     if (counting_ && multiplexed_) {
       const std::uint64_t now = clock_.now_ns();
       if (now - last_rotation_ >= mux_ns_) rotate(now);
     }
-    return rows;
   }
 
   std::uint64_t max_read_period_ns() const override {
@@ -121,9 +120,8 @@ class DirectBackend : public Backend {
     bool hardware_units = false;
   };
 
-  std::vector<Row> rows_of(const std::vector<std::vector<pmu::CounterValue>>& values, std::uint64_t window_ns) const {
-    std::vector<Row> rows;
-    rows.reserve(slots_.size());
+  void rows_of(const std::vector<std::vector<pmu::CounterValue>>& values, std::uint64_t window_ns,
+               std::vector<Row>& rows) const {
     for (const auto& s : slots_) {
       const int at = units_[s.work].position[s.event];
       Row r;
@@ -142,9 +140,8 @@ class DirectBackend : public Backend {
       r.scale = s.bound.encoded.scale;
       r.unit = s.bound.encoded.unit;
       r.backend = "direct";
-      rows.push_back(std::move(r));
+      rows.push_back(r);
     }
-    return rows;
   }
 
   // One note per shape (events, sets) of the multiplexed units, naming them (a name once: one

@@ -48,8 +48,7 @@ class PerfBackend : public Backend {
     for (auto& s : sets_) s.set->disable();
   }
 
-  std::vector<Row> read(std::uint64_t) override {
-    std::vector<Row> rows;
+  void read(std::uint64_t, std::vector<Row>& rows) override {
     for (auto& s : sets_) {
       auto now = s.set->read();
       const auto& events = s.set->events();
@@ -72,7 +71,6 @@ class PerfBackend : public Backend {
       }
       s.last = std::move(now);
     }
-    return rows;
   }
 
   std::vector<std::string> notes() const override {
