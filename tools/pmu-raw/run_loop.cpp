@@ -127,7 +127,7 @@ void RunLoop::poll(std::uint64_t now) {
   backend_.read(now - last_read_, read_);
   last_read_ = now;
   if (!have_pending_) {
-    pending_.assign(read_.begin(), read_.end());
+    pending_.swap(read_);  // no copy; each keeps its storage
     have_pending_ = true;
     return;
   }
