@@ -83,8 +83,7 @@ Metric::sum_event_counts(const std::map<std::string, std::vector<double>>& per_e
   return sums;
 }
 
-Evaluation Metric::evaluate(const std::map<std::string, double>& counts, double duration_ns,
-                            const std::map<std::string, double>& parameters) const {
+void Metric::check_parameters(const std::map<std::string, double>& parameters) const {
   for (const auto& given : parameters) {
     const std::string& name = given.first;  // a named copy: clang 14 cannot capture a structured binding
     auto it = std::find_if(spec_.parameters.begin(), spec_.parameters.end(),
@@ -97,10 +96,20 @@ Evaluation Metric::evaluate(const std::map<std::string, double>& counts, double 
                       known.empty() ? std::string("it has none") : fmt::format("it has {}", fmt::join(known, ", "))));
     }
   }
+}
+
+Evaluation Metric::evaluate(const std::map<std::string, double>& counts, double duration_ns,
+                            const std::map<std::string, double>& parameters) const {
+  std::vector<double> values;
+  return evaluate(counts, duration_ns, parameters, values);
+}
+
+Evaluation Metric::evaluate(const std::map<std::string, double>& counts, double duration_ns,
+                            const std::map<std::string, double>& parameters, std::vector<double>& values) const {
+  check_parameters(parameters);
   if (!(duration_ns >= 0)) throw Error(fmt::format("{}: {} ns is not a measurement time", where(), duration_ns));
 
-  std::vector<double> values;
-  values.reserve(expression_.variables().size());
+  values.clear();
   for (const auto& var : expression_.variables()) {
     if (var == kDurationTime) {
       values.push_back(duration_ns);

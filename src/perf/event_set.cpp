@@ -288,11 +288,20 @@ void EventSet::reset() {
 }
 
 std::vector<EventCount> EventSet::read() {
-  std::vector<EventCount> counts(events_.size());
+  std::vector<EventCount> counts;
+  read(counts);
+  return counts;
+}
+
+void EventSet::read(std::vector<EventCount>& counts) {
+  counts.resize(events_.size());
   for (std::size_t i = 0; i < events_.size(); ++i) {
-    counts[i].name = events_[i].counter.name;
-    counts[i].pmu = events_[i].counter.pmu;
-    counts[i].unit = events_[i].counter.unit;
+    EventCount& c = counts[i];
+    c.name = events_[i].counter.name;  // the same text again: within the string's capacity
+    c.pmu = events_[i].counter.pmu;
+    c.unit = events_[i].counter.unit;
+    c.raw = c.time_enabled = c.time_running = c.scaled = 0;
+    c.instances = 0;
   }
   // Each CPU's groups from that CPU, starting where we are (see cpu_affinity.h); task groups
   // (cpu -1) from anywhere.
@@ -334,7 +343,6 @@ std::vector<EventCount> EventSet::read() {
     c.value = static_cast<double>(c.scaled) * events_[i].counter.scale;
     c.running_percent = c.time_enabled ? 100.0 * static_cast<double>(c.time_running) / c.time_enabled : 0.0;
   }
-  return counts;
 }
 
 }  // namespace pmukit::perf

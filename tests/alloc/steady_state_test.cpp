@@ -1,7 +1,9 @@
 // Nothing allocated per interval in steady state: this program replaces the global operator new
 // with one that counts, and checks that after the first interval neither a direct session's
 // sample() (its flat MMIO pass and its guarded MSR and config-space reads) nor pmu-raw's interval
-// output (table, CSV and JSON; merged and per box; with a metric) allocates.
+// output (table, CSV and JSON; merged and per box; with a metric) allocates; and that pmu-raw's
+// whole run loop (backend read, aggregation, metrics, output) allocates nothing per interval after
+// the first two, multiplexed or not, against pmu-sim.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,14 +12,18 @@
 #include <new>
 #include <string>
 
+#include "common/counting_setup.h"
 #include "pmu-raw/report.h"
+#include "pmu-raw/run_loop.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/session.h"
 #include "pmukit/sim/simulator.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "support/bundled_rig.h"
 #include "support/machines.h"
+#include "support/sim_process.h"
 #include "support/test_support.h"
 
 // The replacements pair malloc with free themselves; GCC, seeing both inlined, takes every
@@ -174,5 +180,152 @@ INSTANTIATE_TEST_SUITE_P(Formats, SteadyStateReport,
                                            ReportCase{tools::Format::Csv, tools::Aggregation::PerSocket,
                                                       "CsvPerSocket"}),
                          [](const auto& p) { return std::string(p.param.name); });
+
+}  // namespace
+
+namespace {
+
+// The run's own clock (pmu-sim's page), counting what the run loop allocates between two of its
+// sleeps: one turn of the loop (a read, or an interval: read, aggregation, metrics, output). What
+// the sleep itself allocates is not counted: on hardware it is one nanosleep.
+class CountingClock : public Clock {
+ public:
+  explicit CountingClock(std::unique_ptr<Clock> inner) : inner_(std::move(inner)) {}
+  std::uint64_t now_ns() override { return inner_->now_ns(); }
+  bool sleep_until(std::uint64_t t_ns) override {
+    turns_.push_back({woke_at_, g_allocations.load() - after_sleep_});
+    const bool reached = inner_->sleep_until(t_ns);
+    woke_at_ = inner_->now_ns();
+    after_sleep_ = g_allocations.load();
+    return reached;
+  }
+  const char* describe() const override { return inner_->describe(); }
+  struct Turn {
+    std::uint64_t from_ns;  // the time the turn started at (0: the start of the run)
+    std::size_t allocations;
+  };
+  std::vector<Turn> turns_;
+
+ private:
+  std::unique_ptr<Clock> inner_;  // the run's backend keeps a reference to it: it stays where it is
+  std::uint64_t woke_at_ = 0;
+  std::size_t after_sleep_ = 0;
+};
+
+struct LoopCase {
+  const char* name;
+  std::vector<std::string> events;
+  std::vector<std::string> metrics;
+  tools::Aggregation aggregation;
+  tools::Format format;
+  std::uint64_t mux_interval_ms = tools::kDefaultMuxIntervalMs;
+  const char* shows = "";  // what the output must show (the metric, the event off the counters)
+};
+void PrintTo(const LoopCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class SteadyStateRunLoop : public ::testing::TestWithParam<LoopCase> {};
+
+// gnr-2s: 24 IMC boxes over MMIO (4 counters each) and 4 B2CXL boxes (8 each).
+TEST_P(SteadyStateRunLoop, AnIntervalAllocatesNothingAfterTheSecond) {
+  const LoopCase& c = GetParam();
+  test::BundledRig rig("gnr-2s");
+  test::SimProcess sim(rig.root);
+  constexpr std::uint64_t kIntervalMs = 10, kIntervals = 8;
+  tools::RawOptions o;
+  o.events = c.events;
+  o.metrics = c.metrics;
+  o.interval_ms = kIntervalMs;
+  o.interval_count = kIntervals;
+  o.mux_interval_ms = c.mux_interval_ms;
+  o.backend = "direct";
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  o.report.format = c.format;
+  o.report.aggregation = c.aggregation;
+  o.report.interval = true;
+  o.report.out = out;
+  tools::RunSetup run;
+  const bool per_socket = c.aggregation == tools::Aggregation::PerSocket;
+  run.per_socket = per_socket;
+  tools::CountingRequest request{
+      o.events, o.metrics, {}, tools::BackendRequest{o.backend, false, per_socket, kIntervalMs, o.mux_interval_ms}};
+  tools::set_up_counting(*rig.machine, request, run);
+  ASSERT_TRUE(run.time.simulated());
+  auto counting = std::make_unique<CountingClock>(std::move(run.time.clock));
+  CountingClock& clock = *counting;
+  run.time.clock = std::move(counting);
+  const std::uint64_t t0 = clock.now_ns();
+  {
+    tools::Reporter reporter(o.report);
+    tools::RunLoop loop(o, run, reporter);
+    loop.count();
+    EXPECT_EQ(loop.report_end(), std::vector<std::string>{});
+  }
+  std::size_t checked = 0;
+  for (const auto& turn : clock.turns_) {
+    // The turn woken at k intervals prints interval k; the first two grow the buffers (the read
+    // and the pending rows trade places: each has grown once by the end of the second).
+    if (turn.from_ns <= t0 + 2 * kIntervalMs * 1'000'000) continue;
+    ++checked;
+    EXPECT_EQ(turn.allocations, 0u) << "the turn from " << (turn.from_ns - t0) << " ns";
+  }
+  EXPECT_EQ(checked, kIntervals - 3);  // 3 to 7: the loop ends after the last without a sleep
+  std::string text(static_cast<std::size_t>(std::ftell(out)), '\0');
+  std::rewind(out);
+  ASSERT_EQ(std::fread(text.data(), 1, text.size(), out), text.size());
+  std::fclose(out);
+  EXPECT_NE(text.find(c.shows), std::string::npos) << text;  // it did print the intervals
+  EXPECT_EQ(rig.image_change(), "");
+}
+
+// bench/interval_cpu.py's MMIO-only set: 4 IMC events on each of 24 boxes, 8 B2CXL events on
+// each of 4 (128 counters).
+const std::vector<std::string> kMmio = {"uncore_imc/event=0x05,umask=0xcf/",   "uncore_imc/event=0x05,umask=0xf0/",
+                                        "uncore_imc/event=0x01,umask=0x00/",   "uncore_imc/event=0x02,umask=0x00/",
+                                        "uncore_b2cxl/event=0x01,umask=0x00/", "uncore_b2cxl/event=0x02,umask=0x00/",
+                                        "uncore_b2cxl/event=0x03,umask=0x00/", "uncore_b2cxl/event=0x04,umask=0x00/",
+                                        "uncore_b2cxl/event=0x05,umask=0x00/", "uncore_b2cxl/event=0x06,umask=0x00/",
+                                        "uncore_b2cxl/event=0x07,umask=0x00/", "uncore_b2cxl/event=0x08,umask=0x00/"};
+// With a metric on every IMC box: the metric's own IMC events, so the boxes' counters are not
+// oversubscribed.
+const std::vector<std::string> kB2cxl = {"uncore_b2cxl/event=0x01,umask=0x00/", "uncore_b2cxl/event=0x02,umask=0x00/"};
+// Five IMC events on four counters: every IMC box multiplexes, its fifth event off the counters
+// (counted 0 of the window, scaled as perf scales it). The next set would go on after 1 s, past
+// the run: a rotation reprograms the boxes, and that allocates (the drivers' fit and configure).
+const std::vector<std::string> kImcMultiplexed = {
+    "uncore_imc/event=0x05,umask=0xcf/", "uncore_imc/event=0x05,umask=0xf0/", "uncore_imc/event=0x01,umask=0x00/",
+    "uncore_imc/event=0x02,umask=0x00/", "uncore_imc/event=0x03,umask=0x00/"};
+
+using tools::Aggregation, tools::Format;
+INSTANTIATE_TEST_SUITE_P(
+    Runs, SteadyStateRunLoop,
+    ::testing::Values(
+        LoopCase{"PerBoxCsv", kMmio, {}, Aggregation::PerBox, Format::Csv, 4, "uncore_b2cxl_1/event=0x08"},
+        LoopCase{"MergedTable", kMmio, {}, Aggregation::Merged, Format::Table, 4, "uncore_imc/event=0x02"},
+        LoopCase{"MergedTableWithMetric",
+                 kB2cxl,
+                 {"spr_imc_read_bw"},
+                 Aggregation::Merged,
+                 Format::Table,
+                 4,
+                 "spr_imc_read_bw"},
+        LoopCase{"PerBoxJsonWithMetric",
+                 kB2cxl,
+                 {"spr_imc_read_bw"},
+                 Aggregation::PerBox,
+                 Format::Json,
+                 4,
+                 "spr_imc_read_bw"},
+        LoopCase{"PerSocketCsvWithMetric",
+                 kB2cxl,
+                 {"spr_imc_read_bw"},
+                 Aggregation::PerSocket,
+                 Format::Csv,
+                 4,
+                 "spr_imc_read_bw"},
+        LoopCase{"MultiplexedPerBoxCsv", kImcMultiplexed, {}, Aggregation::PerBox, Format::Csv, 1000, "<not counted>"}),
+    [](const auto& p) { return std::string(p.param.name); });
 
 }  // namespace

@@ -47,8 +47,9 @@ class Backend {
   virtual ~Backend() = default;
   virtual void start() = 0;
   virtual void stop() = 0;
-  // Counts since the previous read (the first read: since start).
-  virtual std::vector<Row> read(std::uint64_t window_ns) = 0;
+  // Appends the counts since the previous read (the first read: since start) to `into`. The caller
+  // owns and reuses `into`, so a steady-state interval allocates nothing.
+  virtual void read(std::uint64_t window_ns, std::vector<Row>& into) = 0;
   // How long the run loop may go between two read()s without a counter wrapping unseen (the
   // kernel keeps perf's counts 64-bit, so only direct counters narrower than that need a bound).
   virtual std::uint64_t max_read_period_ns() const { return UINT64_MAX; }

@@ -13,13 +13,9 @@ void CompositeBackend::stop() {
   for (auto& p : parts_) p->stop();
 }
 
-std::vector<Row> CompositeBackend::read(std::uint64_t window_ns) {
-  std::vector<Row> rows;
-  for (auto& p : parts_) {
-    auto r = p->read(window_ns);
-    rows.insert(rows.end(), std::make_move_iterator(r.begin()), std::make_move_iterator(r.end()));
-  }
-  return rows;
+// Each part appends to the caller's vector: one vector for the run, no copy of any part's rows.
+void CompositeBackend::read(std::uint64_t window_ns, std::vector<Row>& into) {
+  for (auto& p : parts_) p->read(window_ns, into);
 }
 
 std::uint64_t CompositeBackend::max_read_period_ns() const {

@@ -15,7 +15,7 @@ class CompositeBackend : public Backend {
   void note(std::string n) { notes_.push_back(std::move(n)); }
   void start() override;
   void stop() override;
-  std::vector<Row> read(std::uint64_t window_ns) override;
+  void read(std::uint64_t window_ns, std::vector<Row>& into) override;
   std::uint64_t max_read_period_ns() const override;
   std::vector<std::string> notes() const override;
   std::vector<std::string> finish() override;

@@ -69,6 +69,7 @@ class DirectBackend : public Backend {
     opts.force = force;
     opts.settle = time.settle;
     session_ = std::make_unique<pmu::DirectSession>(std::move(preflight), std::move(work), opts);
+    name_rows();
   }
 
   void start() override {
@@ -82,13 +83,12 @@ class DirectBackend : public Backend {
   }
 
   // The window went to the sets that were on during it; the next set goes on when its turn is due.
-  std::vector<Row> read(std::uint64_t window_ns) override {
-    auto rows = rows_of(session_->sample(), window_ns);
+  void read(std::uint64_t window_ns, std::vector<Row>& into) override {
+    rows_of(session_->sample(), window_ns, into);
     if (counting_ && multiplexed_) {
       const std::uint64_t now = clock_.now_ns();
       if (now - last_rotation_ >= mux_ns_) rotate(now);
     }
-    return rows;
   }
 
   std::uint64_t max_read_period_ns() const override {
@@ -121,17 +121,31 @@ class DirectBackend : public Backend {
     bool hardware_units = false;
   };
 
-  std::vector<Row> rows_of(const std::vector<std::vector<pmu::CounterValue>>& values, std::uint64_t window_ns) const {
-    std::vector<Row> rows;
-    rows.reserve(slots_.size());
+  // Each slot's row with what never changes (its names, scale, unit): a read fills in the counts.
+  void name_rows() {
+    rows_.clear();
     for (const auto& s : slots_) {
-      const int at = units_[s.work].position[s.event];
       Row r;
       r.spec = s.bound.spec;
       r.event = s.bound.encoded.name;
       r.pmu = s.bound.unit->name;
       r.socket = s.bound.unit->socket;
+      r.scale = s.bound.encoded.scale;
+      r.unit = s.bound.encoded.unit;
+      r.backend = "direct";
+      rows_.push_back(r);
+    }
+  }
+
+  void rows_of(const std::vector<std::vector<pmu::CounterValue>>& values, std::uint64_t window_ns,
+               std::vector<Row>& rows) {
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      const Slot& s = slots_[i];
+      Row& r = rows_[i];
+      const int at = units_[s.work].position[s.event];
       r.enabled_ns = window_ns;
+      r.raw = r.running_ns = 0;
+      r.lost = false;
       if (at >= 0) {
         const auto& v = values[s.work][static_cast<std::size_t>(at)];
         r.raw = s.hardware_units ? v.hardware_delta : v.delta;
@@ -139,12 +153,8 @@ class DirectBackend : public Backend {
         r.lost = v.lost;
       }
       scale_row(r);
-      r.scale = s.bound.encoded.scale;
-      r.unit = s.bound.encoded.unit;
-      r.backend = "direct";
-      rows.push_back(std::move(r));
     }
-    return rows;
+    rows.insert(rows.end(), rows_.begin(), rows_.end());
   }
 
   // One note per shape (events, sets) of the multiplexed units, naming them (a name once: one
@@ -180,6 +190,7 @@ class DirectBackend : public Backend {
   std::uint64_t mux_ns_;
   std::vector<UnitWork> units_;
   std::vector<Slot> slots_;
+  std::vector<Row> rows_;  // one per slot, in slot order: the rows a read appends
   std::unique_ptr<pmu::DirectSession> session_;
   bool multiplexed_ = false, counting_ = false;
   std::uint64_t last_rotation_ = 0;

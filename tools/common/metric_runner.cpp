@@ -1,7 +1,8 @@
 // pmukit tools -- running metrics.
 #include "common/metric_runner.h"
 
-#include <set>
+#include <algorithm>
+#include <iterator>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,10 +21,11 @@ std::string core_pmu_shown(const std::string& pattern) {
   return at == std::string::npos ? pattern : pattern.substr(0, at) + "N" + pattern.substr(at + 2);
 }
 
-// The count of each of the metric's variables: the sum of its specs' rows (of one socket, or of
-// all with socket < 0).
-std::map<std::string, double> variable_counts(const MetricInstance& inst, const std::vector<Row>& rows, int socket) {
-  std::map<std::string, double> counts;
+// The count of each of the metric's variables, into `counts`: the sum of its specs' rows (of one
+// socket, or of all with socket < 0). Not cleared: other instances' variables left in it are
+// ignored by the evaluation, and a key kept is a node not allocated again next window.
+void variable_counts(const MetricInstance& inst, const std::vector<Row>& rows, int socket,
+                     std::map<std::string, double>& counts) {
   for (const auto& [variable, specs] : inst.specs) {
     double sum = 0;  // a variable bound to several events is their sum (the four CCLA nodes)
     for (std::size_t s : specs)
@@ -31,51 +33,72 @@ std::map<std::string, double> variable_counts(const MetricInstance& inst, const 
         if (r.spec == s && (socket < 0 || r.socket == socket)) sum += static_cast<double>(r.count);
     counts[variable] = sum;
   }
-  return counts;
+}
+
+// Text rewritten in place: within its capacity, no allocation.
+template <class... Args>
+void set_text(std::string& to, fmt::format_string<Args...> format, Args&&... args) {
+  to.clear();
+  fmt::format_to(std::back_inserter(to), format, std::forward<Args>(args)...);
+}
+
+// The next row of `out` (reused when it is there from the last window), at `used`.
+MetricRow& next_row(MetricScratch& out, std::size_t& used) {
+  if (used == out.rows.size()) out.rows.emplace_back();
+  return out.rows[used++];
+}
+
+void set_value(MetricRow& m, const metrics::Evaluation& e) {
+  m.value = e.value;
+  m.valid = e.valid;
 }
 
 // A --per-device or --per-stack instance: one row under its own group, or why it has no value.
-MetricRow own_row(const MetricInstance& inst, const std::vector<Row>& rows, std::uint64_t window_ns,
-                  const std::map<std::string, double>& parameters) {
-  MetricRow m;
+void own_row(const MetricInstance& inst, const std::vector<Row>& rows, std::uint64_t window_ns,
+             const std::map<std::string, double>& parameters, MetricScratch& out, MetricRow& m) {
   m.group = inst.group;
-  m.name = inst.label.empty() ? inst.metric->name() : fmt::format("{} ({})", inst.metric->name(), inst.label);
+  if (inst.label.empty())
+    m.name = inst.metric->name();
+  else
+    set_text(m.name, "{} ({})", inst.metric->name(), inst.label);
   m.metric = inst.metric;
   m.pmu = inst.pmu;
   m.socket = inst.socket;
   m.unit = inst.metric->unit();
   m.detail = inst.detail;
   m.reason = inst.reason;
+  m.value = 0;
   m.valid = false;
-  if (!inst.reason.empty()) return m;
-  auto e = inst.metric->evaluate(variable_counts(inst, rows, inst.socket), static_cast<double>(window_ns), parameters);
-  m.value = e.value;
-  m.valid = e.valid;
-  return m;
+  if (!inst.reason.empty()) return;
+  variable_counts(inst, rows, inst.socket, out.counts);
+  set_value(m, inst.metric->evaluate(out.counts, static_cast<double>(window_ns), parameters, out.inputs));
 }
 
 // A variable bound to several events (the guide's four CCLA nodes): the metric of each event
-// alone, the other variables as counted, after the summed row. Named by the event's terms.
+// alone, the other variables as counted, after the summed row (at out.rows[summed]). Named by the
+// event's terms.
 void add_member_rows(const MetricInstance& inst, const std::vector<Row>& rows, std::uint64_t window_ns,
-                     const std::map<std::string, double>& parameters, const MetricRow& summed,
-                     std::vector<MetricRow>& out) {
+                     const std::map<std::string, double>& parameters, std::size_t summed, MetricScratch& out,
+                     std::size_t& used) {
   for (const auto& [variable, specs] : inst.specs) {
     if (specs.size() < 2) continue;
     for (std::size_t s : specs) {
-      auto counts = variable_counts(inst, rows, summed.socket);
-      counts[variable] = 0;
+      const int socket = out.rows[summed].socket;
+      variable_counts(inst, rows, socket, out.counts);
+      double& count = out.counts[variable];
+      count = 0;
       std::string_view name;
       for (const auto& r : rows)
-        if (r.spec == s && (summed.socket < 0 || r.socket == summed.socket))
-          counts[variable] += static_cast<double>(r.count), name = r.event;
-      auto e = inst.metric->evaluate(counts, static_cast<double>(window_ns), parameters);
-      MetricRow m = summed;
+        if (r.spec == s && (socket < 0 || r.socket == socket)) count += static_cast<double>(r.count), name = r.event;
+      auto e = inst.metric->evaluate(out.counts, static_cast<double>(window_ns), parameters, out.inputs);
+      MetricRow& m = next_row(out, used);  // may move the rows: the summed one is named by index
+      const MetricRow& sum = out.rows[summed];
+      m.group = sum.group, m.metric = sum.metric, m.pmu = sum.pmu, m.socket = sum.socket, m.unit = sum.unit;
+      m.detail = sum.detail, m.reason = sum.reason;
       auto slash = name.find('/');
-      m.name = fmt::format("{} ({})", inst.metric->name(),
-                           slash == std::string_view::npos ? name : name.substr(0, name.size() - 1));
-      m.value = e.value;
-      m.valid = e.valid;
-      out.push_back(std::move(m));
+      set_text(m.name, "{} ({})", inst.metric->name(),
+               slash == std::string_view::npos ? name : name.substr(0, name.size() - 1));
+      set_value(m, e);
     }
   }
 }
@@ -150,36 +173,52 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
   return out;
 }
 
-std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
-                                        std::uint64_t window_ns, const std::map<std::string, double>& parameters,
-                                        bool per_socket) {
-  std::set<int> sockets;
+void evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
+                      std::uint64_t window_ns, const std::map<std::string, double>& parameters, bool per_socket,
+                      MetricScratch& out) {
+  auto& sockets = out.sockets;  // sorted, each once
+  sockets.clear();
   if (per_socket)
     for (const auto& r : rows)
-      if (r.socket >= 0) sockets.insert(r.socket);
-  if (sockets.empty()) sockets.insert(-1);
-  std::vector<MetricRow> out;
+      if (r.socket >= 0 && std::find(sockets.begin(), sockets.end(), r.socket) == sockets.end())
+        sockets.push_back(r.socket);
+  std::sort(sockets.begin(), sockets.end());
+  if (sockets.empty()) sockets.push_back(-1);
+  std::size_t used = 0;
   for (const auto& inst : instances) {
     if (!inst.group.empty()) {
-      out.push_back(own_row(inst, rows, window_ns, parameters));
+      own_row(inst, rows, window_ns, parameters, out, next_row(out, used));
       continue;
     }
     for (int socket : sockets) {
-      auto e = inst.metric->evaluate(variable_counts(inst, rows, socket), static_cast<double>(window_ns), parameters);
-      MetricRow m;
-      m.group = socket >= 0 ? fmt::format("S{}", socket) : "";
-      m.name = fmt::format("{} ({})", inst.metric->name(), inst.pmu);
+      variable_counts(inst, rows, socket, out.counts);
+      auto e = inst.metric->evaluate(out.counts, static_cast<double>(window_ns), parameters, out.inputs);
+      const std::size_t at = used;
+      MetricRow& m = next_row(out, used);
+      if (socket >= 0)
+        set_text(m.group, "S{}", socket);
+      else
+        m.group.clear();
+      set_text(m.name, "{} ({})", inst.metric->name(), inst.pmu);
       m.metric = inst.metric;
       m.pmu = inst.pmu;
       m.socket = socket;
-      m.value = e.value;
       m.unit = inst.metric->unit();
-      m.valid = e.valid;
-      out.push_back(m);
-      add_member_rows(inst, rows, window_ns, parameters, m, out);
+      m.detail.clear();
+      m.reason.clear();
+      set_value(m, e);
+      add_member_rows(inst, rows, window_ns, parameters, at, out, used);
     }
   }
-  return out;
+  out.rows.resize(used);
+}
+
+std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
+                                        std::uint64_t window_ns, const std::map<std::string, double>& parameters,
+                                        bool per_socket) {
+  MetricScratch out;
+  evaluate_metrics(instances, rows, window_ns, parameters, per_socket, out);
+  return std::move(out.rows);
 }
 
 int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>& pmus, bool all, bool names_only) {

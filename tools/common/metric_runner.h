@@ -56,7 +56,21 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
                                               const std::vector<std::string>& pmus,
                                               std::vector<syntax::EventSpec>& specs);
 
-// The metrics' values over a window of `window_ns`, from that window's rows.
+// What evaluating metrics reuses from one window to the next: the rows (their strings rewritten in
+// place), the variables' counts and the expressions' inputs. After the first interval an
+// evaluation allocates nothing (unless a value is invalid: its reason is text).
+struct MetricScratch {
+  std::vector<MetricRow> rows;
+  std::map<std::string, double> counts;
+  std::vector<double> inputs;
+  std::vector<int> sockets;
+};
+
+// The metrics' values over a window of `window_ns`, from that window's rows, into `into.rows`.
+void evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
+                      std::uint64_t window_ns, const std::map<std::string, double>& parameters, bool per_socket,
+                      MetricScratch& into);
+// The same into new rows (the totals, pmu-exporter).
 std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
                                         std::uint64_t window_ns, const std::map<std::string, double>& parameters,
                                         bool per_socket);

@@ -16,6 +16,7 @@ struct SocketSet {
   int socket = -1;  // -1: every CPU the PMUs name (one set for all sockets)
   std::unique_ptr<perf::EventSet> set;
   std::vector<perf::EventCount> last;
+  std::vector<perf::EventCount> now;  // the latest read; it and `last` trade places after each read
 };
 
 class PerfBackend : public Backend {
@@ -29,10 +30,10 @@ class PerfBackend : public Backend {
         perf::CountOptions opts;
         for (const auto& [cpu, place] : topo.cpus)
           if (place.package == p) opts.cpus.push_back(cpu);
-        sets_.push_back({p, std::make_unique<perf::EventSet>(machine, bound, opts), {}});
+        sets_.push_back({p, std::make_unique<perf::EventSet>(machine, bound, opts), {}, {}});
       }
     } else {
-      sets_.push_back({-1, std::make_unique<perf::EventSet>(machine, bound, perf::CountOptions{}), {}});
+      sets_.push_back({-1, std::make_unique<perf::EventSet>(machine, bound, perf::CountOptions{}), {}, {}});
     }
     for (const auto& b : bound) pmus_.insert(b.counter.pmu);
   }
@@ -48,10 +49,10 @@ class PerfBackend : public Backend {
     for (auto& s : sets_) s.set->disable();
   }
 
-  std::vector<Row> read(std::uint64_t) override {
-    std::vector<Row> rows;
+  void read(std::uint64_t, std::vector<Row>& rows) override {
     for (auto& s : sets_) {
-      auto now = s.set->read();
+      auto& now = s.now;
+      s.set->read(now);
       const auto& events = s.set->events();
       for (std::size_t i = 0; i < now.size(); ++i) {
         const auto &c = now[i], &p = s.last[i];
@@ -70,9 +71,8 @@ class PerfBackend : public Backend {
         r.backend = "perf";
         rows.push_back(std::move(r));
       }
-      s.last = std::move(now);
+      s.last.swap(now);  // both keep their storage for the next read
     }
-    return rows;
   }
 
   std::vector<std::string> notes() const override {

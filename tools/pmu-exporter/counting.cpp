@@ -93,7 +93,8 @@ void Counting::run() {
 }
 
 void Counting::read(std::uint64_t now) {
-  auto rows = setup_.backend->read(now - (reads_ ? history_.back().first : t0_));
+  std::vector<tools::Row> rows;
+  setup_.backend->read(now - (reads_ ? history_.back().first : t0_), rows);
   if (totals_.empty()) {
     totals_ = std::move(rows);
   } else {

@@ -121,14 +121,17 @@ bool RunLoop::sleep_once() {
   return reached && until < end_;
 }
 
+// Into reused vectors: after the first interval a read allocates nothing.
 void RunLoop::poll(std::uint64_t now) {
-  auto rows = backend_.read(now - last_read_);
+  read_.clear();
+  backend_.read(now - last_read_, read_);
   last_read_ = now;
-  if (pending_.empty()) {
-    pending_ = std::move(rows);
+  if (!have_pending_) {
+    pending_.swap(read_);  // no copy; each keeps its storage
+    have_pending_ = true;
     return;
   }
-  for (std::size_t i = 0; i < rows.size(); ++i) add_read(pending_[i], rows[i]);
+  for (std::size_t i = 0; i < read_.size(); ++i) add_read(pending_[i], read_[i]);
 }
 
 void RunLoop::finish_rows(std::vector<Row>& rows) const {
@@ -139,12 +142,11 @@ void RunLoop::finish_rows(std::vector<Row>& rows) const {
 
 void RunLoop::emit_interval(std::uint64_t now) {
   poll(now);
-  auto rows = std::move(pending_);
-  pending_.clear();
-  add_duration_rows(run_.specs, now - last_, rows);
-  finish_rows(rows);
-  reporter_.interval(static_cast<double>(now - t0_) / 1e9, rows,
-                     evaluate_metrics(run_.metrics, rows, now - last_, run_.params, run_.per_socket));
+  add_duration_rows(run_.specs, now - last_, pending_);
+  finish_rows(pending_);
+  evaluate_metrics(run_.metrics, pending_, now - last_, run_.params, run_.per_socket, metrics_);
+  reporter_.interval(static_cast<double>(now - t0_) / 1e9, pending_, metrics_.rows);
+  have_pending_ = false;  // pending_ keeps its storage for the next interval
   last_ = now;
   ++intervals_;
 }
@@ -168,6 +170,7 @@ std::vector<std::string> RunLoop::report_end() {
   }
   poll(stop_time_);
   auto totals = std::move(pending_);
+  have_pending_ = false;
   add_duration_rows(run_.specs, stop_time_ - t0_, totals);
   auto restore_errors = backend_.finish();
   report_totals(totals);

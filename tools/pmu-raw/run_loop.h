@@ -11,6 +11,7 @@
 
 #include "common/backend.h"
 #include "common/counting_setup.h"
+#include "common/metric_runner.h"
 #include "counting.h"
 
 namespace pmukit::tools {
@@ -56,7 +57,11 @@ class RunLoop {
   pid_t child_ = 0;
   int child_status_ = 0;
   bool child_done_ = true;
-  std::vector<Row> pending_;  // counts read since the last report
+  // Reused from interval to interval, so that a steady-state interval allocates nothing.
+  std::vector<Row> read_;     // the latest read
+  std::vector<Row> pending_;  // counts read since the last report (valid while have_pending_)
+  bool have_pending_ = false;
+  MetricScratch metrics_;  // the interval's metric rows
 };
 
 // The command counted over (after --): spawned with default signal dispositions.

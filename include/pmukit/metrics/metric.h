@@ -77,9 +77,15 @@ class Metric {
   // missing count or a negative duration, UsageError for an unknown parameter.
   Evaluation evaluate(const std::map<std::string, double>& counts, double duration_ns,
                       const std::map<std::string, double>& parameters = {}) const;
+  // The same, gathering the expression's inputs in `inputs` (the caller's, reused from one
+  // evaluation to the next: evaluating per interval allocates nothing once it has grown).
+  Evaluation evaluate(const std::map<std::string, double>& counts, double duration_ns,
+                      const std::map<std::string, double>& parameters, std::vector<double>& inputs) const;
 
  private:
   std::string where() const;
+  // Throws UsageError for a parameter the metric does not have.
+  void check_parameters(const std::map<std::string, double>& parameters) const;
 
   MetricSpec spec_;
   Expression expression_;

@@ -89,6 +89,9 @@ class EventSet {
   // One read(2) per group, each CPU's groups read on that CPU; one EventCount per bound event,
   // in binding order. The thread's CPU affinity is the same after the call as before it.
   std::vector<EventCount> read();
+  // The same into `counts`, reused from one read to the next (a read in steady state allocates
+  // nothing of its own).
+  void read(std::vector<EventCount>& counts);
 
   const std::vector<BoundEvent>& events() const { return events_; }
   const std::vector<Group>& groups() const { return groups_; }
