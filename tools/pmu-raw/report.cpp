@@ -130,7 +130,7 @@ void event_for_box(Text& out, const Row& r) {
 }
 
 // A JSON string as nlohmann::json::dump writes it (UTF-8 kept, control characters escaped).
-bool json_plain(char c) {
+inline bool json_plain(char c) {
   return c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20;
 }
 
@@ -178,10 +178,12 @@ class JsonLine {
   JsonLine(const JsonLine&) = delete;
   JsonLine& operator=(const JsonLine&) = delete;
 
+  // `k` is one of this file's literal keys: nothing in it to escape.
   Text& key(std::string_view k) {
     if (members_++) out_.push_back(',');
-    json_string(out_, k);
-    out_.push_back(':');
+    out_.push_back('"');
+    put(out_, k);
+    put(out_, "\":");
     return out_;
   }
   void string(std::string_view k, std::string_view v) { json_string(key(k), v); }
@@ -286,6 +288,8 @@ void Reporter::plan(const std::vector<Row>& rows) {
   // interval while the plan holds, so made here rather than per row.
   plan_group_.assign(n, {});
   plan_event_.assign(n, {});
+  plan_group_json_.assign(n, {});
+  plan_event_json_.assign(n, {});
   for (std::size_t i = rows.size(); i-- > 0;) {
     Text group, event;
     group_to(group, rows[i]);
@@ -295,6 +299,13 @@ void Reporter::plan(const std::vector<Row>& rows) {
       put(event, rows[i].event);
     plan_group_[plan_slot_[i]] = fmt::to_string(group);
     plan_event_[plan_slot_[i]] = fmt::to_string(event);
+    if (o_.format != Format::Json) continue;
+    Text quoted;
+    json_string(quoted, view(group));
+    plan_group_json_[plan_slot_[i]] = fmt::to_string(quoted);
+    quoted.clear();
+    json_string(quoted, view(event));
+    plan_event_json_[plan_slot_[i]] = fmt::to_string(quoted);
   }
 }
 
@@ -306,6 +317,8 @@ void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, c
     const Row& r = merged[i];
     group_ = plan_group_[i];
     event_ = plan_event_[i];
+    group_json_ = plan_group_json_[i];
+    event_json_ = plan_event_json_[i];
     value_.clear();
     switch (o_.format) {
     case Format::Table:
@@ -379,11 +392,11 @@ void Reporter::print_json_row(std::string_view time, const Row& r) {
   }
   JsonLine j(buf_);
   if (!time.empty()) j.raw("interval", view(interval_));
-  if (!box && group_.size()) j.string("socket", group_);  // per socket, device or stack
-  if (box) j.string("pmu", group_);
+  if (!box && group_.size()) j.raw("socket", group_json_);  // per socket, device or stack
+  if (box) j.raw("pmu", group_json_);
   j.string("counter-value", view(value_));
   j.string("unit", r.unit);
-  j.string("event", event_);
+  j.raw("event", event_json_);
   j.integer("event-runtime", r.running_ns);
   if (r.running_ns == r.enabled_ns)
     j.raw("pcnt-running", "100.0");  // the usual case, without formatting a double

@@ -66,10 +66,12 @@ class Reporter {
   bool header_done_ = false;
   // One interval's (or the totals') text, written with one fwrite and kept for the next.
   Text buf_;
-  std::vector<std::string> plan_group_, plan_event_;  // per merged row, made by plan()
-  std::string_view group_, event_;                    // the row being printed: its group and event
-  Text value_;                                        // its value, reused
-  Text interval_;                                     // JSON: the interval's time as a number, once per interval
+  std::vector<std::string> plan_group_, plan_event_;            // per merged row, made by plan()
+  std::vector<std::string> plan_group_json_, plan_event_json_;  // the same as JSON strings (-j)
+  std::string_view group_, event_;                              // the row being printed: its group and event
+  std::string_view group_json_, event_json_;
+  Text value_;     // its value, reused
+  Text interval_;  // JSON: the interval's time as a number, once per interval
   // aggregate()'s plan: each row's key, and the merged row it is summed into.
   std::vector<std::pair<std::size_t, GroupKey>> plan_keys_;
   std::vector<std::size_t> plan_slot_;
