@@ -13,11 +13,9 @@
 
 #include "common/backend.h"
 #include "common/metric_runner.h"
+#include "report_text.h"
 
 namespace pmukit::tools {
-
-// Text built for output: grows to the largest interval once, then is reused (no allocation).
-using Text = fmt::memory_buffer;
 
 // PerDevice and PerStack (-M IIO metrics per PCIe device or IIO stack) show events merged and each
 // metric instance on a line of its own.
