@@ -61,8 +61,11 @@ PERF_EVENTS = ["msr/tsc/", "software/config=0/", "software/config=1/", "software
                "software/config=3/", "software/config=4/"]
 
 
+LAST = {"user": 0.0, "sys": 0.0}  # the last measured run's CPU, split: user and kernel
+
+
 def measured(argv, **kw):
-    """Runs argv to completion; returns (user+sys CPU seconds, wall seconds)."""
+    """Runs argv to completion; returns (user+sys CPU seconds, wall seconds); LAST keeps the split."""
     start = time.monotonic()
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(argv, stderr=err, **kw)
@@ -71,6 +74,7 @@ def measured(argv, **kw):
         if proc.returncode != 0:
             err.seek(0)
             sys.exit(f"interval_cpu: {' '.join(argv)} exited {proc.returncode}: {err.read().decode()}")
+    LAST["user"], LAST["sys"] = usage.ru_utime, usage.ru_stime
     return usage.ru_utime + usage.ru_stime, time.monotonic() - start
 
 
@@ -108,6 +112,7 @@ def direct(work, events, what, spec=None):
         rows = csv_lines(one)
         # Setup (discovery, lock, save, program) and teardown (restore) once, from a one-interval run.
         setup_cpu, _ = measured(args + ["-I", str(interval), "--interval-count", "1", "-o", "/dev/null"])
+        setup_user = LAST["user"]
         out = os.path.join(work, "direct.csv")
         cpu, wall = measured(args + ["-I", str(interval), "--duration", str(seconds), "-o", out])
         intervals = csv_lines(out) / rows
@@ -117,6 +122,10 @@ def direct(work, events, what, spec=None):
         steady = (cpu - setup_cpu) / (intervals - 1)
         print(f"  per interval {1e6 * steady:.1f} us = {1e9 * steady / counters:.0f} ns per counter "
               f"({100 * steady * 1000 / interval:.2f}% of one core at -I {interval})")
+        # The kernel's share (one pread per MSR, the timer, the write) apart from pmukit's own work.
+        user = (LAST["user"] - setup_user) / (intervals - 1)
+        print(f"  of which user {1e6 * user:.1f} us = {1e9 * user / counters:.0f} ns per counter "
+              f"({100 * user * 1000 / interval:.2f}% of one core), kernel {1e6 * (steady - user):.1f} us")
         syscalls(args)
         return counters, steady
     finally:
