@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -55,55 +56,16 @@ std::string thousands(std::uint64_t v) {
 }
 
 void thousands_to(Text& out, std::uint64_t v) {
-  char digits[24];
-  const auto n = static_cast<std::size_t>(fmt::format_to(digits, "{}", v) - digits);
+  char digits[LineWriter::kDigits];
+  const auto n = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits);
+  char grouped[LineWriter::kDigits + LineWriter::kDigits / 3];
+  std::size_t k = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    if (i && (n - i) % 3 == 0) out.push_back(',');
-    out.push_back(digits[i]);
+    if (i && (n - i) % 3 == 0) grouped[k++] = ',';
+    grouped[k++] = digits[i];
   }
+  put(out, std::string_view(grouped, k));
 }
-
-namespace {
-
-void value_text(Text& out, const Row& r) {
-  if (r.scale == 1.0) return thousands_to(out, r.count);
-  double v = static_cast<double>(r.count) * r.scale;
-  double whole = std::floor(v);
-  thousands_to(out, static_cast<std::uint64_t>(whole));
-  fmt::format_to(fmt::appender(out), ".{:02d}", static_cast<int>(std::lround((v - whole) * 100)) % 100);
-}
-
-// Enabled but never on a counter (a multiplexed set whose turn did not come in the window): perf
-// stat prints "<not counted>" rather than a count it has no time to scale from.
-bool not_counted(const Row& r) {
-  return r.enabled_ns && !r.running_ns;
-}
-
-double pcnt(const Row& r) {
-  return r.enabled_ns ? 100.0 * static_cast<double>(r.running_ns) / static_cast<double>(r.enabled_ns) : 100.0;
-}
-
-// The event as perf --no-merge shows it: the unit's own PMU name in place of a type prefix.
-void event_for_box(Text& out, const Row& r) {
-  std::string_view written_pmu = r.event.substr(0, r.event.find('/'));
-  if (written_pmu.size() < r.event.size() && written_pmu != r.pmu) {
-    put(out, r.pmu);
-    put(out, r.event.substr(written_pmu.size()));
-  } else {
-    put(out, r.event);
-  }
-}
-
-// The interval column as a number: what the text of the time says (std::stod of it, as before).
-double time_value(std::string_view time) {
-  char text[64];
-  const std::size_t n = std::min(time.size(), sizeof text - 1);
-  std::copy_n(time.data(), n, text);
-  text[n] = 0;
-  return std::strtod(text, nullptr);
-}
-
-}  // namespace
 
 Reporter::GroupKey Reporter::group_key(const Row& r) const {
   if (r.socket < 0) return {-1, {}};  // machine-wide rows (duration_time) belong to no socket or box
@@ -136,21 +98,26 @@ void Reporter::group_to(Text& out, const Row& r) const {
 }
 
 // Rows arrive grouped by backend and unit, not by event, and in the same order every interval:
-// where each row is summed (its (event, group) in -e order) is planned once, with a map, and
-// reused while the rows' keys stay the same, so an interval sums into a reused vector.
-const std::vector<Row>& Reporter::aggregate(const std::vector<Row>& rows) {
+// where each row is shown (its (event, group) in -e order) is planned once, with a map, and reused
+// while the rows' keys stay the same. A line of one row shows that row; a line of several shows
+// their sum, made in a reused vector.
+const std::vector<const Row*>& Reporter::aggregate(const std::vector<Row>& rows) {
   if (!plan_matches(rows)) plan(rows);
-  merged_.assign(plan_outputs_, Row{});
-  std::vector<bool>& seen = plan_seen_;
-  seen.assign(plan_outputs_, false);
+  shown_.resize(plan_outputs_);
+  merged_.resize(plan_outputs_);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
-    Row& a = merged_[plan_slot_[i]];
-    if (!seen[plan_slot_[i]]) {
-      seen[plan_slot_[i]] = true;
-      a = r;
+    const std::size_t slot = plan_slot_[i];
+    if (plan_first_[slot] == i) {
+      if (plan_single_[slot]) {
+        shown_[slot] = &r;
+        continue;
+      }
+      merged_[slot] = r;
+      shown_[slot] = &merged_[slot];
       continue;
     }
+    Row& a = merged_[slot];
     a.count += r.count;
     a.raw += r.raw;
     a.lost = a.lost || r.lost;
@@ -159,148 +126,7 @@ const std::vector<Row>& Reporter::aggregate(const std::vector<Row>& rows) {
     a.enabled_ns += r.enabled_ns;
     a.running_ns += r.running_ns;
   }
-  return merged_;
-}
-
-bool Reporter::plan_matches(const std::vector<Row>& rows) const {
-  if (rows.size() != plan_keys_.size()) return false;
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    if (plan_keys_[i].first != rows[i].spec || plan_keys_[i].second != group_key(rows[i])) return false;
-  return true;
-}
-
-void Reporter::plan(const std::vector<Row>& rows) {
-  plan_keys_.clear();
-  std::map<std::pair<std::size_t, GroupKey>, std::size_t> position;
-  for (const auto& r : rows) {
-    plan_keys_.emplace_back(r.spec, group_key(r));
-    position.emplace(plan_keys_.back(), 0);
-  }
-  std::size_t n = 0;
-  for (auto& [key, at] : position) at = n++;
-  plan_outputs_ = n;
-  plan_slot_.clear();
-  for (const auto& key : plan_keys_) plan_slot_.push_back(position.at(key));
-  // Each merged row's group and event text, from the first row summed into it: the same every
-  // interval while the plan holds, so made here rather than per row.
-  plan_group_.assign(n, {});
-  plan_event_.assign(n, {});
-  plan_group_json_.assign(n, {});
-  plan_event_json_.assign(n, {});
-  for (std::size_t i = rows.size(); i-- > 0;) {
-    Text group, event;
-    group_to(group, rows[i]);
-    if (o_.aggregation == Aggregation::PerBox)
-      event_for_box(event, rows[i]);
-    else
-      put(event, rows[i].event);
-    plan_group_[plan_slot_[i]] = fmt::to_string(group);
-    plan_event_[plan_slot_[i]] = fmt::to_string(event);
-    if (o_.format != Format::Json) continue;
-    Text quoted;
-    json_string(quoted, view(group));
-    plan_group_json_[plan_slot_[i]] = fmt::to_string(quoted);
-    quoted.clear();
-    json_string(quoted, view(event));
-    plan_event_json_[plan_slot_[i]] = fmt::to_string(quoted);
-  }
-}
-
-void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
-  interval_.clear();
-  if (o_.format == Format::Json && !time.empty()) json_number(interval_, time_value(time));
-  const auto& merged = aggregate(rows);
-  for (std::size_t i = 0; i < merged.size(); ++i) {
-    const Row& r = merged[i];
-    group_ = plan_group_[i];
-    event_ = plan_event_[i];
-    group_json_ = plan_group_json_[i];
-    event_json_ = plan_event_json_[i];
-    value_.clear();
-    switch (o_.format) {
-    case Format::Table:
-      print_table_row(time, r);
-      break;
-    case Format::Csv:
-      print_csv_row(time, r);
-      break;
-    case Format::Json:
-      print_json_row(time, r);
-      break;
-    }
-  }
-  for (const auto& m : metrics) breakdown() ? print_breakdown_metric(std::string(time), m) : print_metric(time, m);
-}
-
-void Reporter::print_table_row(std::string_view time, const Row& r) {
-  const bool counted = !not_counted(r);
-  if (counted)
-    value_text(value_, r);
-  else
-    put(value_, "<not counted>");
-  put(buf_, time);
-  if (o_.aggregation != Aggregation::PerBox && o_.aggregation != Aggregation::Merged) {
-    pad(buf_, group_, 4, false);
-    buf_.push_back(' ');
-  }
-  pad(buf_, view(value_), 20, true);
-  buf_.push_back(' ');
-  pad(buf_, r.unit, 5, false);
-  buf_.push_back(' ');
-  put(buf_, event_);
-  if (counted && pcnt(r) < 100.0) {
-    put(buf_, "  (");
-    percent(buf_, pcnt(r));
-    put(buf_, "%)");
-  }
-  if (r.lost) put(buf_, "  <overflow: count unreliable>");
-  buf_.push_back('\n');
-}
-
-void Reporter::print_csv_row(std::string_view time, const Row& r) {
-  const std::string_view s = o_.separator;
-  if (not_counted(r))
-    put(value_, "<not counted>");
-  else if (r.scale == 1.0)
-    put(value_, r.count);
-  else
-    fmt::format_to(fmt::appender(value_), "{:.2f}", static_cast<double>(r.count) * r.scale);
-  for (std::string_view field : {time, group_})
-    if (!field.empty()) put(buf_, field), put(buf_, s);
-  for (std::string_view field : {view(value_), r.unit, event_}) put(buf_, field), put(buf_, s);
-  put(buf_, r.running_ns);
-  put(buf_, s);
-  percent(buf_, pcnt(r));
-  put(buf_, s);
-  put(buf_, s);
-  buf_.push_back('\n');
-}
-
-void Reporter::print_json_row(std::string_view time, const Row& r) {
-  const bool box = o_.aggregation == Aggregation::PerBox;
-  if (not_counted(r)) {
-    put(value_, "<not counted>");
-  } else if (r.scale == 1.0 && r.count < (1ull << 53)) {
-    // A whole count, exact in a double: its digits ("{:f}" of a large double runs fmt's Dragon4).
-    put(value_, r.count);
-    put(value_, ".000000");
-  } else {
-    fmt::format_to(fmt::appender(value_), "{:f}", static_cast<double>(r.count) * r.scale);
-  }
-  JsonLine j(buf_);
-  if (!time.empty()) j.raw("interval", view(interval_));
-  if (!box && group_.size()) j.raw("socket", group_json_);  // per socket, device or stack
-  if (box) j.raw("pmu", group_json_);
-  j.string("counter-value", view(value_));
-  j.string("unit", r.unit);
-  j.raw("event", event_json_);
-  j.integer("event-runtime", r.running_ns);
-  if (r.running_ns == r.enabled_ns)
-    j.raw("pcnt-running", "100.0");  // the usual case, without formatting a double
-  else
-    j.number("pcnt-running", std::round(pcnt(r) * 100) / 100);
-  j.string("backend", r.backend);
-  if (r.lost) j.boolean("lost", true);
+  return shown_;
 }
 
 void Reporter::print_metric(std::string_view time, const MetricRow& m) {

@@ -48,33 +48,43 @@ class Reporter {
   GroupKey group_key(const Row& r) const;
   bool breakdown() const { return o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack; }
   void print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
-  // One aggregated row; group_ and event_ hold its group and event text.
-  void print_table_row(std::string_view time, const Row& r);
-  void print_csv_row(std::string_view time, const Row& r);
-  void print_json_row(std::string_view time, const Row& r);
+  // One aggregated row, between its planned text: `head` before the value, `mid` after it (up to
+  // the run time; in the table, to the end) and `tail` after the run time and percentage.
+  void print_table_row(const Row& r, std::string_view head, std::string_view mid);
+  void print_csv_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail);
+  void print_json_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail);
+  void runtime(LineWriter& line, std::uint64_t ns);
+  // The whole window on the counter (or no window): the percentage is 100.
+  static bool full(const Row& r) { return r.running_ns == r.enabled_ns; }
   void print_metric(std::string_view time, const MetricRow& m);
   void print_breakdown_metric(const std::string& time, const MetricRow& m);
-  // Rows summed per (event, group) in -e order (valid until the next call).
-  const std::vector<Row>& aggregate(const std::vector<Row>& rows);
+  // Rows summed per (event, group) in -e order (valid until the next call and while `rows` lives).
+  const std::vector<const Row*>& aggregate(const std::vector<Row>& rows);
   bool plan_matches(const std::vector<Row>& rows) const;
   void plan(const std::vector<Row>& rows);
+  void plan_text(std::size_t slot, const Row& r);
   fmt::appender out() { return fmt::appender(buf_); }
 
   ReportOptions o_;
   bool header_done_ = false;
   // One interval's (or the totals') text, written with one fwrite and kept for the next.
   Text buf_;
-  std::vector<std::string> plan_group_, plan_event_;            // per merged row, made by plan()
-  std::vector<std::string> plan_group_json_, plan_event_json_;  // the same as JSON strings (-j)
-  std::string_view group_, event_;                              // the row being printed: its group and event
-  std::string_view group_json_, event_json_;
-  Text value_;     // its value, reused
-  Text interval_;  // JSON: the interval's time as a number, once per interval
+  // Per merged row, made by plan(): a line's fixed text (full_tail: its tail with a percentage of
+  // 100, the whole window counted).
+  std::vector<std::string> plan_head_, plan_mid_, plan_tail_, plan_full_tail_;
+  Text value_;                    // the row being printed: its value where it is not a whole count, reused
+  Text pct_;                      // and its percentage
+  Text interval_;                 // JSON: the interval's time as a number, once per interval
+  Text lead_;                     // what starts each of the interval's lines: its time (and a separator or key)
+  std::uint64_t runtime_ns_ = 0;  // the last run time written, and its digits
+  Text runtime_text_;
   // aggregate()'s plan: each row's key, and the merged row it is summed into.
   std::vector<std::pair<std::size_t, GroupKey>> plan_keys_;
   std::vector<std::size_t> plan_slot_;
   std::size_t plan_outputs_ = 0;
-  std::vector<bool> plan_seen_;
+  std::vector<std::size_t> plan_first_;    // per merged row: the first row shown or summed in it
+  std::vector<std::uint8_t> plan_single_;  // and whether it is the only one
+  std::vector<const Row*> shown_;          // per line: its row, or its sum in merged_
   std::vector<Row> merged_;
 };
 

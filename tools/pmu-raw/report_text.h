@@ -2,6 +2,7 @@
 // fields, padding, perf's percentages, and JSON as nlohmann::json::dump writes it.
 #pragma once
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -21,6 +22,43 @@ inline void put(Text& out, std::string_view s) {
   if (!s.empty()) std::memcpy(out.data() + at, s.data(), s.size());
 }
 void put(Text& out, std::uint64_t v);
+
+// One line appended through a raw pointer, after reserving room for the longest it can be: one
+// capacity check per line rather than one per piece (fmt's resize checks on each). `longest`
+// must cover everything written; the buffer's size is set to what was written when it goes.
+class LineWriter {
+ public:
+  static constexpr std::size_t kDigits = 20;  // of the largest std::uint64_t
+  LineWriter(Text& out, std::size_t longest) : out_(out) {
+    out.reserve(out.size() + longest);
+    end_ = out.data() + out.size();
+  }
+  ~LineWriter() { out_.resize(static_cast<std::size_t>(end_ - out_.data())); }
+  LineWriter(const LineWriter&) = delete;
+  LineWriter& operator=(const LineWriter&) = delete;
+
+  LineWriter& operator<<(std::string_view s) {
+    if (!s.empty()) std::memcpy(end_, s.data(), s.size());
+    end_ += s.size();
+    return *this;
+  }
+  LineWriter& operator<<(char c) {
+    *end_++ = c;
+    return *this;
+  }
+  LineWriter& operator<<(std::uint64_t v) {
+    end_ = std::to_chars(end_, end_ + kDigits, v).ptr;
+    return *this;
+  }
+  void spaces(std::size_t n) {
+    std::memset(end_, ' ', n);
+    end_ += n;
+  }
+
+ private:
+  Text& out_;
+  char* end_;
+};
 inline std::string_view view(const Text& t) {
   return {t.data(), t.size()};
 }

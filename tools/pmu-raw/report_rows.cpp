@@ -1,0 +1,258 @@
+// pmu-raw -- one line per counted event: the text that stays the same from interval to interval
+// (group, unit, event, separators, JSON keys) is put together once when the rows are planned, so
+// a line is its planned pieces around the numbers, written through one reserved span.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "report.h"
+
+namespace pmukit::tools {
+
+namespace {
+
+void value_text(Text& out, const Row& r) {
+  if (r.scale == 1.0) return thousands_to(out, r.count);
+  double v = static_cast<double>(r.count) * r.scale;
+  double whole = std::floor(v);
+  thousands_to(out, static_cast<std::uint64_t>(whole));
+  fmt::format_to(fmt::appender(out), ".{:02d}", static_cast<int>(std::lround((v - whole) * 100)) % 100);
+}
+
+// Enabled but never on a counter (a multiplexed set whose turn did not come in the window): perf
+// stat prints "<not counted>" rather than a count it has no time to scale from.
+bool not_counted(const Row& r) {
+  return r.enabled_ns && !r.running_ns;
+}
+
+double pcnt(const Row& r) {
+  return r.enabled_ns ? 100.0 * static_cast<double>(r.running_ns) / static_cast<double>(r.enabled_ns) : 100.0;
+}
+
+// The event as perf --no-merge shows it: the unit's own PMU name in place of a type prefix.
+void event_for_box(Text& out, const Row& r) {
+  std::string_view written_pmu = r.event.substr(0, r.event.find('/'));
+  if (written_pmu.size() < r.event.size() && written_pmu != r.pmu) {
+    put(out, r.pmu);
+    put(out, r.event.substr(written_pmu.size()));
+  } else {
+    put(out, r.event);
+  }
+}
+
+// The interval column as a number: what the text of the time says (std::stod of it, as before).
+double time_value(std::string_view time) {
+  char text[64];
+  const std::size_t n = std::min(time.size(), sizeof text - 1);
+  std::copy_n(time.data(), n, text);
+  text[n] = 0;
+  return std::strtod(text, nullptr);
+}
+
+// Room for the numbers a line adds to its fixed pieces: two 64-bit integers, a percentage's
+// "100.00" and a few separators.
+constexpr std::size_t kNumbers = 2 * LineWriter::kDigits + 16;
+
+// A backend names a row's PMU from the same storage every interval: equal pointers are the
+// usual answer, the text compared only where they differ.
+bool same_group(const std::pair<int, std::string_view>& a, const std::pair<int, std::string_view>& b) {
+  if (a.first != b.first || a.second.size() != b.second.size()) return false;
+  return a.second.data() == b.second.data() || a.second == b.second;
+}
+
+}  // namespace
+
+bool Reporter::plan_matches(const std::vector<Row>& rows) const {
+  if (rows.size() != plan_keys_.size()) return false;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (plan_keys_[i].first != rows[i].spec || !same_group(plan_keys_[i].second, group_key(rows[i]))) return false;
+  return true;
+}
+
+void Reporter::plan(const std::vector<Row>& rows) {
+  plan_keys_.clear();
+  std::map<std::pair<std::size_t, GroupKey>, std::size_t> position;
+  for (const auto& r : rows) {
+    plan_keys_.emplace_back(r.spec, group_key(r));
+    position.emplace(plan_keys_.back(), 0);
+  }
+  std::size_t n = 0;
+  for (auto& [key, at] : position) at = n++;
+  plan_outputs_ = n;
+  plan_slot_.clear();
+  for (const auto& key : plan_keys_) plan_slot_.push_back(position.at(key));
+  plan_first_.assign(n, rows.size());
+  plan_single_.assign(n, true);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::size_t& first = plan_first_[plan_slot_[i]];
+    if (first != rows.size()) plan_single_[plan_slot_[i]] = false;
+    first = std::min(first, i);
+  }
+  // Each merged row's fixed text, from the first row summed into it (as aggregate() keeps the
+  // first row's fields): the same every interval while the plan holds.
+  plan_head_.assign(n, {});
+  plan_mid_.assign(n, {});
+  plan_tail_.assign(n, {});
+  plan_full_tail_.assign(n, {});
+  for (std::size_t i = rows.size(); i-- > 0;) plan_text(plan_slot_[i], rows[i]);
+}
+
+// The pieces of a line around its numbers, in each format's order of fields.
+void Reporter::plan_text(std::size_t slot, const Row& r) {
+  Text group, event, head, mid, tail, full_tail;
+  group_to(group, r);
+  if (o_.aggregation == Aggregation::PerBox)
+    event_for_box(event, r);
+  else
+    put(event, r.event);
+  const std::string_view s = o_.separator;
+  switch (o_.format) {
+  case Format::Table:  // time [group] value unit event [(percent%)]
+    if (o_.aggregation != Aggregation::PerBox && o_.aggregation != Aggregation::Merged) {
+      pad(head, view(group), 4, false);
+      head.push_back(' ');
+    }
+    mid.push_back(' ');
+    pad(mid, r.unit, 5, false);
+    mid.push_back(' ');
+    put(mid, view(event));
+    break;
+  case Format::Csv:  // time, [group,] value, unit, event, run time, percent,,
+    if (group.size()) put(head, view(group)), put(head, s);
+    for (std::string_view field : {std::string_view(), r.unit, view(event)}) put(mid, field), put(mid, s);
+    put(tail, s), put(tail, s), put(tail, "\n");
+    put(full_tail, s), put(full_tail, "100.00"), put(full_tail, view(tail));
+    break;
+  case Format::Json:  // members in perf stat -j's order, as nlohmann::json::dump writes them
+    if (o_.aggregation == Aggregation::PerBox || group.size()) {
+      put(head, o_.aggregation == Aggregation::PerBox ? "\"pmu\":" : "\"socket\":");
+      json_string(head, view(group));
+      head.push_back(',');
+    }
+    put(mid, ",\"unit\":");
+    json_string(mid, r.unit);
+    put(mid, ",\"event\":");
+    json_string(mid, view(event));
+    put(mid, ",\"event-runtime\":");
+    put(tail, ",\"backend\":");
+    json_string(tail, r.backend);
+    put(full_tail, ",\"pcnt-running\":100.0"), put(full_tail, view(tail));
+    break;
+  }
+  plan_head_[slot] = fmt::to_string(head);
+  plan_mid_[slot] = fmt::to_string(mid);
+  plan_tail_[slot] = fmt::to_string(tail);
+  plan_full_tail_[slot] = fmt::to_string(full_tail);
+}
+
+void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
+  interval_.clear();
+  if (o_.format == Format::Json && !time.empty()) json_number(interval_, time_value(time));
+  lead_.clear();
+  if (!time.empty()) {
+    if (o_.format == Format::Json) put(lead_, "\"interval\":");
+    put(lead_, o_.format == Format::Json ? view(interval_) : time);
+    if (o_.format != Format::Table) put(lead_, o_.format == Format::Json ? std::string_view(",") : o_.separator);
+  }
+  const auto& merged = aggregate(rows);
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    const Row& r = *merged[i];
+    value_.clear();
+    pct_.clear();
+    switch (o_.format) {
+    case Format::Table:
+      print_table_row(r, plan_head_[i], plan_mid_[i]);
+      break;
+    case Format::Csv:
+      print_csv_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i]);
+      break;
+    case Format::Json:
+      print_json_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i]);
+      break;
+    }
+  }
+  for (const auto& m : metrics) breakdown() ? print_breakdown_metric(std::string(time), m) : print_metric(time, m);
+}
+
+// The run time, usually the same window on every row of an interval: its digits made once.
+void Reporter::runtime(LineWriter& line, std::uint64_t ns) {
+  if (ns != runtime_ns_ || runtime_text_.size() == 0) {
+    runtime_ns_ = ns;
+    runtime_text_.clear();
+    put(runtime_text_, ns);
+  }
+  line << view(runtime_text_);
+}
+
+void Reporter::print_table_row(const Row& r, std::string_view head, std::string_view mid) {
+  const bool counted = !not_counted(r);
+  if (counted)
+    value_text(value_, r);
+  else
+    put(value_, "<not counted>");
+  const bool partial = counted && pcnt(r) < 100.0;
+  if (partial) put(pct_, "  ("), percent(pct_, pcnt(r)), put(pct_, "%)");
+  constexpr std::string_view kLost = "  <overflow: count unreliable>";
+  constexpr std::size_t kValueColumns = 20;
+  LineWriter line(buf_, lead_.size() + head.size() + kValueColumns + value_.size() + mid.size() + pct_.size() +
+                            kLost.size() + 1);
+  line << view(lead_) << head;
+  // The value right-aligned in 20 columns: it is ASCII (digits, commas, a point), so a column is a byte.
+  line.spaces(value_.size() < kValueColumns ? kValueColumns - value_.size() : 0);
+  line << view(value_) << mid << view(pct_);
+  if (r.lost) line << kLost;
+  line << '\n';
+}
+
+void Reporter::print_csv_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail) {
+  const bool whole = !not_counted(r) && r.scale == 1.0;
+  if (not_counted(r))
+    put(value_, "<not counted>");
+  else if (!whole)
+    fmt::format_to(fmt::appender(value_), "{:.2f}", static_cast<double>(r.count) * r.scale);
+  // The usual case, the whole window on the counter: "100.00" is in the planned tail.
+  const std::string_view s = o_.separator;
+  if (!full(r)) put(pct_, s), percent(pct_, pcnt(r));
+  LineWriter line(buf_, lead_.size() + head.size() + value_.size() + mid.size() + pct_.size() + tail.size() + s.size() +
+                            kNumbers);
+  line << view(lead_) << head;
+  if (whole)
+    line << r.count;
+  else
+    line << view(value_);
+  line << mid;
+  runtime(line, r.running_ns);
+  line << view(pct_) << tail;
+}
+
+void Reporter::print_json_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail) {
+  // The value as a JSON string: digits (a whole count, exact in a double, as "{:f}" writes it
+  // without running fmt's Dragon4 on a large double), or "<not counted>": nothing to escape.
+  const bool whole = !not_counted(r) && r.scale == 1.0 && r.count < (1ull << 53);
+  if (not_counted(r))
+    put(value_, "<not counted>");
+  else if (!whole)
+    fmt::format_to(fmt::appender(value_), "{:f}", static_cast<double>(r.count) * r.scale);
+  if (!full(r)) {  // the usual case, "100.0", is in the planned tail
+    put(pct_, ",\"pcnt-running\":");
+    json_number(pct_, std::round(pcnt(r) * 100) / 100);
+  }
+  constexpr std::string_view kLost = ",\"lost\":true";
+  LineWriter line(buf_, lead_.size() + head.size() + value_.size() + mid.size() + pct_.size() + tail.size() +
+                            kLost.size() + kNumbers + 64);
+  line << '{' << view(lead_) << head << "\"counter-value\":\"";
+  if (whole)
+    line << r.count << ".000000";
+  else
+    line << view(value_);
+  line << '"' << mid;
+  runtime(line, r.running_ns);
+  line << view(pct_) << tail;
+  if (r.lost) line << kLost;
+  line << "}\n";
+}
+
+}  // namespace pmukit::tools
