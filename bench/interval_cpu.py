@@ -17,7 +17,9 @@ perf:   this machine's real PMUs through the perf backend (pmu-raw --backend per
 scaling: 16, 64, 256, 1024 and 4096 MMIO counters (IMC boxes x 4, the gnr-2s spec with its IMC
         groups widened) under pmu-sim, and in the same run `perf stat -a -I` on as many events of
         this machine's software and msr PMUs (counting every CPU, as perf stat -a does): CPU per
-        interval and per counter of each; the per-counter cost must stay flat (linear growth).
+        interval and per counter of each, and what each counter adds from one size to the next (the
+        slope, without the timer wakeup and write every interval pays); the per-counter cost must
+        stay flat (linear growth).
 startup: median CPU and wall time and max RSS of each tool's start (`--version`) against
         /bin/true, and of `pmu-discover --dump` and `pmu-raw --interval-count 1` on the simulated
         gnr-2s against `lspci -vvv` on its tree and `perf stat --interval-count 1` on this machine.
@@ -235,10 +237,23 @@ def scaling(work):
         rows.append((counters, ours, perf_stat_events(work, counters)))
     print(f"\n-I {interval} for {seconds:g} s; CPU per interval (us) and per counter (ns); perf stat -a counts "
           f"{os.cpu_count()} CPUs per event")
-    print(f"{'counters':>8} {'pmu-raw us':>11} {'ns/counter':>10} {'perf stat us':>13} {'ns/counter':>10} {'perf/ours':>9}")
+    # Per counter: the whole interval's CPU over its counters, and what each counter adds over the
+    # previous size (the slope: the timer wakeup and the write every interval pays are left out).
+    print(f"{'counters':>8} {'pmu-raw us':>11} {'ns/counter':>10} {'added ns':>9} {'perf stat us':>13} "
+          f"{'ns/counter':>10} {'added ns':>9} {'perf/ours':>9} {'added':>6}")
+    previous = None
     for counters, ours, theirs in rows:
-        print(f"{counters:8d} {1e6 * ours:11.1f} {1e9 * ours / counters:10.1f} {1e6 * theirs:13.1f} "
-              f"{1e9 * theirs / counters:10.1f} {theirs / ours:9.1f}")
+        added = ""
+        if previous:
+            n0, ours0, theirs0 = previous
+            ours_added, theirs_added = (ours - ours0) / (counters - n0), (theirs - theirs0) / (counters - n0)
+            ratio = f"{theirs_added / ours_added:6.1f}" if ours_added > 0 else f"{'-':>6}"
+            added = (f"{1e9 * ours_added:9.1f}", f"{1e9 * theirs_added:9.1f}", ratio)
+        else:
+            added = (f"{'':>9}", f"{'':>9}", f"{'':>6}")
+        print(f"{counters:8d} {1e6 * ours:11.1f} {1e9 * ours / counters:10.1f} {added[0]} {1e6 * theirs:13.1f} "
+              f"{1e9 * theirs / counters:10.1f} {added[1]} {theirs / ours:9.1f} {added[2]}")
+        previous = (counters, ours, theirs)
 
 
 def median_run(argv, runs):
