@@ -12,6 +12,8 @@
 #include <new>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "common/counting_setup.h"
 #include "pmu-raw/report.h"
 #include "pmu-raw/run_loop.h"
@@ -227,21 +229,25 @@ void PrintTo(const LoopCase& c, std::ostream* os) {
 
 class SteadyStateRunLoop : public ::testing::TestWithParam<LoopCase> {};
 
-// gnr-2s: 24 IMC boxes over MMIO (4 counters each) and 4 B2CXL boxes (8 each).
-TEST_P(SteadyStateRunLoop, AnIntervalAllocatesNothingAfterTheSecond) {
-  const LoopCase& c = GetParam();
+// What one pmu-raw run on gnr-2s under pmu-sim allocated in each turn of its loop, and what it printed.
+struct CountedRun {
+  std::vector<CountingClock::Turn> turns;
+  std::uint64_t t0 = 0;  // the clock when the run started
+  std::string text;
+};
+
+CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64_t intervals) {
   test::BundledRig rig("gnr-2s");
   test::SimProcess sim(rig.root);
-  constexpr std::uint64_t kIntervalMs = 10, kIntervals = 8;
   tools::RawOptions o;
   o.events = c.events;
   o.metrics = c.metrics;
-  o.interval_ms = kIntervalMs;
-  o.interval_count = kIntervals;
+  o.interval_ms = interval_ms;
+  o.interval_count = intervals;
   o.mux_interval_ms = c.mux_interval_ms;
   o.backend = "direct";
   std::FILE* out = std::tmpfile();
-  ASSERT_NE(out, nullptr);
+  EXPECT_NE(out, nullptr);
   o.report.format = c.format;
   o.report.aggregation = c.aggregation;
   o.report.interval = true;
@@ -250,34 +256,44 @@ TEST_P(SteadyStateRunLoop, AnIntervalAllocatesNothingAfterTheSecond) {
   const bool per_socket = c.aggregation == tools::Aggregation::PerSocket;
   run.per_socket = per_socket;
   tools::CountingRequest request{
-      o.events, o.metrics, {}, tools::BackendRequest{o.backend, false, per_socket, kIntervalMs, o.mux_interval_ms}};
+      o.events, o.metrics, {}, tools::BackendRequest{o.backend, false, per_socket, interval_ms, o.mux_interval_ms}};
   tools::set_up_counting(*rig.machine, request, run);
-  ASSERT_TRUE(run.time.simulated());
+  EXPECT_TRUE(run.time.simulated());
   auto counting = std::make_unique<CountingClock>(std::move(run.time.clock));
   CountingClock& clock = *counting;
   run.time.clock = std::move(counting);
-  const std::uint64_t t0 = clock.now_ns();
+  CountedRun result;
+  result.t0 = clock.now_ns();
   {
     tools::Reporter reporter(o.report);
     tools::RunLoop loop(o, run, reporter);
     loop.count();
     EXPECT_EQ(loop.report_end(), std::vector<std::string>{});
   }
+  result.turns = clock.turns_;
+  result.text.assign(static_cast<std::size_t>(std::ftell(out)), '\0');
+  std::rewind(out);
+  EXPECT_EQ(std::fread(result.text.data(), 1, result.text.size(), out), result.text.size());
+  std::fclose(out);
+  EXPECT_EQ(rig.image_change(), "");
+  return result;
+}
+
+// gnr-2s: 24 IMC boxes over MMIO (4 counters each) and 4 B2CXL boxes (8 each).
+TEST_P(SteadyStateRunLoop, AnIntervalAllocatesNothingAfterTheSecond) {
+  const LoopCase& c = GetParam();
+  constexpr std::uint64_t kIntervalMs = 10, kIntervals = 8;
+  const CountedRun run = run_counted(c, kIntervalMs, kIntervals);
   std::size_t checked = 0;
-  for (const auto& turn : clock.turns_) {
+  for (const auto& turn : run.turns) {
     // The turn woken at k intervals prints interval k; the first two grow the buffers (the read
     // and the pending rows trade places: each has grown once by the end of the second).
-    if (turn.from_ns <= t0 + 2 * kIntervalMs * 1'000'000) continue;
+    if (turn.from_ns <= run.t0 + 2 * kIntervalMs * 1'000'000) continue;
     ++checked;
-    EXPECT_EQ(turn.allocations, 0u) << "the turn from " << (turn.from_ns - t0) << " ns";
+    EXPECT_EQ(turn.allocations, 0u) << "the turn from " << (turn.from_ns - run.t0) << " ns";
   }
   EXPECT_EQ(checked, kIntervals - 3);  // 3 to 7: the loop ends after the last without a sleep
-  std::string text(static_cast<std::size_t>(std::ftell(out)), '\0');
-  std::rewind(out);
-  ASSERT_EQ(std::fread(text.data(), 1, text.size(), out), text.size());
-  std::fclose(out);
-  EXPECT_NE(text.find(c.shows), std::string::npos) << text;  // it did print the intervals
-  EXPECT_EQ(rig.image_change(), "");
+  EXPECT_NE(run.text.find(c.shows), std::string::npos) << run.text;  // it did print the intervals
 }
 
 // bench/interval_cpu.py's MMIO-only set: 4 IMC events on each of 24 boxes, 8 B2CXL events on
@@ -327,5 +343,31 @@ INSTANTIATE_TEST_SUITE_P(
                  "spr_imc_read_bw"},
         LoopCase{"MultiplexedPerBoxCsv", kImcMultiplexed, {}, Aggregation::PerBox, Format::Csv, 1000, "<not counted>"}),
     [](const auto& p) { return std::string(p.param.name); });
+
+// Time-division multiplexing in steady state: 9 IMC events on 4 counters (sets of 4, 4 and 1) and
+// 10 B2CXL events on 8 (8 and 2), the next set every interval, so every turn of the loop after
+// the first rotates all 28 boxes (24 IMC, 4 B2CXL) (stop, reset, configure, start, and the sampling pass of the
+// boxes whose events changed). Once every box has had each of its sets on its counters (3
+// rotations) and the output's buffers have grown (2 intervals), a turn allocates nothing.
+TEST(SteadyStateMultiplexing, ARotationAllocatesNothingAfterTheFirstCycle) {
+  std::vector<std::string> events;
+  for (int e = 1; e <= 9; ++e) events.push_back(fmt::format("uncore_imc/event={:#04x},umask=0x00/", e));
+  for (int e = 1; e <= 10; ++e) events.push_back(fmt::format("uncore_b2cxl/event={:#04x},umask=0x00/", e));
+  constexpr std::uint64_t kIntervalMs = 10, kIntervals = 12, kFirstCycle = 3;
+  const LoopCase c{"Rotating", events, {}, Aggregation::PerBox, Format::Csv, kIntervalMs, "uncore_b2cxl_1/event=0x0a"};
+  const CountedRun run = run_counted(c, kIntervalMs, kIntervals);
+  std::size_t checked = 0, first = 0;
+  for (const auto& turn : run.turns) {
+    if (turn.from_ns > run.t0 && turn.from_ns <= run.t0 + kIntervalMs * 1'000'000) first = turn.allocations;
+    if (turn.from_ns <= run.t0 + (kFirstCycle + 1) * kIntervalMs * 1'000'000) continue;
+    ++checked;
+    EXPECT_EQ(turn.allocations, 0u) << "the turn from " << (turn.from_ns - run.t0) << " ns";
+  }
+  EXPECT_EQ(checked, kIntervals - kFirstCycle - 2);  // 5 to 11: the loop ends after the last without a sleep
+  EXPECT_GT(first, 0u);  // the first rotation did allocate: the counting above sees a turn's work
+  EXPECT_NE(run.text.find(c.shows), std::string::npos) << run.text;
+  // Every event was on the counters part of the time: each row of the last interval has a count.
+  EXPECT_NE(run.text.find("uncore_imc_0/event=0x09"), std::string::npos) << run.text;
+}
 
 }  // namespace
