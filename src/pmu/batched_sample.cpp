@@ -49,6 +49,7 @@ bool msr_before(const auto& a, const auto& b) {
 }  // namespace
 
 void BatchedSample::clear() {
+  building_ = true;
   config_.clear();
   ranges_.clear();
   msrs_.clear();
@@ -78,7 +79,8 @@ void BatchedSample::add(RegisterIo& io, const Reg& load, CounterTracker& tracker
   new_config_.push_back({&io.machine().pci().config(c.bdf), c.offset, load.width == 64, to, u, i});
 }
 
-// Whether the unit being added reads the registers it read before, in the same order.
+// Whether the unit being added reads the registers it read before (for other events, maybe: a
+// constrained event set places its events differently).
 bool BatchedSample::same_registers() const {
   const auto& cat = config_at_[unit_];
   const auto& mat = msr_at_[unit_];
@@ -86,23 +88,33 @@ bool BatchedSample::same_registers() const {
   for (std::size_t k = 0; k < cat.size(); ++k) {
     const ConfigCounter& was = config_[cat[k]];
     const ConfigCounter& now = new_config_[k];
-    if (was.device != now.device || was.offset != now.offset || was.wide != now.wide || was.index != now.index)
-      return false;
+    if (was.device != now.device || was.offset != now.offset || was.wide != now.wide) return false;
   }
   for (std::size_t k = 0; k < mat.size(); ++k) {
     const MsrCounter& was = msrs_[mat[k]];
-    if (was.cpu != new_msrs_[k].cpu || was.msr != new_msrs_[k].msr || was.index != new_msrs_[k].index) return false;
+    if (was.cpu != new_msrs_[k].cpu || was.msr != new_msrs_[k].msr) return false;
   }
   return true;
 }
 
 void BatchedSample::end_unit() {
+  if (building_) {  // grouped once, by compile()
+    config_.insert(config_.end(), new_config_.begin(), new_config_.end());
+    msrs_.insert(msrs_.end(), new_msrs_.begin(), new_msrs_.end());
+    return;
+  }
   // The unit's counters in the lists' order, to compare with what it had.
   std::sort(new_config_.begin(), new_config_.end(), [](const auto& a, const auto& b) { return config_before(a, b); });
   std::sort(new_msrs_.begin(), new_msrs_.end(), [](const auto& a, const auto& b) { return msr_before(a, b); });
   if (same_registers()) {
-    for (std::size_t k = 0; k < new_config_.size(); ++k) config_[config_at_[unit_][k]].to = new_config_[k].to;
-    for (std::size_t k = 0; k < new_msrs_.size(); ++k) msrs_[msr_at_[unit_][k]].to = new_msrs_[k].to;
+    for (std::size_t k = 0; k < new_config_.size(); ++k) {
+      ConfigCounter& c = config_[config_at_[unit_][k]];
+      c.to = new_config_[k].to, c.index = new_config_[k].index;
+    }
+    for (std::size_t k = 0; k < new_msrs_.size(); ++k) {
+      MsrCounter& m = msrs_[msr_at_[unit_][k]];
+      m.to = new_msrs_[k].to, m.index = new_msrs_[k].index;
+    }
     return;
   }
   const auto u = static_cast<std::uint32_t>(unit_);
@@ -110,6 +122,11 @@ void BatchedSample::end_unit() {
   std::erase_if(msrs_, [u](const MsrCounter& m) { return m.unit == u; });
   config_.insert(config_.end(), new_config_.begin(), new_config_.end());
   msrs_.insert(msrs_.end(), new_msrs_.begin(), new_msrs_.end());
+  group();
+}
+
+void BatchedSample::compile() {
+  building_ = false;
   group();
 }
 

@@ -30,15 +30,18 @@ class BatchedSample {
   // no write before it (a DesignWare lane select keeps the guarded read, which makes it).
   static bool eligible(const SamplePlan& plan, const SamplePlan::Counter& c);
 
+  // Empties the lists; every unit is then added in order, and compile() groups them.
   void clear();
-  // Unit `u`'s counters, between begin_unit(u) and end_unit() (a multiplexed unit's next set):
-  // when they are the registers it had, only where their counts go changes; otherwise its entries
-  // are replaced and the lists grouped again (sorting in place: nothing allocated once they have
-  // been as long). Units are first added in order.
+  // Unit `u`'s counters, between begin_unit(u) and end_unit(). After compile() (a multiplexed
+  // unit's next set): when they are the registers it had, only where their counts go changes;
+  // otherwise its entries are replaced and the lists grouped again (sorting in place: nothing
+  // allocated once they have been as long).
   void begin_unit(std::size_t u);
   // Adds an eligible counter of the unit begun.
   void add(RegisterIo& io, const Reg& load, CounterTracker& tracker, CounterValue& value, std::uint64_t multiplier);
   void end_unit();
+  // Groups the counters by device (their covering ranges) and CPU (address order).
+  void compile();
   void sample();
   std::size_t size() const { return config_.size() + msrs_.size(); }
 
@@ -79,6 +82,7 @@ class BatchedSample {
   // Where each unit's counters are in config_ and msrs_, in the lists' order.
   std::vector<std::vector<std::uint32_t>> config_at_, msr_at_;
   std::size_t unit_ = 0;
+  bool building_ = true;                   // between clear() and compile()
   std::vector<ConfigCounter> new_config_;  // the unit being added
   std::vector<MsrCounter> new_msrs_;
 };

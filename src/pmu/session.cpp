@@ -119,6 +119,7 @@ void DirectSession::compile_flat() {
   flat_->clear();
   batched_->clear();
   for (std::size_t u = 0; u < plans_.size(); ++u) compile_unit(u);
+  batched_->compile();
 }
 
 // Unit u's counters onto the flat pass, the batched reads or the guarded path, replacing what it
