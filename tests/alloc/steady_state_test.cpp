@@ -3,7 +3,8 @@
 // sample() (its flat MMIO pass and its guarded MSR and config-space reads) nor pmu-raw's interval
 // output (table, CSV and JSON; merged and per box; with a metric) allocates; and that pmu-raw's
 // whole run loop (backend read, aggregation, metrics, output) allocates nothing per interval after
-// the first two, multiplexed or not, against pmu-sim.
+// the first two, multiplexed or not, against pmu-sim; and that multiplexing rotates sets without
+// allocating once every set has been on (a session's turns, pmu-raw's rotation every interval).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -117,6 +118,54 @@ TEST(SteadyState, DirectSampleAllocatesNothingAfterTheFirst) {
     EXPECT_EQ(allocations_of([&] { last = s.sample()[0][0].delta; }), 0u) << "interval " << i;
   }
   EXPECT_GT(last, 0u);  // the counts moved: the pass did read
+  s.restore();
+}
+
+// A session's turns (time-division multiplexing) on all three sampling paths: MMIO (the flat pass:
+// sets of 4 and 1 events, so the unit's room is partly unused in turn), MSR (batched: 4 and 2, so
+// the batched lists are regrouped) and PCI config space (batched: 4 and 4, the same registers
+// retargeted). Once each unit has had both sets on its counters, neither a turn nor a sample
+// allocates.
+TEST(SteadyState, SessionTurnsAllocateNothingAfterTheFirstCycle) {
+  test::TempDir dir;
+  snapshot::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
+  Machine machine(MachineOptions{dir.path() / "m"});
+  auto found = discovery::discover(machine);
+  sim::Simulator sim(machine, found.inventory, sim::Rates::defaults());
+  auto unit = [&](const std::string& name) {
+    for (const auto& u : found.inventory.units)
+      if (u.name == name) return &u;
+    throw std::runtime_error(name + ": not in the machine");
+  };
+  pmu::SessionOptions o;
+  o.settle = &sim;
+  const std::vector<std::vector<std::vector<syntax::EncodedEvent>>> turns = {
+      {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05)}},
+      {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05), ev(0x06)}},
+      {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05), ev(0x06), ev(0x07), ev(0x08)}}};
+  pmu::DirectSession s(
+      machine,
+      {{unit("uncore_imc_2"), turns[0][0]}, {unit("uncore_cha_1"), turns[1][0]}, {unit("uncore_m2m"), turns[2][0]}},
+      platform::Database::builtin(), o);
+  for (std::size_t u = 0; u < turns.size(); ++u) s.plan_turns(u, turns[u]);
+  s.start();
+  for (int round = 0; round < 8; ++round) {
+    sim.step(10'000'000);
+    const std::size_t t = static_cast<std::size_t>(round + 1) % 2;
+    const std::size_t n = allocations_of([&] {
+      s.sample();
+      for (std::size_t u = 0; u < turns.size(); ++u) s.turn(u, t);
+    });
+    if (round >= 2) {
+      EXPECT_EQ(n, 0u) << "round " << round;
+    }
+    sim.step(10'000'000);
+    const auto& v = s.sample();
+    for (std::size_t u = 0; u < turns.size(); ++u) {
+      ASSERT_EQ(v[u].size(), turns[u][t].size()) << "unit " << u << " round " << round;
+      for (const auto& c : v[u]) EXPECT_GT(c.delta, 0u) << "unit " << u << " round " << round;  // the set counts
+    }
+  }
   s.restore();
 }
 
@@ -309,7 +358,7 @@ const std::vector<std::string> kMmio = {"uncore_imc/event=0x05,umask=0xcf/",   "
 const std::vector<std::string> kB2cxl = {"uncore_b2cxl/event=0x01,umask=0x00/", "uncore_b2cxl/event=0x02,umask=0x00/"};
 // Five IMC events on four counters: every IMC box multiplexes, its fifth event off the counters
 // (counted 0 of the window, scaled as perf scales it). The next set would go on after 1 s, past
-// the run: a rotation reprograms the boxes, and that allocates (the drivers' fit and configure).
+// the run: what a rotation allocates is SteadyStateMultiplexing's (below).
 const std::vector<std::string> kImcMultiplexed = {
     "uncore_imc/event=0x05,umask=0xcf/", "uncore_imc/event=0x05,umask=0xf0/", "uncore_imc/event=0x01,umask=0x00/",
     "uncore_imc/event=0x02,umask=0x00/", "uncore_imc/event=0x03,umask=0x00/"};
