@@ -37,30 +37,107 @@ bool BatchedSample::eligible(const SamplePlan& plan, const SamplePlan::Counter& 
          ((r.width == 32 && r.load == Load::One) || (r.width == 64 && r.load == Load::HiLoHi));
 }
 
+namespace {
+
+bool config_before(const auto& a, const auto& b) {
+  return std::tie(a.device, a.offset, a.unit, a.index) < std::tie(b.device, b.offset, b.unit, b.index);
+}
+bool msr_before(const auto& a, const auto& b) {
+  return std::tie(a.cpu, a.msr, a.unit, a.index) < std::tie(b.cpu, b.msr, b.unit, b.index);
+}
+
+}  // namespace
+
 void BatchedSample::clear() {
+  building_ = true;
   config_.clear();
   ranges_.clear();
   msrs_.clear();
+  config_at_.clear();
+  msr_at_.clear();
+}
+
+void BatchedSample::begin_unit(std::size_t u) {
+  if (u > config_at_.size()) throw Error("batched sample: units must be added in order");
+  if (u == config_at_.size()) config_at_.emplace_back(), msr_at_.emplace_back();
+  unit_ = u;
+  new_config_.clear();
+  new_msrs_.clear();
 }
 
 void BatchedSample::add(RegisterIo& io, const Reg& load, CounterTracker& tracker, CounterValue& value,
                         std::uint64_t multiplier) {
   const Target to{&tracker, &value, multiplier};
+  const auto u = static_cast<std::uint32_t>(unit_);
   if (const auto* m = std::get_if<MsrAddress>(&load.at)) {
-    msrs_.push_back({&io.machine().msr(m->cpu), m->cpu, m->msr, to});
+    const auto i = static_cast<std::uint32_t>(new_msrs_.size());
+    new_msrs_.push_back({&io.machine().msr(m->cpu), m->cpu, m->msr, to, u, i});
     return;
   }
   const auto& c = std::get<ConfigAddress>(load.at);
-  config_.push_back({&io.machine().pci().config(c.bdf), c.offset, load.width == 64, to});
+  const auto i = static_cast<std::uint32_t>(new_config_.size());
+  new_config_.push_back({&io.machine().pci().config(c.bdf), c.offset, load.width == 64, to, u, i});
+}
+
+// Whether the unit being added reads the registers it read before (for other events, maybe: a
+// constrained event set places its events differently).
+bool BatchedSample::same_registers() const {
+  const auto& cat = config_at_[unit_];
+  const auto& mat = msr_at_[unit_];
+  if (cat.size() != new_config_.size() || mat.size() != new_msrs_.size()) return false;
+  for (std::size_t k = 0; k < cat.size(); ++k) {
+    const ConfigCounter& was = config_[cat[k]];
+    const ConfigCounter& now = new_config_[k];
+    if (was.device != now.device || was.offset != now.offset || was.wide != now.wide) return false;
+  }
+  for (std::size_t k = 0; k < mat.size(); ++k) {
+    const MsrCounter& was = msrs_[mat[k]];
+    if (was.cpu != new_msrs_[k].cpu || was.msr != new_msrs_[k].msr) return false;
+  }
+  return true;
+}
+
+void BatchedSample::end_unit() {
+  if (building_) {  // grouped once, by compile()
+    config_.insert(config_.end(), new_config_.begin(), new_config_.end());
+    msrs_.insert(msrs_.end(), new_msrs_.begin(), new_msrs_.end());
+    return;
+  }
+  // The unit's counters in the lists' order, to compare with what it had.
+  std::sort(new_config_.begin(), new_config_.end(), [](const auto& a, const auto& b) { return config_before(a, b); });
+  std::sort(new_msrs_.begin(), new_msrs_.end(), [](const auto& a, const auto& b) { return msr_before(a, b); });
+  if (same_registers()) {
+    for (std::size_t k = 0; k < new_config_.size(); ++k) {
+      ConfigCounter& c = config_[config_at_[unit_][k]];
+      c.to = new_config_[k].to, c.index = new_config_[k].index;
+    }
+    for (std::size_t k = 0; k < new_msrs_.size(); ++k) {
+      MsrCounter& m = msrs_[msr_at_[unit_][k]];
+      m.to = new_msrs_[k].to, m.index = new_msrs_[k].index;
+    }
+    return;
+  }
+  const auto u = static_cast<std::uint32_t>(unit_);
+  std::erase_if(config_, [u](const ConfigCounter& c) { return c.unit == u; });
+  std::erase_if(msrs_, [u](const MsrCounter& m) { return m.unit == u; });
+  config_.insert(config_.end(), new_config_.begin(), new_config_.end());
+  msrs_.insert(msrs_.end(), new_msrs_.begin(), new_msrs_.end());
+  group();
 }
 
 void BatchedSample::compile() {
-  std::stable_sort(msrs_.begin(), msrs_.end(), [](const MsrCounter& a, const MsrCounter& b) {
-    return std::tie(a.cpu, a.msr) < std::tie(b.cpu, b.msr);
-  });
-  std::stable_sort(config_.begin(), config_.end(), [](const ConfigCounter& a, const ConfigCounter& b) {
-    return std::tie(a.device, a.offset) < std::tie(b.device, b.offset);
-  });
+  building_ = false;
+  group();
+}
+
+// Every counter by device (their covering ranges) and CPU (address order).
+void BatchedSample::group() {
+  std::sort(msrs_.begin(), msrs_.end(), [](const auto& a, const auto& b) { return msr_before(a, b); });
+  std::sort(config_.begin(), config_.end(), [](const auto& a, const auto& b) { return config_before(a, b); });
+  for (auto& at : config_at_) at.clear();
+  for (auto& at : msr_at_) at.clear();
+  for (std::size_t k = 0; k < config_.size(); ++k) config_at_[config_[k].unit].push_back(static_cast<std::uint32_t>(k));
+  for (std::size_t k = 0; k < msrs_.size(); ++k) msr_at_[msrs_[k].unit].push_back(static_cast<std::uint32_t>(k));
   ranges_.clear();
   std::size_t longest = 0;
   for (std::size_t i = 0; i < config_.size(); ++i) {
@@ -76,8 +153,8 @@ void BatchedSample::compile() {
     }
     longest = std::max<std::size_t>(longest, ranges_.back().len);
   }
-  now_.assign(longest, 0);
-  again_.assign(longest, 0);
+  // Never shrunk: a unit's next set reads its longest range again without allocating.
+  if (longest > now_.size()) now_.resize(longest), again_.resize(longest);
 }
 
 // hi-lo-hi over the whole range: the kernel reads a config range in ascending dwords, so in the

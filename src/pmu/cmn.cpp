@@ -65,7 +65,7 @@ class CmnDriver : public UnitDriver {
     for (const auto& e : plan_.events) {
       if (e.cycles) {
         g.write(layout_.at(Role::CycleCounter, e.domain), cmn::kCycleInit);
-        plan.add({layout_.at(Role::CycleCounter, e.domain)}, cmn::kCycleCounterBits);
+        plan.add(layout_.at(Role::CycleCounter, e.domain), cmn::kCycleCounterBits);
         continue;
       }
       std::vector<Reg> loads;

@@ -74,7 +74,7 @@ class CoreSightDriver : public UnitDriver {
   void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
     enable_.assign(banks_, 0);
     std::size_t next = 0;
-    std::vector<unsigned> slots;
+    slots_.clear();  // members, not locals: a multiplexed unit is configured at every turn
     for (const auto& e : events) {
       const std::uint64_t cfg[3] = {e.config, e.config1, e.config2};
       unsigned n = is_cycles(e) ? kCycleCounter : general_[next++];
@@ -88,18 +88,18 @@ class CoreSightDriver : public UnitDriver {
       for (std::size_t i = 0; i < prog_.aux.size(); ++i)
         g.write(layout_.at(Role::AuxFilter, static_cast<unsigned>(i)), prog_.aux[i].value.assemble(cfg));
       enable_[n / kCountersPerBank] |= 1u << (n % kCountersPerBank);
-      slots.push_back(n);
+      slots_.push_back(n);
     }
     // The overflow flags of our counters are read before them, and cleared once seen.
-    std::vector<int> status(banks_, -1);
+    status_of_bank_.assign(banks_, -1);
     for (unsigned b = 0; b < banks_; ++b)
       if (enable_[b]) {
-        status[b] = static_cast<int>(plan.status.size());
+        status_of_bank_[b] = static_cast<int>(plan.status.size());
         plan.status.push_back({layout_.at(Role::OverflowClear, b), enable_[b]});
       }
-    for (unsigned n : slots) {
-      auto i = plan.add({counter(n)}, unit_.counter_width);
-      plan.counters[i].status = status[n / kCountersPerBank];
+    for (unsigned n : slots_) {
+      auto i = plan.add(counter(n), unit_.counter_width);
+      plan.counters[i].status = status_of_bank_[n / kCountersPerBank];
       plan.counters[i].bit = n % kCountersPerBank;
     }
   }
@@ -217,7 +217,9 @@ class CoreSightDriver : public UnitDriver {
 
   platform::CoreSightProgramming prog_;
   const Reg& pmcr_;
-  std::vector<unsigned> general_;  // physical indices of the event counters
+  std::vector<unsigned> general_;    // physical indices of the event counters
+  std::vector<unsigned> slots_;      // configure(): the counter of each event
+  std::vector<int> status_of_bank_;  // configure(): each bank's index in the plan's status, -1: none
   bool cc_;
   unsigned banks_;                     // SET/CLR/OVS banks the layout has
   std::vector<std::uint32_t> enable_;  // PMCNTENSET bits we set, per bank

@@ -14,7 +14,8 @@ constexpr int kFree = -1;
 
 // Gives event k its lowest free counter; when none is free, moves an earlier event to another
 // counter it may use (recursively) to free one.
-bool place(std::size_t k, const std::vector<std::uint32_t>& masks, std::vector<int>& owner, std::uint32_t& seen) {
+bool place(std::size_t k, std::span<const std::uint32_t> masks, std::span<int, kMaxCounters> owner,
+           std::uint32_t& seen) {
   for (unsigned c = 0; c < kMaxCounters; ++c)
     if ((masks[k] >> c & 1) && owner[c] == kFree) {
       owner[c] = static_cast<int>(k);
@@ -34,19 +35,29 @@ bool place(std::size_t k, const std::vector<std::uint32_t>& masks, std::vector<i
 
 }  // namespace
 
-std::optional<std::vector<unsigned>> assign_counters(const std::vector<std::uint32_t>& masks) {
-  std::vector<std::size_t> order(masks.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return std::popcount(masks[a]) < std::popcount(masks[b]); });
-  std::vector<int> owner(kMaxCounters, kFree);
-  for (std::size_t k : order) {
-    std::uint32_t seen = 0;
-    if (!place(k, masks, owner, seen)) return std::nullopt;
+bool assign_counters(std::span<const std::uint32_t> masks, std::span<unsigned> counter) {
+  if (masks.size() > kMaxCounters) return false;  // more events than any box has counters
+  // Fewest counters first, ties in event order (an insertion sort: at most 32 events).
+  std::size_t order[kMaxCounters];
+  for (std::size_t i = 0; i < masks.size(); ++i) {
+    std::size_t j = i;
+    for (; j > 0 && std::popcount(masks[order[j - 1]]) > std::popcount(masks[i]); --j) order[j] = order[j - 1];
+    order[j] = i;
   }
-  std::vector<unsigned> counter(masks.size());
+  int owner[kMaxCounters];
+  std::fill(std::begin(owner), std::end(owner), kFree);
+  for (std::size_t n = 0; n < masks.size(); ++n) {
+    std::uint32_t seen = 0;
+    if (!place(order[n], masks, owner, seen)) return false;
+  }
   for (unsigned c = 0; c < kMaxCounters; ++c)
     if (owner[c] != kFree) counter[static_cast<std::size_t>(owner[c])] = c;
+  return true;
+}
+
+std::optional<std::vector<unsigned>> assign_counters(const std::vector<std::uint32_t>& masks) {
+  std::vector<unsigned> counter(masks.size());
+  if (!assign_counters(std::span<const std::uint32_t>(masks), std::span<unsigned>(counter))) return std::nullopt;
   return counter;
 }
 

@@ -22,6 +22,17 @@ std::size_t SamplePlan::add(const std::vector<Reg>& regs, unsigned width, std::u
   return counters.size() - 1;
 }
 
+std::size_t SamplePlan::add(const Reg& reg, unsigned width, std::uint64_t multiplier) {
+  Counter c;
+  c.first = static_cast<std::uint32_t>(loads.size());
+  c.width = width;
+  c.multiplier = multiplier;
+  loads.push_back(reg);
+  slices.emplace_back();
+  counters.push_back(c);
+  return counters.size() - 1;
+}
+
 std::size_t SamplePlan::add_sliced(const std::vector<Reg>& regs, const std::vector<Slice>& parts, unsigned width) {
   const std::size_t first = loads.size();
   const std::size_t i = add(regs, width);

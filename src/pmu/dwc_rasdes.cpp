@@ -148,7 +148,7 @@ class DwcDriver : public UnitDriver {
         g.write(time_, time_ctl_);
         slots_.push_back(kTimeSlot);
         auto c =
-            plan.add({layout_.at(Role::TimeCounter)}, 64, id >= kPayloadFirst && id <= kPayloadLast ? kPayloadUnit : 1);
+            plan.add(layout_.at(Role::TimeCounter), 64, id >= kPayloadFirst && id <= kPayloadLast ? kPayloadUnit : 1);
         plan.counters[c].zero_at_start = true;  // start() clears it, after the baseline is read
       } else {
         const std::uint64_t select = lane_select(e);
@@ -157,7 +157,7 @@ class DwcDriver : public UnitDriver {
         slots_.push_back(select);
         if (std::find(programmed_.begin(), programmed_.end(), select) == programmed_.end())
           programmed_.push_back(select);
-        auto c = plan.add({layout_.at(Role::LaneCounter)}, 32);
+        auto c = plan.add(layout_.at(Role::LaneCounter), 32);
         plan.counters[c].zero_at_start = true;  // start() clears it too
         plan.counters[c].select = static_cast<int>(plan.selects.size());
         plan.selects.push_back({lane_, select | EventCntEnable::put(kPerEventOn)});

@@ -52,6 +52,14 @@ class FlatSample {
 
   FlatSample() { clear(); }
   void clear();
+  // Unit `u`'s counters and banks, between begin_unit(u) and end_unit(): the first time, u is the
+  // next unit; later, its entries are replaced where they are and no other unit's are touched (a
+  // multiplexed unit's next set). Each unit keeps room for the most it ever had: when it has fewer,
+  // the rest of its room loads a constant zero into a tracker nobody reads, so a unit that takes
+  // turns with sets of different sizes moves no other entry and, once every set has been on,
+  // allocates nothing.
+  void begin_unit(std::size_t u);
+  void end_unit();
   // Adds a status bank in `window`; returns its index for add().
   std::uint32_t add_status(const RegisterWindow& window, const SamplePlan::Status& status);
   // Adds an eligible counter whose load `load` lies in `window`, with its overflow flag at `bit`
@@ -80,11 +88,26 @@ class FlatSample {
     Reg reg;             // written back to clear what was seen
   };
   bool overflow(std::uint32_t status, std::uint32_t bit) const { return status_[status].seen >> bit & 1; }
+  // Where a unit's entries are: per load kind (64-bit, 32-bit, hi-lo-hi), from `begin`, `room` of them.
+  struct Segment {
+    std::size_t begin[3] = {}, room[3] = {};
+  };
+  template <class E>
+  void place(std::vector<E>& all, std::vector<E>& pending, std::size_t kind, const E& dead);
 
   std::vector<Status> status_;
   std::vector<Entry<const volatile std::uint64_t*>> one64_;
   std::vector<Entry<const volatile std::uint32_t*>> one32_, hilohi_;
   std::vector<std::uint64_t> hilohi_phys_;  // for the message when one never settles
+  std::vector<Segment> units_;
+  std::vector<std::vector<std::uint32_t>> banks_;  // banks_[u]: unit u's status banks
+  // The unit being added: its entries until end_unit() places them, and how many banks it has.
+  std::size_t unit_ = 0, unit_banks_ = 0;
+  std::vector<Entry<const volatile std::uint64_t*>> new64_;
+  std::vector<Entry<const volatile std::uint32_t*>> new32_, new_hilohi_;
+  std::vector<std::uint64_t> new_phys_;
+  CounterTracker dead_tracker_{64};  // what the unused room of a unit counts into
+  CounterValue dead_value_;
 };
 
 }  // namespace pmukit::pmu

@@ -86,22 +86,27 @@ class IntelBoxDriver : public UnitDriver {
   }
 
   void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
-    std::vector<std::uint32_t> masks;
+    // On the stack: a multiplexed box is configured at every turn (a box has at most 8 general
+    // counters, UNCORE_PMC_IDX_MAX_GENERIC; fit() refused more events than it has).
+    std::uint32_t masks[32];
+    unsigned counter[32];
+    std::size_t general = 0;
     for (const auto& e : events)
-      if (!is_fixed(e)) masks.push_back(allowed(e));
-    const auto counter = assign_counters(masks);
-    if (!counter) throw Error(fmt::format("{}: the events do not fit its counters (fit() was not asked)", unit_.name));
+      if (!is_fixed(e) && general++ < std::size(masks)) masks[general - 1] = allowed(e);
+    if (general > counters_ || general > std::size(masks) ||
+        !assign_counters(std::span(masks, general), std::span(counter, general)))
+      throw Error(fmt::format("{}: the events do not fit its counters (fit() was not asked)", unit_.name));
     std::size_t next = 0;
     for (const auto& e : events) {
       if (is_fixed(e)) {
         g.write(layout_.at(Role::FixedControl), CtrCtlEnable::put(1));  // spr_uncore_mmio_enable_event
-        plan.add({layout_.at(Role::FixedCounter)}, unit_.counter_width);
+        plan.add(layout_.at(Role::FixedCounter), unit_.counter_width);
         continue;
       }
-      const unsigned c = (*counter)[next++];
+      const unsigned c = counter[next++];
       g.write(layout_.at(Role::CounterControl, c), e.config | CtrCtlEnable::put(1));
       if (e.config1 && filter_) g.write(filter_->reg, e.config1 & u_.filter_mask);
-      plan.add({layout_.at(Role::Counter, c)}, unit_.counter_width);
+      plan.add(layout_.at(Role::Counter, c), unit_.counter_width);
     }
   }
 

@@ -39,6 +39,7 @@ DirectSession::DirectSession(std::unique_ptr<Preflight> preflight, std::vector<U
   values_.resize(work_.size());
   guarded_.resize(work_.size());
   guarded_unit_.resize(work_.size());
+  turns_.resize(work_.size());
   try {
     // Phase by phase over every unit, settling once between phases.
     for (auto* d : drivers_) d->reset(g);
@@ -87,18 +88,18 @@ void DirectSession::write_journal() {
   for (const auto& w : work_)
     for (const auto& r : preflight_->layout(*w.unit).owned())
       if (seen.insert(r).second) journal_.entries.push_back({r, g.original(r)});
-  for (std::size_t u = 0; u < work_.size(); ++u) journal_undo(u, work_[u].events);
+  for (std::size_t u = 0; u < work_.size(); ++u) journal_undo(drivers_[u]->undo(work_[u].events));
   pmu::write_journal(preflight_->machine(), journal_);
   journaled_ = true;
   test_kill_point(0);
 }
 
-// Adds the undo writes programming `events` on unit u needs that the journal lacks; true when any.
-bool DirectSession::journal_undo(std::size_t u, const std::vector<syntax::EncodedEvent>& events) {
+// Adds the undo writes (of a unit's events) that the journal lacks; true when any.
+bool DirectSession::journal_undo(const std::vector<JournalEntry>& undo) {
   bool added = false;
-  for (auto& w : drivers_[u]->undo(events))
+  for (const auto& w : undo)
     if (std::find(journal_.undo.begin(), journal_.undo.end(), w) == journal_.undo.end()) {
-      journal_.undo.push_back(std::move(w));
+      journal_.undo.push_back(w);
       added = true;
     }
   return added;
@@ -113,8 +114,7 @@ void DirectSession::track(std::size_t u) {
   values_[u].assign(plans_[u].counters.size(), CounterValue{});
 }
 
-// The flat array over every unit's plan, rebuilt whenever a plan changes (it points into the
-// trackers and values, which track() reallocates).
+// The flat array and the batched reads over every unit's plan.
 void DirectSession::compile_flat() {
   flat_->clear();
   batched_->clear();
@@ -122,10 +122,19 @@ void DirectSession::compile_flat() {
   batched_->compile();
 }
 
-// Unit u's counters onto the flat pass, the batched reads or the guarded path. Its overflow
+// Unit u's counters onto the flat pass, the batched reads or the guarded path, replacing what it
+// had there (they point into its trackers and values, which track() refills). Its overflow
 // status banks go to the flat pass only with every counter of the unit (a bank read and cleared
 // in one place); otherwise its counters with a flag stay guarded with the banks.
 void DirectSession::compile_unit(std::size_t u) {
+  flat_->begin_unit(u);
+  batched_->begin_unit(u);
+  compile_counters(u);
+  flat_->end_unit();
+  batched_->end_unit();
+}
+
+void DirectSession::compile_counters(std::size_t u) {
   RegisterIo& io = preflight_->guard().io();
   const SamplePlan& p = plans_[u];
   auto window = [&](const Reg& r) -> const RegisterWindow& {
@@ -245,19 +254,42 @@ const std::vector<std::vector<CounterValue>>& DirectSession::sample() {
 void DirectSession::reprogram(std::size_t u, std::vector<syntax::EncodedEvent> events) {
   auto v = preflight_->fit(*work_.at(u).unit, events);
   if (const auto* d = std::get_if<DoesNotFit>(&v)) throw UsageError(d->message());
-  WriteGuard& g = preflight_->guard();
   work_[u].events = std::move(events);
+  program(u, work_[u].events, drivers_[u]->undo(work_[u].events));
+}
+
+void DirectSession::plan_turns(std::size_t u, std::vector<std::vector<syntax::EncodedEvent>> sets) {
+  auto& turns = turns_.at(u);
+  turns.clear();
+  for (auto& events : sets) {
+    auto v = preflight_->fit(*work_[u].unit, events);
+    if (const auto* d = std::get_if<DoesNotFit>(&v)) throw UsageError(d->message());
+    auto undo = drivers_[u]->undo(events);
+    turns.push_back({std::move(events), std::move(undo)});
+  }
+}
+
+void DirectSession::turn(std::size_t u, std::size_t t) {
+  const Turn& next = turns_.at(u).at(t);
+  program(u, next.events, next.undo);
+}
+
+// Unit u stopped, reset, configured with `events` and started again, each phase settled; only
+// its own trackers and sampling entries change.
+void DirectSession::program(std::size_t u, const std::vector<syntax::EncodedEvent>& events,
+                            const std::vector<JournalEntry>& undo) {
+  WriteGuard& g = preflight_->guard();
   drivers_[u]->stop(g);
   settle();
   drivers_[u]->reset(g);
   settle();
   // New lane events are journalled before configure() programs them (and start() turns them on).
-  if (journaled_ && journal_undo(u, work_[u].events)) pmu::write_journal(preflight_->machine(), journal_);
+  if (journaled_ && journal_undo(undo)) pmu::write_journal(preflight_->machine(), journal_);
   plans_[u].clear();
-  drivers_[u]->configure(g, work_[u].events, plans_[u]);
+  drivers_[u]->configure(g, events, plans_[u]);
   settle();
   track(u);
-  compile_flat();
+  compile_unit(u);
   baseline(u);
   drivers_[u]->start(g);
   settle();

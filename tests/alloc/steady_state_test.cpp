@@ -3,7 +3,8 @@
 // sample() (its flat MMIO pass and its guarded MSR and config-space reads) nor pmu-raw's interval
 // output (table, CSV and JSON; merged and per box; with a metric) allocates; and that pmu-raw's
 // whole run loop (backend read, aggregation, metrics, output) allocates nothing per interval after
-// the first two, multiplexed or not, against pmu-sim.
+// the first two, multiplexed or not, against pmu-sim; and that multiplexing rotates sets without
+// allocating once every set has been on (a session's turns, pmu-raw's rotation every interval).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,6 +12,8 @@
 #include <cstdlib>
 #include <new>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "common/counting_setup.h"
 #include "pmu-raw/report.h"
@@ -115,6 +118,54 @@ TEST(SteadyState, DirectSampleAllocatesNothingAfterTheFirst) {
     EXPECT_EQ(allocations_of([&] { last = s.sample()[0][0].delta; }), 0u) << "interval " << i;
   }
   EXPECT_GT(last, 0u);  // the counts moved: the pass did read
+  s.restore();
+}
+
+// A session's turns (time-division multiplexing) on all three sampling paths: MMIO (the flat pass:
+// sets of 4 and 1 events, so the unit's room is partly unused in turn), MSR (batched: 4 and 2, so
+// the batched lists are regrouped) and PCI config space (batched: 4 and 4, the same registers
+// retargeted). Once each unit has had both sets on its counters, neither a turn nor a sample
+// allocates.
+TEST(SteadyState, SessionTurnsAllocateNothingAfterTheFirstCycle) {
+  test::TempDir dir;
+  snapshot::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
+  Machine machine(MachineOptions{dir.path() / "m"});
+  auto found = discovery::discover(machine);
+  sim::Simulator sim(machine, found.inventory, sim::Rates::defaults());
+  auto unit = [&](const std::string& name) {
+    for (const auto& u : found.inventory.units)
+      if (u.name == name) return &u;
+    throw std::runtime_error(name + ": not in the machine");
+  };
+  pmu::SessionOptions o;
+  o.settle = &sim;
+  const std::vector<std::vector<std::vector<syntax::EncodedEvent>>> turns = {
+      {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05)}},
+      {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05), ev(0x06)}},
+      {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05), ev(0x06), ev(0x07), ev(0x08)}}};
+  pmu::DirectSession s(
+      machine,
+      {{unit("uncore_imc_2"), turns[0][0]}, {unit("uncore_cha_1"), turns[1][0]}, {unit("uncore_m2m"), turns[2][0]}},
+      platform::Database::builtin(), o);
+  for (std::size_t u = 0; u < turns.size(); ++u) s.plan_turns(u, turns[u]);
+  s.start();
+  for (int round = 0; round < 8; ++round) {
+    sim.step(10'000'000);
+    const std::size_t t = static_cast<std::size_t>(round + 1) % 2;
+    const std::size_t n = allocations_of([&] {
+      s.sample();
+      for (std::size_t u = 0; u < turns.size(); ++u) s.turn(u, t);
+    });
+    if (round >= 2) {
+      EXPECT_EQ(n, 0u) << "round " << round;
+    }
+    sim.step(10'000'000);
+    const auto& v = s.sample();
+    for (std::size_t u = 0; u < turns.size(); ++u) {
+      ASSERT_EQ(v[u].size(), turns[u][t].size()) << "unit " << u << " round " << round;
+      for (const auto& c : v[u]) EXPECT_GT(c.delta, 0u) << "unit " << u << " round " << round;  // the set counts
+    }
+  }
   s.restore();
 }
 
@@ -227,21 +278,25 @@ void PrintTo(const LoopCase& c, std::ostream* os) {
 
 class SteadyStateRunLoop : public ::testing::TestWithParam<LoopCase> {};
 
-// gnr-2s: 24 IMC boxes over MMIO (4 counters each) and 4 B2CXL boxes (8 each).
-TEST_P(SteadyStateRunLoop, AnIntervalAllocatesNothingAfterTheSecond) {
-  const LoopCase& c = GetParam();
+// What one pmu-raw run on gnr-2s under pmu-sim allocated in each turn of its loop, and what it printed.
+struct CountedRun {
+  std::vector<CountingClock::Turn> turns;
+  std::uint64_t t0 = 0;  // the clock when the run started
+  std::string text;
+};
+
+CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64_t intervals) {
   test::BundledRig rig("gnr-2s");
   test::SimProcess sim(rig.root);
-  constexpr std::uint64_t kIntervalMs = 10, kIntervals = 8;
   tools::RawOptions o;
   o.events = c.events;
   o.metrics = c.metrics;
-  o.interval_ms = kIntervalMs;
-  o.interval_count = kIntervals;
+  o.interval_ms = interval_ms;
+  o.interval_count = intervals;
   o.mux_interval_ms = c.mux_interval_ms;
   o.backend = "direct";
   std::FILE* out = std::tmpfile();
-  ASSERT_NE(out, nullptr);
+  EXPECT_NE(out, nullptr);
   o.report.format = c.format;
   o.report.aggregation = c.aggregation;
   o.report.interval = true;
@@ -250,34 +305,44 @@ TEST_P(SteadyStateRunLoop, AnIntervalAllocatesNothingAfterTheSecond) {
   const bool per_socket = c.aggregation == tools::Aggregation::PerSocket;
   run.per_socket = per_socket;
   tools::CountingRequest request{
-      o.events, o.metrics, {}, tools::BackendRequest{o.backend, false, per_socket, kIntervalMs, o.mux_interval_ms}};
+      o.events, o.metrics, {}, tools::BackendRequest{o.backend, false, per_socket, interval_ms, o.mux_interval_ms}};
   tools::set_up_counting(*rig.machine, request, run);
-  ASSERT_TRUE(run.time.simulated());
+  EXPECT_TRUE(run.time.simulated());
   auto counting = std::make_unique<CountingClock>(std::move(run.time.clock));
   CountingClock& clock = *counting;
   run.time.clock = std::move(counting);
-  const std::uint64_t t0 = clock.now_ns();
+  CountedRun result;
+  result.t0 = clock.now_ns();
   {
     tools::Reporter reporter(o.report);
     tools::RunLoop loop(o, run, reporter);
     loop.count();
     EXPECT_EQ(loop.report_end(), std::vector<std::string>{});
   }
+  result.turns = clock.turns_;
+  result.text.assign(static_cast<std::size_t>(std::ftell(out)), '\0');
+  std::rewind(out);
+  EXPECT_EQ(std::fread(result.text.data(), 1, result.text.size(), out), result.text.size());
+  std::fclose(out);
+  EXPECT_EQ(rig.image_change(), "");
+  return result;
+}
+
+// gnr-2s: 24 IMC boxes over MMIO (4 counters each) and 4 B2CXL boxes (8 each).
+TEST_P(SteadyStateRunLoop, AnIntervalAllocatesNothingAfterTheSecond) {
+  const LoopCase& c = GetParam();
+  constexpr std::uint64_t kIntervalMs = 10, kIntervals = 8;
+  const CountedRun run = run_counted(c, kIntervalMs, kIntervals);
   std::size_t checked = 0;
-  for (const auto& turn : clock.turns_) {
+  for (const auto& turn : run.turns) {
     // The turn woken at k intervals prints interval k; the first two grow the buffers (the read
     // and the pending rows trade places: each has grown once by the end of the second).
-    if (turn.from_ns <= t0 + 2 * kIntervalMs * 1'000'000) continue;
+    if (turn.from_ns <= run.t0 + 2 * kIntervalMs * 1'000'000) continue;
     ++checked;
-    EXPECT_EQ(turn.allocations, 0u) << "the turn from " << (turn.from_ns - t0) << " ns";
+    EXPECT_EQ(turn.allocations, 0u) << "the turn from " << (turn.from_ns - run.t0) << " ns";
   }
   EXPECT_EQ(checked, kIntervals - 3);  // 3 to 7: the loop ends after the last without a sleep
-  std::string text(static_cast<std::size_t>(std::ftell(out)), '\0');
-  std::rewind(out);
-  ASSERT_EQ(std::fread(text.data(), 1, text.size(), out), text.size());
-  std::fclose(out);
-  EXPECT_NE(text.find(c.shows), std::string::npos) << text;  // it did print the intervals
-  EXPECT_EQ(rig.image_change(), "");
+  EXPECT_NE(run.text.find(c.shows), std::string::npos) << run.text;  // it did print the intervals
 }
 
 // bench/interval_cpu.py's MMIO-only set: 4 IMC events on each of 24 boxes, 8 B2CXL events on
@@ -293,7 +358,7 @@ const std::vector<std::string> kMmio = {"uncore_imc/event=0x05,umask=0xcf/",   "
 const std::vector<std::string> kB2cxl = {"uncore_b2cxl/event=0x01,umask=0x00/", "uncore_b2cxl/event=0x02,umask=0x00/"};
 // Five IMC events on four counters: every IMC box multiplexes, its fifth event off the counters
 // (counted 0 of the window, scaled as perf scales it). The next set would go on after 1 s, past
-// the run: a rotation reprograms the boxes, and that allocates (the drivers' fit and configure).
+// the run: what a rotation allocates is SteadyStateMultiplexing's (below).
 const std::vector<std::string> kImcMultiplexed = {
     "uncore_imc/event=0x05,umask=0xcf/", "uncore_imc/event=0x05,umask=0xf0/", "uncore_imc/event=0x01,umask=0x00/",
     "uncore_imc/event=0x02,umask=0x00/", "uncore_imc/event=0x03,umask=0x00/"};
@@ -327,5 +392,31 @@ INSTANTIATE_TEST_SUITE_P(
                  "spr_imc_read_bw"},
         LoopCase{"MultiplexedPerBoxCsv", kImcMultiplexed, {}, Aggregation::PerBox, Format::Csv, 1000, "<not counted>"}),
     [](const auto& p) { return std::string(p.param.name); });
+
+// Time-division multiplexing in steady state: 9 IMC events on 4 counters (sets of 4, 4 and 1) and
+// 10 B2CXL events on 8 (8 and 2), the next set every interval, so every turn of the loop after
+// the first rotates all 28 boxes (24 IMC, 4 B2CXL) (stop, reset, configure, start, and the sampling pass of the
+// boxes whose events changed). Once every box has had each of its sets on its counters (3
+// rotations) and the output's buffers have grown (2 intervals), a turn allocates nothing.
+TEST(SteadyStateMultiplexing, ARotationAllocatesNothingAfterTheFirstCycle) {
+  std::vector<std::string> events;
+  for (int e = 1; e <= 9; ++e) events.push_back(fmt::format("uncore_imc/event={:#04x},umask=0x00/", e));
+  for (int e = 1; e <= 10; ++e) events.push_back(fmt::format("uncore_b2cxl/event={:#04x},umask=0x00/", e));
+  constexpr std::uint64_t kIntervalMs = 10, kIntervals = 12, kFirstCycle = 3;
+  const LoopCase c{"Rotating", events, {}, Aggregation::PerBox, Format::Csv, kIntervalMs, "uncore_b2cxl_1/event=0x0a"};
+  const CountedRun run = run_counted(c, kIntervalMs, kIntervals);
+  std::size_t checked = 0, first = 0;
+  for (const auto& turn : run.turns) {
+    if (turn.from_ns > run.t0 && turn.from_ns <= run.t0 + kIntervalMs * 1'000'000) first = turn.allocations;
+    if (turn.from_ns <= run.t0 + (kFirstCycle + 1) * kIntervalMs * 1'000'000) continue;
+    ++checked;
+    EXPECT_EQ(turn.allocations, 0u) << "the turn from " << (turn.from_ns - run.t0) << " ns";
+  }
+  EXPECT_EQ(checked, kIntervals - kFirstCycle - 2);  // 5 to 11: the loop ends after the last without a sleep
+  EXPECT_GT(first, 0u);  // the first rotation did allocate: the counting above sees a turn's work
+  EXPECT_NE(run.text.find(c.shows), std::string::npos) << run.text;
+  // Every event was on the counters part of the time: each row of the last interval has a count.
+  EXPECT_NE(run.text.find("uncore_imc_0/event=0x09"), std::string::npos) << run.text;
+}
 
 }  // namespace

@@ -69,6 +69,14 @@ class DirectBackend : public Backend {
     opts.force = force;
     opts.settle = time.settle;
     session_ = std::make_unique<pmu::DirectSession>(std::move(preflight), std::move(work), opts);
+    // Each multiplexed unit's sets, copied and checked once: a rotation then allocates nothing.
+    for (std::size_t u = 0; u < units_.size(); ++u) {
+      const auto& w = units_[u];
+      if (!w.plan.multiplexed()) continue;
+      std::vector<std::vector<syntax::EncodedEvent>> sets;
+      for (const auto& set : w.plan.sets) sets.push_back(pmu::events_of(w.events, set));
+      session_->plan_turns(u, std::move(sets));
+    }
     name_rows();
   }
 
@@ -180,7 +188,7 @@ class DirectBackend : public Backend {
       auto& w = units_[u];
       if (!w.plan.multiplexed()) continue;
       w.on = (w.on + 1) % w.plan.sets.size();
-      session_->reprogram(u, pmu::events_of(w.events, w.plan.sets[w.on]));
+      session_->turn(u, w.on);
       place(w);
     }
     last_rotation_ = now;

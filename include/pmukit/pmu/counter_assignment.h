@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace pmukit::pmu {
@@ -14,6 +15,8 @@ namespace pmukit::pmu {
 // first, each on its lowest free counter, as the kernel's perf_assign_events orders them by weight; an augmenting path
 // moves earlier events only when a later one needs it.
 std::optional<std::vector<unsigned>> assign_counters(const std::vector<std::uint32_t>& masks);
+// The same into counter[k] (as long as masks) without allocating; false when no placement exists.
+bool assign_counters(std::span<const std::uint32_t> masks, std::span<unsigned> counter);
 
 // When assign_counters fails: the smallest set of counters S (lowest first among equals) that more
 // events are confined to than S has counters (Hall's condition); 0 when a placement exists.

@@ -69,6 +69,9 @@ struct SamplePlan {
   void clear() { loads.clear(), slices.clear(), status.clear(), counters.clear(), selects.clear(); }
   // Adds an event read from `regs` (summed); returns its index.
   std::size_t add(const std::vector<Reg>& regs, unsigned width, std::uint64_t multiplier = 1);
+  // The same for an event read from one register (no list made: a multiplexed unit's next set is
+  // configured without allocating once the plan has held as many).
+  std::size_t add(const Reg& reg, unsigned width, std::uint64_t multiplier = 1);
   // The same, each load taking its slice (`parts` and `regs` of equal length).
   std::size_t add_sliced(const std::vector<Reg>& regs, const std::vector<Slice>& parts, unsigned width);
 };

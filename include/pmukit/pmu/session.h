@@ -70,6 +70,12 @@ class DirectSession {
   // unit is stopped, reprogrammed and started again, with the same saved registers and mappings.
   // Its counts start from zero; the other units count on. Throws UsageError when they do not fit.
   void reprogram(std::size_t u, std::vector<syntax::EncodedEvent> events);
+  // The sets of events unit u takes turns with (time-division multiplexing), each checked now:
+  // throws UsageError when one does not fit. Writes nothing.
+  void plan_turns(std::size_t u, std::vector<std::vector<syntax::EncodedEvent>> sets);
+  // reprogram(u, set t of plan_turns) without checking or copying it again: once every set has
+  // been on the counters, a turn allocates nothing (tests/alloc).
+  void turn(std::size_t u, std::size_t t);
   // Puts every saved register back. Idempotent; the destructor calls it.
   void restore();
   // Problems met while restoring (each names the register); empty when all went back.
@@ -91,15 +97,23 @@ class DirectSession {
   void settle();
   void compile_flat();
   void compile_unit(std::size_t u);
+  void compile_counters(std::size_t u);
+  void program(std::size_t u, const std::vector<syntax::EncodedEvent>& events, const std::vector<JournalEntry>& undo);
   void read(std::size_t u, bool guarded_only);
   void baseline(std::size_t u);
   void restore_phase(RestorePhase phase, std::vector<bool>& failed);
   void write_journal();
-  bool journal_undo(std::size_t u, const std::vector<syntax::EncodedEvent>& events);
+  bool journal_undo(const std::vector<JournalEntry>& undo);
 
   std::unique_ptr<Preflight> preflight_;
   SessionOptions options_;
   std::vector<UnitEvents> work_;
+  // A multiplexed unit's sets, checked once, with the undo writes each needs journalled.
+  struct Turn {
+    std::vector<syntax::EncodedEvent> events;
+    std::vector<JournalEntry> undo;
+  };
+  std::vector<std::vector<Turn>> turns_;
   std::vector<UnitDriver*> drivers_;
   std::vector<SamplePlan> plans_;
   std::vector<std::vector<CounterTracker>> trackers_;
