@@ -53,7 +53,15 @@ class Reporter {
   void print_table_row(const Row& r, std::string_view head, std::string_view mid);
   void print_csv_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail);
   void print_json_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail);
-  void runtime(LineWriter& line, std::uint64_t ns);
+  // The run time, usually the same window on every row of an interval: its digits made once.
+  void runtime(LineWriter& line, std::uint64_t ns) {
+    if (ns != runtime_ns_ || runtime_text_.size() == 0) {
+      runtime_ns_ = ns;
+      runtime_text_.clear();
+      put(runtime_text_, ns);
+    }
+    line << view(runtime_text_);
+  }
   // The whole window on the counter (or no window): the percentage is 100.
   static bool full(const Row& r) { return r.running_ns == r.enabled_ns; }
   void print_metric(std::string_view time, const MetricRow& m);

@@ -177,16 +177,6 @@ void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, c
   for (const auto& m : metrics) breakdown() ? print_breakdown_metric(std::string(time), m) : print_metric(time, m);
 }
 
-// The run time, usually the same window on every row of an interval: its digits made once.
-void Reporter::runtime(LineWriter& line, std::uint64_t ns) {
-  if (ns != runtime_ns_ || runtime_text_.size() == 0) {
-    runtime_ns_ = ns;
-    runtime_text_.clear();
-    put(runtime_text_, ns);
-  }
-  line << view(runtime_text_);
-}
-
 void Reporter::print_table_row(const Row& r, std::string_view head, std::string_view mid) {
   const bool counted = !not_counted(r);
   if (counted)
