@@ -1,5 +1,5 @@
 // Nothing allocated per interval in steady state: this program replaces the global operator new
-// with one that counts, and checks that after the first interval neither a direct session's
+// with one that counts (counting_new.cpp), and checks that after the first interval neither a direct session's
 // sample() (its flat MMIO pass and its guarded MSR and config-space reads) nor pmu-raw's interval
 // output (table, CSV and JSON; merged and per box; with a metric) allocates; and that pmu-raw's
 // whole run loop (backend read, aggregation, metrics, output) allocates nothing per interval after
@@ -7,15 +7,14 @@
 // allocating once every set has been on (a session's turns, pmu-raw's rotation every interval).
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <new>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "common/counting_setup.h"
+#include "counting_new.h"
 #include "pmu-raw/report.h"
 #include "pmu-raw/run_loop.h"
 #include "pmukit/access/machine.h"
@@ -29,53 +28,11 @@
 #include "support/sim_process.h"
 #include "support/test_support.h"
 
-// The replacements pair malloc with free themselves; GCC, seeing both inlined, takes every
-// delete of a new'd pointer for a mismatch.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
-namespace {
-std::atomic<std::size_t> g_allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) {
-  return operator new(n);
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return std::malloc(n ? n : 1);
-}
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
-  return operator new(n, t);
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-void operator delete[](void* p, std::size_t) noexcept {
-  std::free(p);
-}
-
 using namespace pmukit;
 
 namespace {
 
-// How many allocations `f` makes.
-template <class F>
-std::size_t allocations_of(F&& f) {
-  const std::size_t before = g_allocations.load();
-  f();
-  return g_allocations.load() - before;
-}
+using test::allocations_of;
 
 syntax::EncodedEvent ev(std::uint64_t config) {
   syntax::EncodedEvent e;
@@ -244,10 +201,10 @@ class CountingClock : public Clock {
   explicit CountingClock(std::unique_ptr<Clock> inner) : inner_(std::move(inner)) {}
   std::uint64_t now_ns() override { return inner_->now_ns(); }
   bool sleep_until(std::uint64_t t_ns) override {
-    turns_.push_back({woke_at_, g_allocations.load() - after_sleep_});
+    turns_.push_back({woke_at_, test::allocation_count() - after_sleep_});
     const bool reached = inner_->sleep_until(t_ns);
     woke_at_ = inner_->now_ns();
-    after_sleep_ = g_allocations.load();
+    after_sleep_ = test::allocation_count();
     return reached;
   }
   const char* describe() const override { return inner_->describe(); }
