@@ -2,6 +2,7 @@
 #include "pci_view.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include <fmt/format.h>
 
@@ -77,26 +78,31 @@ class IndentedJson {
 
   void open(char bracket) {
     out_ += bracket;
-    first_.push_back(true);
     ++depth_;
+    ++level_;
+    first_ |= bit();  // nothing written at this level yet
   }
   void close(char bracket) {
     --depth_;
-    bool empty = first_.back();
-    first_.pop_back();
+    bool empty = first_ & bit();
+    first_ &= ~bit();
+    --level_;
     if (!empty) newline();
     out_ += bracket;
   }
   // Starts the next member or element.
   IndentedJson& next() {
-    out_ += first_.back() ? "" : ",";
-    first_.back() = false;
+    if (!(first_ & bit())) out_ += ',';
+    first_ &= ~bit();
     newline();
     return *this;
   }
+  // `k` is one of this file's literal keys: plain ASCII, written as is.
   IndentedJson& key(std::string_view k) {
-    next().string(k);
-    out_ += ": ";
+    next();
+    out_ += '"';
+    out_.append(k);
+    out_.append("\": ", 3);
     return *this;
   }
   void string(std::string_view s) {
@@ -111,14 +117,27 @@ class IndentedJson {
       out_ += nlohmann::ordered_json(s).dump();
     }
   }
+  // "0x..." in lowercase hex without padding, as util's hex(v) writes it.
+  void hex_string(std::uint64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+    out_.append("\"0x", 3);
+    out_.append(buf, r.ptr);
+    out_ += '"';
+  }
   template <typename T>
   void number(T v) {
-    fmt::format_to(std::back_inserter(out_), "{}", v);
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out_.append(buf, r.ptr);
   }
   void boolean(bool v) { out_ += v ? "true" : "false"; }
   void null() { out_ += "null"; }
 
  private:
+  // One bit per open container, set until its first member or element is written; the PCI
+  // document nests six deep.
+  std::uint64_t bit() const { return std::uint64_t{1} << level_; }
   void newline() {
     out_ += '\n';
     out_.append(2 * static_cast<std::size_t>(depth_), ' ');
@@ -126,7 +145,8 @@ class IndentedJson {
 
   std::string& out_;
   int depth_;
-  std::vector<bool> first_;
+  unsigned level_ = 0;
+  std::uint64_t first_ = 0;
 };
 
 void write_bars(IndentedJson& w, const std::vector<pci::Bar>& bars) {
@@ -135,7 +155,7 @@ void write_bars(IndentedJson& w, const std::vector<pci::Bar>& bars) {
     w.next().open('{');
     w.key("index").number(b.index);
     w.key("type").string(b.io ? "io" : b.mem64 ? "mem64" : "mem32");
-    w.key("base").string(hex(b.base));
+    w.key("base").hex_string(b.base);
     w.key("size").number(b.size);
     w.key("prefetchable").boolean(b.prefetchable);
     w.close('}');
