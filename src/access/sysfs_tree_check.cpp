@@ -173,6 +173,17 @@ std::optional<std::size_t> read_attribute(const DeviceDir& dir, const char* name
   }
 }
 
+// parse_hex's rule for one field; the kernel's "0x%016llx" is checked without its trimming and
+// from_chars.
+bool hex_field(std::string_view f) {
+  constexpr auto is_hex = [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  };
+  if (f.size() == 18 && f[0] == '0' && (f[1] == 'x' || f[1] == 'X') && std::all_of(f.begin() + 2, f.end(), is_hex))
+    return true;
+  return parse_hex(f).has_value();
+}
+
 // Whether `line` holds three hex numbers separated by spaces, as libpci's sscanf "%llx %llx %llx"
 // wants them (more fields may follow), and fits its 256-byte fgets buffer.
 bool resource_line_parses(std::string_view line) {
@@ -182,7 +193,7 @@ bool resource_line_parses(std::string_view line) {
     while (rest.starts_with(' ')) rest.remove_prefix(1);
     if (rest.empty()) return false;
     std::size_t end = std::min(rest.find(' '), rest.size());
-    if (!parse_hex(rest.substr(0, end))) return false;
+    if (!hex_field(rest.substr(0, end))) return false;
     rest.remove_prefix(end);
   }
   return true;
