@@ -253,6 +253,14 @@ bool PciConfig::read_block(unsigned offset, std::uint8_t* buf, unsigned len) {
   }
 }
 
+bool PciConfig::read_header(std::array<std::uint8_t, 64>& out) {
+  auto& warnings = owner_.device_warnings_[bdf_];  // the list call_for files this device's under
+  const std::size_t before = warnings.size();
+  if (read_block(0, out.data(), static_cast<unsigned>(out.size()))) return true;
+  warnings.resize(before);
+  return false;
+}
+
 std::optional<std::uint8_t> PciConfig::read8(unsigned offset) {
   std::uint8_t b[1];
   if (!read_block(offset, b, 1)) return std::nullopt;

@@ -68,6 +68,11 @@ class PciConfig {
   // Throws the Error a write would, without writing (dump files are read-only; sysfs needs the
   // config file open for writing).
   void check_writable();
+  // The first 64 bytes (the type 0, 1 or 2 header) in one read, as lspci reads them: one pread of
+  // the sysfs config file where fields of it read one by one cost one each. False, with the
+  // warnings of that read dropped, when it fails: the caller reads what it needs one by one then,
+  // and those reads say what failed.
+  bool read_header(std::array<std::uint8_t, 64>& out);
   // Readable bytes: 4096, 256, 64, or 0 when the config space cannot be read at all.
   unsigned size();
   std::uint64_t read_count() const { return reads_; }
