@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Times `pmu-discover --pci --json` against `lspci -vvv` reading the same synthetic snapshot.
+"""Times `pmu-discover --pci --json` and `pmu-discover --pci` (the text view) against `lspci -vvv`
+reading the same synthetic snapshot.
 
 Usage: bench/pci_vs_lspci.py [BUILD_DIR] [DEVICES] [RUNS]
   BUILD_DIR  the CMake build directory (default build/default)
@@ -32,16 +33,20 @@ with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as tmp:
     subprocess.run([f"{build}/tools/pmu-sim", "create", "--spec", spec, root], check=True, stdout=subprocess.DEVNULL)
     sysfs = os.path.join(root, "sys/bus/pci")
     ours_cmd = [f"{build}/tools/pmu-discover", "--pci", "--json", "--snapshot", root]
+    text_cmd = [f"{build}/tools/pmu-discover", "--pci", "--snapshot", root]
     theirs_cmd = ["lspci", "-A", "linux-sysfs", "-O", f"sysfs.path={sysfs}", "-vvv"]
-    ours, theirs = timed(ours_cmd, runs), timed(theirs_cmd, runs)
+    ours, theirs, text = timed(ours_cmd, runs), timed(theirs_cmd, runs), timed(text_cmd, runs)
     ours_sys, theirs_sys = syscalls(ours_cmd), syscalls(theirs_cmd)
-    ours_rss, theirs_rss = max_rss(ours_cmd), max_rss(theirs_cmd)
+    ours_rss, theirs_rss, text_rss = max_rss(ours_cmd), max_rss(theirs_cmd), max_rss(text_cmd)
 
 print(f"machine: {devices} synthetic PCI devices; {runs} runs each, medians")
 print(f"pmu-discover --pci --json : wall {ours[0] * 1e3:7.1f} ms  cpu {ours[1] * 1e3:7.1f} ms  max RSS {ours_rss} KiB")
 print(f"lspci -vvv                : wall {theirs[0] * 1e3:7.1f} ms  cpu {theirs[1] * 1e3:7.1f} ms  max RSS {theirs_rss} KiB")
+print(f"pmu-discover --pci (text) : wall {text[0] * 1e3:7.1f} ms  cpu {text[1] * 1e3:7.1f} ms  max RSS {text_rss} KiB")
 print(f"ratio pmu-discover/lspci  : wall {ours[0] / theirs[0]:.2f}  cpu {ours[1] / theirs[1]:.2f}  "
       f"max RSS {ours_rss / theirs_rss:.2f}")
+print(f"ratio text view/lspci     : wall {text[0] / theirs[0]:.2f}  cpu {text[1] / theirs[1]:.2f}  "
+      f"max RSS {text_rss / theirs_rss:.2f}")
 if ours_sys and theirs_sys:
     print(f"pread64 per device        : pmu-discover {ours_sys[0] / devices:.1f}  lspci {theirs_sys[0] / devices:.1f}")
     print(f"openat per device         : pmu-discover {ours_sys[1] / devices:.1f}  lspci {theirs_sys[1] / devices:.1f}")

@@ -7,8 +7,35 @@
 
 namespace pmukit {
 
+namespace {
+
+// `v` in lowercase hex, zero-padded to `width` digits, at `p`; returns the end.
+char* put_hex(char* p, std::uint32_t v, int width) {
+  char digits[8];
+  int n = 0;
+  do {
+    digits[n++] = "0123456789abcdef"[v & 0xf];
+    v >>= 4;
+  } while (v);
+  for (int i = n; i < width; ++i) *p++ = '0';
+  while (n) *p++ = digits[--n];
+  return p;
+}
+
+}  // namespace
+
+// "{:04x}:{:02x}:{:02x}.{:x}" written by hand, no format string parsed per call: it names every
+// device in every view and message (twice per device in the PCI view's JSON).
 std::string Bdf::str() const {
-  return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, bus, dev, fn);
+  char buf[24];
+  char* p = put_hex(buf, domain, 4);
+  *p++ = ':';
+  p = put_hex(p, bus, 2);
+  *p++ = ':';
+  p = put_hex(p, dev, 2);
+  *p++ = '.';
+  p = put_hex(p, fn, 1);
+  return std::string(buf, p);
 }
 
 std::optional<Bdf> Bdf::parse(std::string_view s) {

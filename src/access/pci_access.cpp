@@ -150,7 +150,7 @@ PciAccess::PciAccess(const Machine& machine) : machine_(&machine) {
         // no machine root at all: no tree either
       }
       if (!tree) throw Error(fmt::format("{}/devices: no PCI sysfs tree here", sysfs_root_));
-      validate_sysfs_tree(machine);
+      config_file_sizes_ = validate_sysfs_tree(machine);
     }
     call([&] {
       pci_init(acc_);
@@ -251,6 +251,14 @@ bool PciConfig::read_block(unsigned offset, std::uint8_t* buf, unsigned len) {
   } catch (const Error&) {
     return false;
   }
+}
+
+bool PciConfig::read_header(std::array<std::uint8_t, 64>& out) {
+  auto& warnings = owner_.device_warnings_[bdf_];  // the list call_for files this device's under
+  const std::size_t before = warnings.size();
+  if (read_block(0, out.data(), static_cast<unsigned>(out.size()))) return true;
+  warnings.resize(before);
+  return false;
 }
 
 std::optional<std::uint8_t> PciConfig::read8(unsigned offset) {
@@ -358,9 +366,18 @@ unsigned PciConfig::size() {
   if (size_) return *size_;
   if (owner_.method_ == "linux-sysfs") {
     // The sysfs config file is as long as the readable config space (64 bytes for non-root users).
-    std::string path = fmt::format("{}/devices/{}/config", owner_.sysfs_root_, bdf_.str());
-    auto st = owner_.machine_->files().stat(path);
-    size_ = st ? static_cast<unsigned>(std::clamp<off_t>(st->st_size, 0, 4096)) : 0u;
+    // The tree check stat'ed a snapshot's config files already; others are stat'ed here.
+    const auto& known = owner_.config_file_sizes_;
+    auto it = std::lower_bound(known.begin(), known.end(), bdf_,
+                               [](const ConfigFileSize& s, const Bdf& b) { return s.bdf < b; });
+    std::optional<off_t> bytes;
+    if (it != known.end() && it->bdf == bdf_) {
+      bytes = static_cast<off_t>(std::min<std::uint64_t>(it->bytes, 4096));
+    } else {
+      std::string path = fmt::format("{}/devices/{}/config", owner_.sysfs_root_, bdf_.str());
+      if (auto st = owner_.machine_->files().stat(path)) bytes = st->st_size;
+    }
+    size_ = bytes ? static_cast<unsigned>(std::clamp<off_t>(*bytes, 0, 4096)) : 0u;
     if (*size_ != 0 && *size_ != 64 && *size_ != 256 && *size_ != 4096)
       size_ = *size_ >= 4096 ? 4096u : *size_ >= 256 ? 256u : *size_ >= 64 ? 64u : 0u;
   } else {

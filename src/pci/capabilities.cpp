@@ -12,10 +12,10 @@ namespace pmukit::pci {
 
 namespace {
 
-void walk_standard(PciConfig& cfg, std::uint8_t header_type, WalkResult& out) {
+void walk_standard(PciConfig& cfg, std::uint8_t header_type, std::span<const std::uint8_t> header, WalkResult& out) {
   const Bdf& bdf = cfg.bdf();
   unsigned list = (header_type & regs::kHeaderTypeMask) == 2 ? regs::kCardbusCapabilityList : regs::kCapabilityList;
-  auto first = cfg.read8(list);
+  auto first = list < header.size() ? std::optional<std::uint8_t>(header[list]) : cfg.read8(list);
   if (!first) {
     out.warnings.push_back(fmt::format("{} @{:#x}: capability pointer unreadable", bdf.str(), list));
     return;
@@ -113,9 +113,9 @@ void walk_extended(PciConfig& cfg, std::uint16_t device_vendor, WalkResult& out)
 }  // namespace
 
 WalkResult walk_capabilities(PciConfig& config, std::uint8_t header_type, std::uint32_t command_status,
-                             std::uint16_t device_vendor) {
+                             std::uint16_t device_vendor, std::span<const std::uint8_t> header) {
   WalkResult out;
-  if (command_status & regs::kStatusCapList) walk_standard(config, header_type, out);
+  if (command_status & regs::kStatusCapList) walk_standard(config, header_type, header, out);
   // Extended capabilities exist only on PCIe devices whose full 4 KiB config space is readable
   // (a conventional device, like corpus broken-ecaps, aliases its first 256 bytes up there).
   if (out.is_pcie && config.size() >= 4096) walk_extended(config, device_vendor, out);

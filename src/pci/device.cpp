@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -76,8 +77,16 @@ Device read_device(PciAccess& pci, const PciDeviceInfo& info) {
     d.warnings.push_back(fmt::format("{}: config space unreadable", info.bdf.str()));
     return d;
   }
-  auto cmdsts = cfg.read32(regs::kCommandStatus);
-  auto hdr = cfg.read32(0x0c);  // header type is byte 0x0e
+  // The header in one read; the dwords of it needed one by one only when that fails.
+  std::array<std::uint8_t, 64> header{};
+  const bool have_header = cfg.read_header(header);
+  auto header_dword = [&](unsigned offset) -> std::optional<std::uint32_t> {
+    if (!have_header) return cfg.read32(offset);
+    return static_cast<std::uint32_t>(header[offset]) | static_cast<std::uint32_t>(header[offset + 1]) << 8 |
+           static_cast<std::uint32_t>(header[offset + 2]) << 16 | static_cast<std::uint32_t>(header[offset + 3]) << 24;
+  };
+  auto cmdsts = header_dword(regs::kCommandStatus);
+  auto hdr = header_dword(0x0c);  // header type is byte 0x0e
   if (!cmdsts || !hdr) {
     d.warnings.push_back(fmt::format("{}: config header unreadable", info.bdf.str()));
     return d;
@@ -85,12 +94,14 @@ Device read_device(PciAccess& pci, const PciDeviceInfo& info) {
   d.header_type = (*hdr >> 16) & regs::kHeaderTypeMask;
   d.bars = decode_bars(info, d.header_type);
   if (d.header_type == 1) {
-    if (auto buses = cfg.read32(regs::kBusNumbers)) {
+    if (auto buses = header_dword(regs::kBusNumbers)) {
       d.secondary_bus = (*buses >> 8) & 0xff;
       d.subordinate_bus = (*buses >> 16) & 0xff;
     }
   }
-  WalkResult walk = walk_capabilities(cfg, d.header_type, *cmdsts, d.vendor_id);
+  WalkResult walk =
+      walk_capabilities(cfg, d.header_type, *cmdsts, d.vendor_id,
+                        have_header ? std::span<const std::uint8_t>(header) : std::span<const std::uint8_t>());
   d.caps = std::move(walk.caps);
   d.is_pcie = walk.is_pcie;
   for (const auto& c : d.caps)

@@ -2,7 +2,10 @@
 #include "pci_view.h"
 
 #include <algorithm>
+#include <charconv>
+#include <unordered_map>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "pmukit/util/text.h"
@@ -11,58 +14,98 @@ namespace pmukit::tools {
 
 namespace {
 
-std::string size_text(std::uint64_t size) {
+// Appends to `out`; the text view passes formats parsed at compile time (FMT_COMPILE), as it
+// formats a dozen lines per device.
+template <typename Format, typename... Args>
+void append(std::string& out, const Format& format, const Args&... args) {
+  fmt::format_to(std::back_inserter(out), format, args...);
+}
+
+void append_size(std::string& out, std::uint64_t size) {
   const char* units[] = {"", "K", "M", "G", "T"};
   int u = 0;
   while (size >= 1024 && size % 1024 == 0 && u < 4) size /= 1024, ++u;
-  return fmt::format("{}{}", size, units[u]);
+  append(out, FMT_COMPILE(" [size={}{}]"), size, units[u]);
 }
 
-std::string bar_line(const pci::Bar& b) {
+void append_bar_line(std::string& out, const pci::Bar& b) {
   if (b.io)
-    return fmt::format("Region {}: I/O ports at {:x}{}", b.index, b.base,
-                       b.size ? fmt::format(" [size={}]", size_text(b.size)) : "");
-  return fmt::format("Region {}: Memory at {:x} ({}, {}){}", b.index, b.base, b.mem64 ? "64-bit" : "32-bit",
-                     b.prefetchable ? "prefetchable" : "non-prefetchable",
-                     b.size ? fmt::format(" [size={}]", size_text(b.size)) : "");
+    append(out, FMT_COMPILE("Region {}: I/O ports at {:x}"), b.index, b.base);
+  else
+    append(out, FMT_COMPILE("Region {}: Memory at {:x} ({}, {})"), b.index, b.base, b.mem64 ? "64-bit" : "32-bit",
+           b.prefetchable ? "prefetchable" : "non-prefetchable");
+  if (b.size) append_size(out, b.size);
 }
 
 const char* kind_name(pci::CapKind k) {
   return k == pci::CapKind::Standard ? "standard" : "extended";
 }
 
+void append_capability_line(std::string& out, const pci::Capability& c) {
+  if (c.kind == pci::CapKind::Standard)
+    append(out, FMT_COMPILE("[{:x}]"), c.offset);
+  else
+    append(out, FMT_COMPILE("[{:x} v{}]"), c.offset, c.version);
+  if (c.dvsec) {
+    append(out, FMT_COMPILE(" DVSEC Vendor={:04x} ID={:04x} Rev={} Len={}"), c.dvsec->vendor, c.dvsec->id, c.dvsec->rev,
+           c.dvsec->length);
+  } else if (c.vsec) {
+    append(out, FMT_COMPILE(" VSEC ID={:04x} Rev={} Len={:03x}"), c.vsec->id, c.vsec->rev, c.vsec->length);
+  } else {
+    out += ' ';
+    out += pci::capability_name(c.kind, c.id);
+    if (c.pcie_port_type)
+      append(out, FMT_COMPILE(" (v{}) {}"), *c.pcie_version, pci::port_type_name(*c.pcie_port_type));
+  }
+}
+
 }  // namespace
 
 std::string capability_line(const pci::Capability& c) {
-  std::string where = c.kind == pci::CapKind::Standard ? fmt::format("[{:x}]", c.offset)
-                                                       : fmt::format("[{:x} v{}]", c.offset, c.version);
-  if (c.dvsec)
-    return fmt::format("{} DVSEC Vendor={:04x} ID={:04x} Rev={} Len={}", where, c.dvsec->vendor, c.dvsec->id,
-                       c.dvsec->rev, c.dvsec->length);
-  if (c.vsec) return fmt::format("{} VSEC ID={:04x} Rev={} Len={:03x}", where, c.vsec->id, c.vsec->rev, c.vsec->length);
-  std::string name = pci::capability_name(c.kind, c.id);
-  if (c.pcie_port_type)
-    return fmt::format("{} {} (v{}) {}", where, name, *c.pcie_version, pci::port_type_name(*c.pcie_port_type));
-  return fmt::format("{} {}", where, name);
+  std::string out;
+  append_capability_line(out, c);
+  return out;
 }
 
 void print_pci_text(Machine& machine, const std::vector<pci::Device>& devices, bool verbose) {
-  for (const auto& d : devices) {
-    std::string cls = pci::class_name(machine, d.class_code);
-    if (!cls.ends_with("]")) cls += fmt::format(" [{:04x}]", d.class_code >> 8);  // lspci -nn style
-    fmt::print("{} {}: {} [{:04x}:{:04x}]", d.bdf.str(), cls,
-               pci::vendor_device_name(machine, d.vendor_id, d.device_id), d.vendor_id, d.device_id);
-    if (d.revision) fmt::print(" (rev {:02x})", d.revision);
-    fmt::print("\n");
-    if (d.numa_node >= 0) fmt::print("\tNUMA node: {}\n", d.numa_node);
-    if (d.root_port && *d.root_port != d.bdf) fmt::print("\tRoot port: {}\n", d.root_port->str());
+  // One buffer, written every 64 KiB.
+  std::string out;
+  std::unordered_map<std::uint32_t, std::string> class_names;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const auto& d = devices[i];
+    // A machine has a few dozen classes: each named once (pci.ids lookups were 4% of the view).
+    auto [named, fresh] = class_names.try_emplace(d.class_code);
+    if (fresh) {
+      named->second = pci::class_name(machine, d.class_code);
+      if (!named->second.ends_with("]"))
+        append(named->second, FMT_COMPILE(" [{:04x}]"), d.class_code >> 8);  // lspci -nn style
+    }
+    const std::string& cls = named->second;
+    append(out, FMT_COMPILE("{} {}: {} [{:04x}:{:04x}]"), d.bdf.str(), cls,
+           pci::vendor_device_name(machine, d.vendor_id, d.device_id), d.vendor_id, d.device_id);
+    if (d.revision) append(out, FMT_COMPILE(" (rev {:02x})"), d.revision);
+    out += '\n';
+    if (d.numa_node >= 0) append(out, FMT_COMPILE("\tNUMA node: {}\n"), d.numa_node);
+    if (d.root_port && *d.root_port != d.bdf) append(out, FMT_COMPILE("\tRoot port: {}\n"), d.root_port->str());
     if (d.secondary_bus)
-      fmt::print("\tBus: secondary={:02x}, subordinate={:02x}\n", *d.secondary_bus, *d.subordinate_bus);
-    for (const auto& b : d.bars) fmt::print("\t{}\n", bar_line(b));
-    for (const auto& c : d.caps) fmt::print("\tCapabilities: {}\n", capability_line(c));
+      append(out, FMT_COMPILE("\tBus: secondary={:02x}, subordinate={:02x}\n"), *d.secondary_bus, *d.subordinate_bus);
+    for (const auto& b : d.bars) {
+      out += '\t';
+      append_bar_line(out, b);
+      out += '\n';
+    }
+    for (const auto& c : d.caps) {
+      out += "\tCapabilities: ";
+      append_capability_line(out, c);
+      out += '\n';
+    }
     if (verbose || d.caps.empty())
-      for (const auto& w : d.warnings) fmt::print("\tWarning: {}\n", w);
-    fmt::print("\n");
+      for (const auto& w : d.warnings) append(out, FMT_COMPILE("\tWarning: {}\n"), w);
+    out += '\n';
+    if (out.size() >= 64 * 1024 || i + 1 == devices.size()) {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      out.clear();
+    }
   }
 }
 
@@ -77,26 +120,31 @@ class IndentedJson {
 
   void open(char bracket) {
     out_ += bracket;
-    first_.push_back(true);
     ++depth_;
+    ++level_;
+    first_ |= bit();  // nothing written at this level yet
   }
   void close(char bracket) {
     --depth_;
-    bool empty = first_.back();
-    first_.pop_back();
+    bool empty = first_ & bit();
+    first_ &= ~bit();
+    --level_;
     if (!empty) newline();
     out_ += bracket;
   }
   // Starts the next member or element.
   IndentedJson& next() {
-    out_ += first_.back() ? "" : ",";
-    first_.back() = false;
+    if (!(first_ & bit())) out_ += ',';
+    first_ &= ~bit();
     newline();
     return *this;
   }
+  // `k` is one of this file's literal keys: plain ASCII, written as is.
   IndentedJson& key(std::string_view k) {
-    next().string(k);
-    out_ += ": ";
+    next();
+    out_ += '"';
+    out_.append(k);
+    out_.append("\": ", 3);
     return *this;
   }
   void string(std::string_view s) {
@@ -111,14 +159,27 @@ class IndentedJson {
       out_ += nlohmann::ordered_json(s).dump();
     }
   }
+  // "0x..." in lowercase hex without padding, as util's hex(v) writes it.
+  void hex_string(std::uint64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+    out_.append("\"0x", 3);
+    out_.append(buf, r.ptr);
+    out_ += '"';
+  }
   template <typename T>
   void number(T v) {
-    fmt::format_to(std::back_inserter(out_), "{}", v);
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out_.append(buf, r.ptr);
   }
   void boolean(bool v) { out_ += v ? "true" : "false"; }
   void null() { out_ += "null"; }
 
  private:
+  // One bit per open container, set until its first member or element is written; the PCI
+  // document nests six deep.
+  std::uint64_t bit() const { return std::uint64_t{1} << level_; }
   void newline() {
     out_ += '\n';
     out_.append(2 * static_cast<std::size_t>(depth_), ' ');
@@ -126,7 +187,8 @@ class IndentedJson {
 
   std::string& out_;
   int depth_;
-  std::vector<bool> first_;
+  unsigned level_ = 0;
+  std::uint64_t first_ = 0;
 };
 
 void write_bars(IndentedJson& w, const std::vector<pci::Bar>& bars) {
@@ -135,7 +197,7 @@ void write_bars(IndentedJson& w, const std::vector<pci::Bar>& bars) {
     w.next().open('{');
     w.key("index").number(b.index);
     w.key("type").string(b.io ? "io" : b.mem64 ? "mem64" : "mem32");
-    w.key("base").string(hex(b.base));
+    w.key("base").hex_string(b.base);
     w.key("size").number(b.size);
     w.key("prefetchable").boolean(b.prefetchable);
     w.close('}');

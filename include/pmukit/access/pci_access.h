@@ -43,6 +43,12 @@ struct PciDeviceInfo {
   bool sizes_known = false;
 };
 
+// The length of one device's sysfs config file, as the tree check found it.
+struct ConfigFileSize {
+  Bdf bdf;
+  std::uint64_t bytes = 0;
+};
+
 // One device's configuration space.
 class PciConfig {
  public:
@@ -62,6 +68,11 @@ class PciConfig {
   // Throws the Error a write would, without writing (dump files are read-only; sysfs needs the
   // config file open for writing).
   void check_writable();
+  // The first 64 bytes (the type 0, 1 or 2 header) in one read, as lspci reads them: one pread of
+  // the sysfs config file where fields of it read one by one cost one each. False, with the
+  // warnings of that read dropped, when it fails: the caller reads what it needs one by one then,
+  // and those reads say what failed.
+  bool read_header(std::array<std::uint8_t, 64>& out);
   // Readable bytes: 4096, 256, 64, or 0 when the config space cannot be read at all.
   unsigned size();
   std::uint64_t read_count() const { return reads_; }
@@ -133,7 +144,8 @@ class PciAccess {
 
   const Machine* machine_;
   std::string method_;
-  std::string sysfs_root_;  // for config file sizes
+  std::string sysfs_root_;                         // for config file sizes
+  std::vector<ConfigFileSize> config_file_sizes_;  // from the tree check (a snapshot's tree only)
   pci_access* acc_ = nullptr;
   std::vector<PciDeviceInfo> devices_;
   std::map<Bdf, pci_dev*> handles_;
@@ -146,7 +158,8 @@ class PciAccess {
 // device names it parses as pmukit does (no name that makes its scan fail halfway), device
 // links that lead where they lead inside the root, and the attribute and config files as regular
 // files (no FIFO, device or link). Throws Error naming the first offending file. A live machine's
-// own tree is the kernel's and is not checked; one named with -O sysfs.path is.
-void validate_sysfs_tree(const Machine& machine);
+// own tree is the kernel's and is not checked; one named with -O sysfs.path is. Returns the
+// length of each device's config file it stat'ed on the way, sorted by BDF.
+std::vector<ConfigFileSize> validate_sysfs_tree(const Machine& machine);
 
 }  // namespace pmukit

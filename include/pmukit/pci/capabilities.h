@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,9 +56,10 @@ struct WalkResult {
   bool is_pcie = false;
 };
 
-// Walks both lists. `device_vendor` fills VendorHeader::vendor for VSECs.
+// Walks both lists. `device_vendor` fills VendorHeader::vendor for VSECs. `header`: the first 64
+// bytes when the caller has read them (the capability pointer is taken from there), else empty.
 WalkResult walk_capabilities(PciConfig& config, std::uint8_t header_type, std::uint32_t command_status,
-                             std::uint16_t device_vendor);
+                             std::uint16_t device_vendor, std::span<const std::uint8_t> header = {});
 
 // lspci's names: "Power Management", "Express", "Advanced Error Reporting", ...
 std::string capability_name(CapKind kind, std::uint16_t id);
