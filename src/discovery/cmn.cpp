@@ -67,8 +67,9 @@ unsigned discover_cmn(Machine& machine, const Topology& topo, const std::vector<
   std::error_code ec;
   if (acpi_devices.empty() && !std::filesystem::is_directory(machine.param("devicetree.path"), ec)) return 0;
   const auto& db = platform::Database::builtin();
-  if (!db.soc().cmn) return 0;
-  const auto& data = *db.soc().cmn;
+  const auto& soc = db.soc(platform::SocSection::Cmn);
+  if (!soc.cmn) return 0;
+  const auto& data = *soc.cmn;
   auto locations = locate_cmn_acpi(machine, acpi_devices, data, inv.warnings);
   for (auto& l : locate_cmn_dt(machine, data, inv.warnings)) locations.push_back(std::move(l));
   unsigned index = 0;

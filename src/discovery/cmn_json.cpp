@@ -10,7 +10,7 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 const platform::CmnData* cmn_data() {
-  const auto& soc = platform::Database::builtin().soc();
+  const auto& soc = platform::Database::builtin().soc(platform::SocSection::Cmn);
   return soc.cmn ? &*soc.cmn : nullptr;
 }
 

@@ -231,7 +231,8 @@ CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
     return stats;
   }
   if (!bytes) return stats;
-  if (!db.soc().coresight) return stats;  // asked only now: without an APMT nothing needs the SoC data
+  const auto& soc = db.soc(platform::SocSection::CoreSight);
+  if (!soc.coresight) return stats;  // asked only now: without an APMT nothing needs the SoC data
   acpi::Apmt apmt;
   try {
     apmt = acpi::parse_apmt(*bytes, file);
@@ -248,7 +249,7 @@ CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
   for (auto& w : apmt.all_warnings()) inv.warnings.push_back(std::move(w));
   auto procs = acpi::processors(acpi_devices);
   auto kernel = read_kernel_pmus(machine);
-  NodeContext ctx{machine, topology, procs, kernel, *db.soc().coresight, db, inv, {}};
+  NodeContext ctx{machine, topology, procs, kernel, *soc.coresight, db, inv, {}};
   for (const auto& n : apmt.nodes) add_node(ctx, n, stats);
   return stats;
 }

@@ -105,8 +105,9 @@ unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& d
   };
   if (std::none_of(devices.begin(), devices.end(), root_port_with_vsec)) return 0;
   const auto& db = platform::Database::builtin();
-  if (!db.soc().dwc) return 0;
-  const auto& dwc = *db.soc().dwc;
+  const auto& soc = db.soc(platform::SocSection::DesignWare);
+  if (!soc.dwc) return 0;
+  const auto& dwc = *soc.dwc;
   unsigned found = 0;
   for (const auto& d : devices) {
     if (!d.is_root_port()) continue;

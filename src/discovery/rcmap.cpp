@@ -15,7 +15,7 @@ namespace pmukit::discovery {
 namespace {
 
 const platform::RcMapScheme* scheme_named(std::string_view name) {
-  for (const auto& s : platform::Database::builtin().soc().rc_maps)
+  for (const auto& s : platform::Database::builtin().soc(platform::SocSection::RcMaps).rc_maps)
     if (s.name == name) return &s;
   return nullptr;
 }
@@ -75,7 +75,7 @@ std::vector<RootPortMap> map_root_ports(Machine& machine, const std::vector<pci:
                                         std::vector<std::string>& warnings) {
   std::vector<RootPortMap> out;
   if (devices.empty()) return out;  // before asking for the SoC data, which is parsed on first use
-  for (const auto& s : platform::Database::builtin().soc().rc_maps) {
+  for (const auto& s : platform::Database::builtin().soc(platform::SocSection::RcMaps).rc_maps) {
     for (const auto& d : devices) {
       if (s.method == "dvsec") {
         if (d.vendor_id != s.dvsec_vendor) continue;

@@ -107,7 +107,7 @@ const platform::T410Block* block_of(const std::vector<platform::T410Block>& bloc
 
 unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inv) {
   if (acpi_devices.empty()) return 0;  // before asking for the SoC data, which is parsed on first use
-  const auto& blocks = platform::Database::builtin().soc().t410_blocks;
+  const auto& blocks = platform::Database::builtin().soc(platform::SocSection::T410Blocks).t410_blocks;
   if (blocks.empty()) return 0;
   std::optional<acpi::Iomem> iomem;
   std::optional<KernelPmus> kernel;

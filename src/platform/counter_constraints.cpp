@@ -15,7 +15,7 @@ std::optional<std::uint32_t> CounterConstraints::counters_for(std::uint64_t conf
 }
 
 void load_counter_constraints(const nlohmann::json& doc, const std::string& where,
-                              std::vector<CounterConstraints>& out) {
+                              std::deque<CounterConstraints>& out) {
   if (!doc.contains("counter_constraints")) return;
   for (const auto& t : doc["counter_constraints"]) {
     CounterConstraints c;

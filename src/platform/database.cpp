@@ -155,10 +155,15 @@ std::vector<std::string> scan_kinds(std::string_view text) {
 }
 
 // The embedded files the database is made of: not the bundled machines, the metric catalog or the
-// simulator's rates, which their own loaders read.
+// simulator's rates, which their own loaders read, nor the index of the files.
 bool database_file(std::string_view path) {
   return path.ends_with(".json") && !path.starts_with("machines/") && !path.starts_with("metrics/") &&
-         !path.starts_with("sim/");
+         !path.starts_with("sim/") && path != PlatformIndex::kPath;
+}
+
+[[noreturn]] void index_names_wrong_file(std::string_view name, std::string_view file) {
+  throw Error(fmt::format("platforms/{}: says '{}' is defined in platforms/{}, which does not define it",
+                          PlatformIndex::kPath, name, file));
 }
 
 }  // namespace
@@ -170,7 +175,17 @@ struct Database::Pending {
     std::vector<std::string> kinds;  // pmus/ files: the kinds scan_kinds() found
   };
   std::mutex mutex;
-  std::vector<File> files[4];  // by Part, not yet parsed
+  std::vector<File> files[4];     // by Part, not yet parsed
+  PlatformIndex index;            // which file defines what (platforms/index.json)
+  std::deque<std::string> owned;  // on_demand(): the texts `files` point into
+
+  void add(std::string_view path, std::string_view text) {
+    if (path == PlatformIndex::kPath) index = PlatformIndex::parse(text);
+    if (!database_file(path)) return;
+    const Part part = part_of(path);
+    files[static_cast<int>(part)].push_back(
+        {std::string(path), text, part == Part::Pmus ? scan_kinds(text) : std::vector<std::string>{}});
+  }
 };
 
 Database::Database() = default;
@@ -232,7 +247,7 @@ Database Database::from_files(const std::vector<std::pair<std::string, std::stri
         throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown pmu kind '{}'", name, type,
                                 b.pmu_kind));
   }
-  db.resolve_counter_constraints();
+  for (auto& [name, u] : db.intel_) db.resolve_counter_constraints(u);
   for (const auto& [what, kind] : soc_pmu_references(db.soc_))
     if (!db.pmu_kind(kind)) throw Error(fmt::format("platforms: {} names unknown pmu kind '{}'", what, kind));
   for (const auto& c : db.cpus_) {
@@ -256,15 +271,17 @@ const Database& Database::builtin() {
   static const Database db = [] {
     Database d;
     d.pending_ = std::make_unique<Pending>();
-    for (const auto& f : embedded_files()) {
-      if (!database_file(f.path)) continue;
-      const Part part = part_of(f.path);
-      d.pending_->files[static_cast<int>(part)].push_back(
-          {std::string(f.path), f.data, part == Part::Pmus ? scan_kinds(f.data) : std::vector<std::string>{}});
-    }
+    for (const auto& f : embedded_files()) d.pending_->add(f.path, f.data);
     return d;
   }();
   return db;
+}
+
+Database Database::on_demand(std::vector<std::pair<std::string, std::string>> files) {
+  Database d;
+  d.pending_ = std::make_unique<Pending>();
+  for (auto& [path, text] : files) d.pending_->add(path, d.pending_->owned.emplace_back(std::move(text)));
+  return d;
 }
 
 // The lock every accessor holds while builtin() still has files to parse: a lookup must not
@@ -279,8 +296,27 @@ void Database::parse_part(Part part) const {
   if (!pending_) return;
   auto& files = pending_->files[static_cast<int>(part)];
   for (const auto& f : files) const_cast<Database*>(this)->load(f.path, std::string(f.text), true);
-  if (part == Part::Intel && !files.empty()) resolve_counter_constraints();
   files.clear();
+}
+
+// Parses the file at `path` if it is still pending, once. The caller holds lock_pending().
+void Database::parse_file(std::string_view path) const {
+  if (!pending_) return;
+  auto& files = pending_->files[static_cast<int>(part_of(path))];
+  auto f = std::find_if(files.begin(), files.end(), [&](const auto& file) { return file.path == path; });
+  if (f == files.end()) return;
+  const_cast<Database*>(this)->load(f->path, std::string(f->text), true);
+  files.erase(f);
+}
+
+// Parses the file `index` names for `name`; false when it names none (or everything is parsed).
+// The caller holds lock_pending().
+bool Database::parse_indexed(const PlatformIndex::Files& index, std::string_view name) const {
+  if (!pending_) return false;
+  auto it = index.find(name);
+  if (it == index.end()) return false;
+  parse_file(it->second);
+  return true;
 }
 
 // Parses the pmus/ file that defines `kind`, if one is pending. The caller holds lock_pending().
@@ -311,6 +347,15 @@ const SocData& Database::soc() const {
   return soc_;
 }
 
+const SocData& Database::soc(SocSection section) const {
+  auto lock = lock_pending();
+  if (!pending_) return soc_;
+  auto it = pending_->index.soc.find(PlatformIndex::kSocSections[static_cast<int>(section)]);
+  if (it != pending_->index.soc.end())
+    for (const auto& path : it->second) parse_file(path);
+  return soc_;
+}
+
 const CpuModel* Database::match_cpu(std::string_view vendor, unsigned family, unsigned model) const {
   for (const auto& c : cpus())
     if (c.vendor == vendor && c.family == family)
@@ -319,42 +364,51 @@ const CpuModel* Database::match_cpu(std::string_view vendor, unsigned family, un
   return nullptr;
 }
 
+// A table is parsed with its file the first time it is asked for, and its box types get their
+// constraint tables then (before anyone holds a pointer to it).
 const IntelUncore* Database::intel_uncore(std::string_view name) const {
   auto lock = lock_pending();
-  parse_part(Part::Intel);
   auto it = intel_.find(name);
-  return it == intel_.end() ? nullptr : &it->second;
+  if (it != intel_.end() || !pending_) return it == intel_.end() ? nullptr : &it->second;
+  if (!parse_indexed(pending_->index.intel_uncore, name)) return nullptr;
+  it = intel_.find(name);
+  if (it == intel_.end()) index_names_wrong_file(name, pending_->index.intel_uncore.find(name)->second);
+  resolve_counter_constraints(it->second);
+  return &it->second;
 }
 
 const IioMapScheme* Database::iio_map(std::string_view name) const {
   auto lock = lock_pending();
-  parse_part(Part::Intel);
+  const bool indexed = pending_ && parse_indexed(pending_->index.iio_maps, name);
   for (const auto& m : iio_maps_)
     if (m.name == name) return &m;
+  if (indexed) index_names_wrong_file(name, pending_->index.iio_maps.find(name)->second);
   return nullptr;
 }
 
-void Database::resolve_counter_constraints() const {
-  for (auto& [name, u] : intel_)
-    for (auto& [type, b] : u.box_types) {
-      if (b.counter_constraints_name.empty()) continue;
-      const CounterConstraints* c = find_constraints(b.counter_constraints_name);
-      if (!c)
-        throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown counter_constraints '{}'", name,
-                                type, b.counter_constraints_name));
-      b.constraints = *c;
-    }
+void Database::resolve_counter_constraints(IntelUncore& u) const {
+  for (auto& [type, b] : u.box_types) {
+    if (b.counter_constraints_name.empty()) continue;
+    const CounterConstraints* c = find_constraints(b.counter_constraints_name);
+    if (!c)
+      throw Error(fmt::format("platforms: intel uncore '{}' box type {} names unknown counter_constraints '{}'", u.name,
+                              type, b.counter_constraints_name));
+    b.constraints = *c;
+  }
 }
 
+// The constraint table named `name`, parsing the file the index names for it. The caller holds
+// lock_pending().
 const CounterConstraints* Database::find_constraints(std::string_view name) const {
+  const bool indexed = pending_ && parse_indexed(pending_->index.counter_constraints, name);
   for (const auto& c : constraints_)
     if (c.name == name) return &c;
+  if (indexed) index_names_wrong_file(name, pending_->index.counter_constraints.find(name)->second);
   return nullptr;
 }
 
 const CounterConstraints* Database::counter_constraints(std::string_view name) const {
   auto lock = lock_pending();
-  parse_part(Part::Intel);
   return find_constraints(name);
 }
 

@@ -203,7 +203,7 @@ const IioTable* IioMapScheme::table_for(std::optional<unsigned> chop) const {
   return nullptr;
 }
 
-void load_iio_maps(const json& doc, const std::string& where, std::vector<IioMapScheme>& out) {
+void load_iio_maps(const json& doc, const std::string& where, std::deque<IioMapScheme>& out) {
   if (!doc.contains("iio_maps")) return;
   for (const auto& j : doc["iio_maps"]) {
     auto s = scheme(j, where);

@@ -36,7 +36,8 @@ UnitLayout cmn_layout(const discovery::PmuUnit& unit, const platform::Database& 
   const auto& u = *unit.as<discovery::CmnUnit>();
   UnitLayout l;
   if (!u.walked || u.dtcs.empty()) return l;
-  const auto* data = db.soc().cmn ? &*db.soc().cmn : nullptr;
+  const auto& soc = db.soc(platform::SocSection::Cmn);
+  const auto* data = soc.cmn ? &*soc.cmn : nullptr;
   for (const auto& d : u.dtcs) {
     const std::uint64_t base = u.phys(d.offset);
     l.blocks.push_back({base, cmn::kPmuPage + kPage});  // DTC_CTL in the first page, PMCR in the PMU page

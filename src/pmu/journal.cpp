@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <iterator>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
@@ -25,14 +27,19 @@ constexpr std::string_view kMagic = "pmukit-journal";
 // A journal holds the registers of the units of one run: far fewer than this many lines.
 constexpr std::size_t kMaxJournalBytes = 16u << 20;
 
-std::string entry_line(const JournalEntry& e) {
+// Appends one register's line to `out`, formatted in place: a session journals every register
+// it owns (2,300 on gnr-2s with 500 counters), and a string per line was most of the cost.
+void append_entry_line(std::string& out, const JournalEntry& e) {
   const Reg& r = e.reg;
+  auto to = std::back_inserter(out);
   if (const auto* m = std::get_if<MsrAddress>(&r.at))
-    return fmt::format("msr {} {:#x} {} {:#x}", m->cpu, m->msr, r.width, e.value);
-  if (const auto* m = std::get_if<MmioAddress>(&r.at))
-    return fmt::format("mmio {:#x} {} {:#x}", m->phys, r.width, e.value);
-  const auto& c = std::get<ConfigAddress>(r.at);
-  return fmt::format("pci {} {:#x} {} {:#x}", c.bdf.str(), c.offset, r.width, e.value);
+    fmt::format_to(to, FMT_COMPILE("msr {} {:#x} {} {:#x}\n"), m->cpu, m->msr, r.width, e.value);
+  else if (const auto* mm = std::get_if<MmioAddress>(&r.at))
+    fmt::format_to(to, FMT_COMPILE("mmio {:#x} {} {:#x}\n"), mm->phys, r.width, e.value);
+  else {
+    const auto& c = std::get<ConfigAddress>(r.at);
+    fmt::format_to(to, FMT_COMPILE("pci {} {:#x} {} {:#x}\n"), c.bdf.str(), c.offset, r.width, e.value);
+  }
 }
 
 // One line's words, and where they are, for errors.
@@ -133,9 +140,10 @@ void write_all(int fd, std::string_view data, const std::filesystem::path& path)
 std::string format_journal(const Journal& j) {
   std::string out =
       fmt::format("{} {}\npid {}\nroot {}\nregisters {}\n", kMagic, Journal::kVersion, j.pid, j.root, j.entries.size());
-  for (const auto& e : j.entries) out += entry_line(e) + "\n";
+  out.reserve(out.size() + 48 * (j.entries.size() + j.undo.size()) + 32);
+  for (const auto& e : j.entries) append_entry_line(out, e);
   out += fmt::format("undo {}\n", j.undo.size());
-  for (const auto& e : j.undo) out += entry_line(e) + "\n";
+  for (const auto& e : j.undo) append_entry_line(out, e);
   return out + "end\n";
 }
 

@@ -285,7 +285,7 @@ void describe_firmware(Context& ctx, const json& e, const Mesh& m, std::uint64_t
 }  // namespace
 
 void write_cmn(const json& section, Context& ctx) {
-  const auto& soc = platform::Database::builtin().soc();
+  const auto& soc = platform::Database::builtin().soc(platform::SocSection::Cmn);
   if (!soc.cmn) throw Error("platforms: no CMN data");
   unsigned k = 0;
   for (const auto& e : section) {

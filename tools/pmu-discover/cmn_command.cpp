@@ -89,7 +89,7 @@ void print_json(const Machine& machine, const std::vector<const PmuUnit*>& units
 }  // namespace
 
 int show_cmn(Machine& machine, const CmnOptions& o, bool text, bool json) {
-  const auto& soc = platform::Database::builtin().soc();
+  const auto& soc = platform::Database::builtin().soc(platform::SocSection::Cmn);
   if (!soc.cmn) throw Error("platforms: no CMN data");
   auto types = resolve_types(o.types, *soc.cmn);
   auto result = discovery::discover(machine);

@@ -172,7 +172,7 @@ void print_cmn_summary(const discovery::Inventory& inv, bool verbose) {
   for (const auto& u : inv.units)
     if (u.family == discovery::Family::Cmn) units.push_back(&u);
   if (units.empty()) return;  // before asking for the SoC data, which is parsed on first use
-  const auto& soc = platform::Database::builtin().soc();
+  const auto& soc = platform::Database::builtin().soc(platform::SocSection::Cmn);
   if (!soc.cmn) return;
   const auto& data = *soc.cmn;
   fmt::print("\nArm CMN meshes: {} (pmu-discover --cmn lists every node and draws the mesh)\n", units.size());

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,8 +30,8 @@ struct CounterConstraints {
   std::optional<std::uint32_t> counters_for(std::uint64_t config) const;
 };
 
-// The "counter_constraints" list of a platforms/ file; WHERE names the file in errors.
-void load_counter_constraints(const nlohmann::json& doc, const std::string& where,
-                              std::vector<CounterConstraints>& out);
+// The "counter_constraints" list of a platforms/ file; WHERE names the file in errors. A deque:
+// the database hands out pointers to tables while it may still load others.
+void load_counter_constraints(const nlohmann::json& doc, const std::string& where, std::deque<CounterConstraints>& out);
 
 }  // namespace pmukit::platform

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include "pmukit/platform/coresight_programming.h"
 #include "pmukit/platform/counter_constraints.h"
 #include "pmukit/platform/iio_map.h"
+#include "pmukit/platform/platform_index.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/syntax/pmu_description.h"
 
@@ -86,18 +88,28 @@ struct PmuKind {
   std::optional<CoreSightProgramming> coresight;   // CoreSight kinds: config words -> registers
 };
 
+// A section of the SoC data (soc_data.h), each parsed on its own: root-port mapping asks for the
+// RC mapping schemes without parsing the CoreSight, CMN and DesignWare tables. The order is that
+// of PlatformIndex::kSocSections (the sections' top-level keys).
+enum class SocSection { CoreSight, RcMaps, T410Blocks, DesignWare, Cmn };
+
 class Database {
  public:
-  // The built-in database from the embedded platforms/ files. Each part is parsed on first use
-  // (a tool pays for the CPU table and what its machine needs, not for every platform: parsing
-  // all of them was 80% of a small run's instructions); builtin_files() with from_files() checks
-  // them all at once. Throws Error naming the file and the entry when the data is malformed.
+  // The built-in database from the embedded platforms/ files, parsed on first use and only what
+  // a lookup needs (a tool pays for the CPU table and its machine's data, not for every platform:
+  // parsing all of them was 80% of a small run's instructions): the CPU table; the file
+  // platforms/index.json names for an Intel uncore table, IIO map, constraint table or SoC
+  // section; the pmus/ file defining a kind. builtin_files() with from_files() checks them all at
+  // once. Throws Error naming the file and the entry when the data is malformed.
   static const Database& builtin();
-  // The embedded files builtin() parses, as (path below platforms/, JSON text).
+  // The embedded files builtin() parses, as (path below platforms/, JSON text); not the index.
   static std::vector<std::pair<std::string, std::string>> builtin_files();
   // A database from (path, JSON text) pairs, parsed and cross-checked now (every name another
   // entry refers to exists).
   static Database from_files(const std::vector<std::pair<std::string, std::string>>& files);
+  // A database parsed on demand as builtin() is, from (path, JSON text) pairs that include
+  // PlatformIndex::kPath; files outside the database (machines/, metrics/, sim/) are ignored.
+  static Database on_demand(std::vector<std::pair<std::string, std::string>> files);
 
   Database();
   ~Database();
@@ -112,8 +124,10 @@ class Database {
   // An event constraint table (platforms/intel/counter_constraints.json) by name, null if none.
   const CounterConstraints* counter_constraints(std::string_view name) const;
   const std::vector<CpuModel>& cpus() const;
-  // CoreSight match table, NVIDIA RC maps and blocks, DesignWare RAS DES (soc_data.h).
+  // CoreSight match table, NVIDIA RC maps and blocks, DesignWare RAS DES, CMN (soc_data.h): all
+  // of it, or at least `section` (whose files the index names).
   const SocData& soc() const;
+  const SocData& soc(SocSection section) const;
 
  private:
   // Which files define which part of the database (by directory: cpus.json, intel/, pmus/, and
@@ -127,17 +141,19 @@ class Database {
   std::unique_lock<std::mutex> lock_pending() const;
   void parse_part(Part part) const;
   void parse_file_of_kind(std::string_view kind) const;
-  // Each Intel box type gets the constraint table it names (an unknown name is an error).
-  void resolve_counter_constraints() const;
-  // counter_constraints() without taking the lock (the caller parsed the Intel part).
+  void parse_file(std::string_view path) const;
+  bool parse_indexed(const PlatformIndex::Files& index, std::string_view name) const;
+  // Each box type of `u` gets the constraint table it names (an unknown name is an error).
+  void resolve_counter_constraints(IntelUncore& u) const;
+  // counter_constraints() without taking the lock (the caller holds it).
   const CounterConstraints* find_constraints(std::string_view name) const;
 
   // Parsed on demand by const accessors (builtin() is one shared, logically constant database).
   mutable std::vector<CpuModel> cpus_;
   mutable std::map<std::string, IntelUncore, std::less<>> intel_;
   mutable std::map<std::string, PmuKind, std::less<>> pmus_;
-  mutable std::vector<IioMapScheme> iio_maps_;
-  mutable std::vector<CounterConstraints> constraints_;
+  mutable std::deque<IioMapScheme> iio_maps_;  // deques: pointers handed out stay valid as files load
+  mutable std::deque<CounterConstraints> constraints_;
   mutable SocData soc_;
   std::unique_ptr<Pending> pending_;  // null: everything parsed
 };

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -104,7 +105,8 @@ struct IioMapScheme {
 };
 
 // Loads the "iio_maps" section of one platforms/ document; throws Error naming `where` and the
-// entry when the data is malformed (a layout that is not defined, a rule without parts...).
-void load_iio_maps(const nlohmann::json& doc, const std::string& where, std::vector<IioMapScheme>& out);
+// entry when the data is malformed (a layout that is not defined, a rule without parts...). A deque:
+// the database hands out pointers to schemes while it may still load others.
+void load_iio_maps(const nlohmann::json& doc, const std::string& where, std::deque<IioMapScheme>& out);
 
 }  // namespace pmukit::platform

@@ -39,6 +39,19 @@ TEST(PlatformDatabase, LazyBuiltinAnswersAsTheWholeDatabase) {
       EXPECT_TRUE(lazy.iio_map(c.iio_map)) << c.name;
     }
   }
+  // Each SoC section asked for alone holds what the whole database holds.
+  const auto& whole_soc = whole.soc();
+  EXPECT_EQ(lazy.soc(platform::SocSection::RcMaps).rc_maps.size(), whole_soc.rc_maps.size());
+  EXPECT_EQ(lazy.soc(platform::SocSection::T410Blocks).t410_blocks.size(), whole_soc.t410_blocks.size());
+  EXPECT_EQ(lazy.soc(platform::SocSection::CoreSight).coresight.has_value(), whole_soc.coresight.has_value());
+  EXPECT_EQ(lazy.soc(platform::SocSection::DesignWare).dwc.has_value(), whole_soc.dwc.has_value());
+  EXPECT_EQ(lazy.soc(platform::SocSection::Cmn).cmn.has_value(), whole_soc.cmn.has_value());
+  // Every constraint table resolves lazily to the same rules.
+  for (const auto& name :
+       {"icx_uncore_iio_constraints", "skx_uncore_chabox_constraints", "spr_uncore_m2pcie_constraints"}) {
+    ASSERT_TRUE(lazy.counter_constraints(name)) << name;
+    EXPECT_EQ(lazy.counter_constraints(name)->rules.size(), whole.counter_constraints(name)->rules.size());
+  }
   // Every PMU kind the SoC data names resolves in both.
   const auto& soc = lazy.soc();
   if (soc.dwc) {
