@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """CPU time of interval counting: what `-I 10` for 10 s costs the machine being measured.
 
-Usage: interval_cpu.py BUILD_DIR direct  [SECONDS] [INTERVAL_MS]
+Usage: interval_cpu.py BUILD_DIR direct  [SECONDS] [INTERVAL_MS] [REPEATS]
        interval_cpu.py BUILD_DIR perf    [SECONDS] [INTERVAL_MS]
-       interval_cpu.py BUILD_DIR scaling [SECONDS] [INTERVAL_MS]
+       interval_cpu.py BUILD_DIR scaling [SECONDS] [INTERVAL_MS] [REPEATS]
        interval_cpu.py BUILD_DIR startup [RUNS]
 
 direct: the bundled gnr-2s machine under `pmu-sim run --realtime`; pmu-raw programs and reads
@@ -47,6 +47,9 @@ build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
 mode = sys.argv[2] if len(sys.argv) > 2 else "direct"
 seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 10.0
 interval = int(sys.argv[4]) if len(sys.argv) > 4 else 10
+# direct and scaling: each measurement run this many times, the median kept (a VM's CPU time
+# varies from run to run by more than the differences measured).
+repeats = int(sys.argv[5]) if len(sys.argv) > 5 else 1
 tools = os.path.join(build, "tools")
 
 # 80*4 + 24*4 + 12*4 + 32*1 + 4*1 = 500 counters, each box's events in one group.
@@ -116,7 +119,11 @@ def direct(work, events, what, spec=None):
         setup_cpu, _ = measured(args + ["-I", str(interval), "--interval-count", "1", "-o", "/dev/null"])
         setup_user = LAST["user"]
         out = os.path.join(work, "direct.csv")
-        cpu, wall = measured(args + ["-I", str(interval), "--duration", str(seconds), "-o", out])
+        runs = []
+        for _ in range(repeats):
+            cpu, wall = measured(args + ["-I", str(interval), "--duration", str(seconds), "-o", out])
+            runs.append((cpu, wall, LAST["user"]))
+        cpu, wall, LAST["user"] = sorted(runs)[len(runs) // 2]
         intervals = csv_lines(out) / rows
         print(f"pmu-raw direct, {what}: {counters} counters ({rows} per-box lines) on the simulated gnr-2s, "
               f"-I {interval} for {seconds:g} s: {intervals:.0f} intervals in {wall:.2f} s")
@@ -223,9 +230,12 @@ def perf_stat_events(work, n):
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(need, hard) if hard != resource.RLIM_INFINITY else need, hard))
     argv = ["perf", "stat", "-a", "-x,", "-I", str(interval), "-o", out, "-e", ",".join(events), "--", "sleep",
             str(seconds)]
-    cpu, _ = measured(argv)
-    # perf stat -a -x, prints one line per event per interval (CPUs summed).
-    return cpu / (csv_lines(out) / n)
+    per_interval = []
+    for _ in range(repeats):
+        cpu, _ = measured(argv)
+        # perf stat -a -x, prints one line per event per interval (CPUs summed).
+        per_interval.append(cpu / (csv_lines(out) / n))
+    return statistics.median(per_interval)
 
 
 def scaling(work):
