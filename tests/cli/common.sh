@@ -47,6 +47,8 @@ sim_start() {
 # before the pmu-sim it counts on); returns once it listens, with EXPORTER=http://HOST:PORT and
 # EXPORTER_PID set. Its output is in $T/exporter.out and $T/exporter.err.
 exporter_start() {
+  # A previous start's output must not be taken for this one's (its port is closed by now).
+  rm -f "$T/exporter.out" "$T/exporter.err"
   "$BIN/pmu-exporter" --config "$@" > "$T/exporter.out" 2> "$T/exporter.err" &
   EXPORTER_PID=$!
   SIM_PIDS+=($EXPORTER_PID)

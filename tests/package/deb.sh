@@ -14,12 +14,14 @@ dev=$out/libpmukit-dev_${version}_amd64.deb
 test -s "$tools" && test -s "$dev"
 depends=$(dpkg-deb -f "$tools" Depends)
 echo "pmukit Depends: $depends"
-# libpci3 and libcpp-httplib0.11 are the Debian 12 packages of libpci.so.3 and libcpp-httplib.so.0.11
-# (pmu-exporter's HTTP server, which also keeps libstdc++6) (and libc6). fmt is compiled in
-# (header-only, for the tools' start-up time): no libfmt9.
+# libpci3, libevent-core-2.1-7 and libevent-extra-2.1-7 are the Debian 12 packages of libpci.so.3 and
+# of libevent's core and evhttp (pmu-exporter's HTTP server), and libc6. The C++ runtime and fmt are
+# linked in (for the tools' start-up time): no libstdc++6, no libfmt9.
 names=$(sed 's/, /\n/g' <<< "$depends" | cut -d' ' -f1)
-for pkg in libc6 libstdc++6 libpci3 libcpp-httplib0.11; do grep -qxF "$pkg" <<< "$names"; done
-! grep -qxF libfmt9 <<< "$names"
+for pkg in libc6 libpci3 libevent-core-2.1-7 libevent-extra-2.1-7; do grep -qxF "$pkg" <<< "$names"; done
+for pkg in libstdc++6 libfmt9; do
+  if grep -qxF "$pkg" <<< "$names"; then echo "pmukit should not depend on $pkg" >&2; exit 1; fi
+done
 test "$(dpkg-deb -f "$dev" Depends)" = "libfmt-dev (>= 9), libpci-dev (>= 1:3.6), nlohmann-json3-dev (>= 3.11)"
 test "$(dpkg-deb -f "$tools" Section)" = admin && test "$(dpkg-deb -f "$dev" Section)" = libdevel
 dpkg-deb -c "$tools" | awk '{print $6}' | sed 's|^\./|/|' > "$out/tools.files"

@@ -1,8 +1,7 @@
-// pmu-exporter -- the HTTP side (cpp-httplib): /metrics, / and /healthz, served from the latest
-// snapshot by the server's own threads.
+// pmu-exporter -- the HTTP side (libevent's evhttp): /metrics, / and /healthz, served from the
+// latest snapshot by one event loop on a thread of its own.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <string>
 #include <thread>
@@ -11,9 +10,7 @@
 #include "config.h"
 #include "snapshot.h"
 
-namespace httplib {
-class Server;
-}
+struct evhttp_request;
 
 namespace pmukit::exporter {
 
@@ -36,13 +33,16 @@ class HttpServer {
   int port() const { return port_; }
 
  private:
+  struct Loop;  // the event base, the evhttp and the stop event (libevent's types stay in the .cpp)
   void add_routes();
+  void metrics(evhttp_request* req) const;
+  void health(evhttp_request* req) const;
+  void index(evhttp_request* req) const;
   const Config& config_;
   const SnapshotBoard& board_;
   RunInfo info_;
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<Loop> loop_;
   std::thread thread_;
-  std::atomic<bool> thread_done_{false};
   int port_ = 0;
 };
 
