@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include <fmt/format.h>
@@ -23,6 +24,7 @@
 #include "pmukit/pmu/session.h"
 #include "pmukit/sim/simulator.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "run_helpers.h"
 #include "support/bundled_rig.h"
 #include "support/machines.h"
 #include "support/sim_process.h"
@@ -40,38 +42,51 @@ syntax::EncodedEvent ev(std::uint64_t config) {
   return e;
 }
 
-TEST(SteadyState, TheAllocatorCounts) {
+// The spr machine with every access type (MMIO, MSR, PCI config space), discovered, and a
+// simulator to settle a session's writes: what the session tests below program.
+class SteadyState : public ::testing::Test {
+ protected:
+  static std::filesystem::path built_in(const test::TempDir& dir) {
+    snapshot::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
+    return dir.path() / "m";
+  }
+  const discovery::PmuUnit* unit(const std::string& name) const {
+    for (const auto& u : found_.inventory.units)
+      if (u.name == name) return &u;
+    throw std::runtime_error(name + ": not in the machine");
+  }
+  pmu::SessionOptions options() {
+    pmu::SessionOptions o;
+    o.settle = &sim_;
+    return o;
+  }
+
+  test::TempDir dir_;
+  Machine machine_{MachineOptions{built_in(dir_)}};
+  discovery::DiscoveryResult found_ = discovery::discover(machine_);
+  sim::Simulator sim_{machine_, found_.inventory, sim::Rates::defaults()};
+};
+
+TEST_F(SteadyState, TheAllocatorCounts) {
   // The checks below would pass vacuously if the replacement were not the one in use. (A
   // new-expression may be elided; a string of a length known only at run time may not.)
   volatile std::size_t n = 100;
   EXPECT_GE(allocations_of([&] { EXPECT_EQ(std::string(n, 'x').size(), 100u); }), 1u);
 }
 
-TEST(SteadyState, DirectSampleAllocatesNothingAfterTheFirst) {
-  test::TempDir dir;
-  snapshot::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
-  Machine machine(MachineOptions{dir.path() / "m"});
-  auto found = discovery::discover(machine);
-  sim::Simulator sim(machine, found.inventory, sim::Rates::defaults());
-  auto unit = [&](const std::string& name) {
-    for (const auto& u : found.inventory.units)
-      if (u.name == name) return &u;
-    throw std::runtime_error(name + ": not in the machine");
-  };
-  pmu::SessionOptions o;
-  o.settle = &sim;
+TEST_F(SteadyState, DirectSampleAllocatesNothingAfterTheFirst) {
   // MMIO (the flat pass), MSR and PCI config space (the guarded path).
-  pmu::DirectSession s(machine,
+  pmu::DirectSession s(machine_,
                        {{unit("uncore_imc_2"), {ev(0xcf05), ev(0xf005)}},
                         {unit("uncore_cha_1"), {ev(0x01)}},
                         {unit("uncore_m2m"), {ev(0x02)}}},
-                       platform::Database::builtin(), o);
+                       platform::Database::builtin(), options());
   s.start();
-  sim.step(1'000'000);
+  sim_.step(1'000'000);
   s.sample();
   std::uint64_t last = 0;
   for (int i = 0; i < 5; ++i) {
-    sim.step(10'000'000);
+    sim_.step(10'000'000);
     EXPECT_EQ(allocations_of([&] { last = s.sample()[0][0].delta; }), 0u) << "interval " << i;
   }
   EXPECT_GT(last, 0u);  // the counts moved: the pass did read
@@ -83,31 +98,19 @@ TEST(SteadyState, DirectSampleAllocatesNothingAfterTheFirst) {
 // the batched lists are regrouped) and PCI config space (batched: 4 and 4, the same registers
 // retargeted). Once each unit has had both sets on its counters, neither a turn nor a sample
 // allocates.
-TEST(SteadyState, SessionTurnsAllocateNothingAfterTheFirstCycle) {
-  test::TempDir dir;
-  snapshot::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
-  Machine machine(MachineOptions{dir.path() / "m"});
-  auto found = discovery::discover(machine);
-  sim::Simulator sim(machine, found.inventory, sim::Rates::defaults());
-  auto unit = [&](const std::string& name) {
-    for (const auto& u : found.inventory.units)
-      if (u.name == name) return &u;
-    throw std::runtime_error(name + ": not in the machine");
-  };
-  pmu::SessionOptions o;
-  o.settle = &sim;
+TEST_F(SteadyState, SessionTurnsAllocateNothingAfterTheFirstCycle) {
   const std::vector<std::vector<std::vector<syntax::EncodedEvent>>> turns = {
       {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05)}},
       {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05), ev(0x06)}},
       {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05), ev(0x06), ev(0x07), ev(0x08)}}};
   pmu::DirectSession s(
-      machine,
+      machine_,
       {{unit("uncore_imc_2"), turns[0][0]}, {unit("uncore_cha_1"), turns[1][0]}, {unit("uncore_m2m"), turns[2][0]}},
-      platform::Database::builtin(), o);
+      platform::Database::builtin(), options());
   for (std::size_t u = 0; u < turns.size(); ++u) s.plan_turns(u, turns[u]);
   s.start();
   for (int round = 0; round < 8; ++round) {
-    sim.step(10'000'000);
+    sim_.step(10'000'000);
     const std::size_t t = static_cast<std::size_t>(round + 1) % 2;
     const std::size_t n = allocations_of([&] {
       s.sample();
@@ -116,7 +119,7 @@ TEST(SteadyState, SessionTurnsAllocateNothingAfterTheFirstCycle) {
     if (round >= 2) {
       EXPECT_EQ(n, 0u) << "round " << round;
     }
-    sim.step(10'000'000);
+    sim_.step(10'000'000);
     const auto& v = s.sample();
     for (std::size_t u = 0; u < turns.size(); ++u) {
       ASSERT_EQ(v[u].size(), turns[u][t].size()) << "unit " << u << " round " << round;
@@ -242,8 +245,9 @@ struct CountedRun {
   std::string text;
 };
 
-CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64_t intervals) {
-  test::BundledRig rig("gnr-2s");
+CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64_t intervals,
+                       const std::string& machine = "gnr-2s") {
+  test::BundledRig rig(machine);
   test::SimProcess sim(rig.root);
   tools::RawOptions o;
   o.events = c.events;
@@ -252,12 +256,9 @@ CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64
   o.interval_count = intervals;
   o.mux_interval_ms = c.mux_interval_ms;
   o.backend = "direct";
-  std::FILE* out = std::tmpfile();
-  EXPECT_NE(out, nullptr);
   o.report.format = c.format;
   o.report.aggregation = c.aggregation;
   o.report.interval = true;
-  o.report.out = out;
   tools::RunSetup run;
   const bool per_socket = c.aggregation == tools::Aggregation::PerSocket;
   run.per_socket = per_socket;
@@ -270,17 +271,8 @@ CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64
   run.time.clock = std::move(counting);
   CountedRun result;
   result.t0 = clock.now_ns();
-  {
-    tools::Reporter reporter(o.report);
-    tools::RunLoop loop(o, run, reporter);
-    loop.count();
-    EXPECT_EQ(loop.report_end(), std::vector<std::string>{});
-  }
+  result.text = test::run_loop_output(o, run);
   result.turns = clock.turns_;
-  result.text.assign(static_cast<std::size_t>(std::ftell(out)), '\0');
-  std::rewind(out);
-  EXPECT_EQ(std::fread(result.text.data(), 1, result.text.size(), out), result.text.size());
-  std::fclose(out);
   EXPECT_EQ(rig.image_change(), "");
   return result;
 }
