@@ -343,11 +343,6 @@ INSTANTIATE_TEST_SUITE_P(
         LoopCase{"MultiplexedPerBoxCsv", kImcMultiplexed, {}, Aggregation::PerBox, Format::Csv, 1000, "<not counted>"}),
     [](const auto& p) { return std::string(p.param.name); });
 
-// Time-division multiplexing in steady state, the next set every interval, so that every turn of
-// the loop after the first rotates every multiplexed unit (stop, reset, configure, start, and the
-// sampling pass of the units whose events changed). Once every unit has had each of its sets on
-// its counters (`cycle` rotations) and the output's buffers have grown (2 intervals), a turn
-// allocates nothing.
 // Whether a line of pmu-raw's interval CSV gives `event` a count: a field of digits only before
 // the event's (the time has a point; "<not counted>" is not one).
 bool counted_in(const std::string& csv, const std::string& event) {
@@ -362,6 +357,11 @@ bool counted_in(const std::string& csv, const std::string& event) {
   return false;
 }
 
+// Time-division multiplexing in steady state, the next set every interval, so that every turn of
+// the loop after the first rotates every multiplexed unit (stop, reset, configure, start, and the
+// sampling pass of the units whose events changed). Once every unit has had each of its sets on
+// its counters (`cycle` rotations) and the output's buffers have grown (2 intervals), a turn
+// allocates nothing.
 struct RotationCase {
   const char* name;
   const char* machine;
