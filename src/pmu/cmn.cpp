@@ -9,7 +9,7 @@
 // Where pmukit differs: PMCR is written without OVFL_INTR_EN (no interrupt handler exists outside
 // the kernel), DTC_CTL.DT_EN is set at reset rather than at probe, and occupancy filters and
 // watchpoints are not programmed (such events are refused, so --backend auto sends them to perf).
-#include <map>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -53,42 +53,57 @@ class CmnDriver : public UnitDriver {
       // DTC 0's PMU_EN gates the mesh (arm_cmn_set_state()); the others stay enabled.
       g.write(layout_.at(Role::PmuControl, d), d == 0 ? 0 : cmn::PmcrPmuEn::put(1));
     }
-    for (const auto& s : plan_.selects) g.write(select(s.node, s.part), 0);
-    for (const auto& [dtm, value] : plan_.dtm_config) g.write(layout_.at(Role::DtmConfig, dtm), cmn::DtmPmuEn::put(1));
-    plan_ = {};
+    if (programmed_) {
+      for (const auto& s : programmed_->plan.selects) g.write(select(s.node, s.part), 0);
+      for (const auto& [dtm, value] : programmed_->plan.dtm_config)
+        g.write(layout_.at(Role::DtmConfig, dtm), cmn::DtmPmuEn::put(1));
+    }
+    programmed_.reset();
   }
 
   void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
-    if (auto refused = plan_cmn_events(mesh_, unit_.name, events, plan_)) throw Error(refused->message());
-    std::map<unsigned, std::uint64_t> dtm_config;                    // as written so far, per DTM
-    std::map<std::pair<unsigned, unsigned>, std::uint64_t> selects;  // per node and part
-    for (const auto& e : plan_.events) {
+    configure_placed(g, events, place(events), plan);
+  }
+
+  std::shared_ptr<const Placement> place(const std::vector<syntax::EncodedEvent>& events) const override {
+    auto placed = std::make_shared<CmnPlacement>();
+    if (auto refused = plan_cmn_events(mesh_, unit_.name, events, placed->plan)) throw Error(refused->message());
+    for (const auto& e : placed->plan.events) {
+      auto& loads = placed->loads.emplace_back();
+      auto& slices = placed->slices.emplace_back();
+      if (e.cycles) continue;
+      for (const auto& c : e.locals) {
+        loads.push_back(layout_.at(Role::DtmCounter, c.dtm));
+        slices.push_back({static_cast<std::uint8_t>(c.index * cmn::kDtmCounterBits), cmn::kDtmCounterBits, 0});
+      }
+      for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
+        loads.push_back(layout_.at(Role::Counter, e.global, d));
+        slices.push_back({0, cmn::kDtcCounterBits, cmn::kDtmCounterBits});
+      }
+    }
+    return placed;
+  }
+
+  // Per event: its local counters paired (each DTM's PMU_CONFIG as paired so far), its global
+  // counter of every DTC initialised, then the event select slot of each node; the sum of the
+  // local counters' slices and the DTC counters they carry into is its count.
+  void configure_placed(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events,
+                        const std::shared_ptr<const Placement>& placed, SamplePlan& plan) override {
+    if (!placed) return configure(g, events, plan);
+    programmed_ = std::static_pointer_cast<const CmnPlacement>(placed);
+    const CmnPlacement& p = *programmed_;
+    for (std::size_t i = 0; i < p.plan.events.size(); ++i) {
+      const CmnEventPlan& e = p.plan.events[i];
       if (e.cycles) {
         g.write(layout_.at(Role::CycleCounter, e.domain), cmn::kCycleInit);
         plan.add(layout_.at(Role::CycleCounter, e.domain), cmn::kCycleCounterBits);
         continue;
       }
-      std::vector<Reg> loads;
-      std::vector<SamplePlan::Slice> slices;
-      for (const auto& c : e.locals) {
-        auto& cfg = dtm_config.try_emplace(c.dtm, cmn::DtmPmuEn::put(1)).first->second;
-        cfg |= std::uint64_t{c.input_sel} << cmn::dtm_input_sel_shift(c.index) |
-               std::uint64_t{e.global} << cmn::dtm_global_num_shift(c.index) | cmn::dtm_paired(c.index);
-        g.write(layout_.at(Role::DtmConfig, c.dtm), cfg);
-        loads.push_back(layout_.at(Role::DtmCounter, c.dtm));
-        slices.push_back({static_cast<std::uint8_t>(c.index * cmn::kDtmCounterBits), cmn::kDtmCounterBits, 0});
-      }
-      for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
+      for (const auto& c : e.locals) g.write(layout_.at(Role::DtmConfig, c.dtm), c.dtm_config);
+      for (unsigned d = 0; d < mesh_.dtcs.size(); ++d)
         g.write(layout_.at(Role::Counter, e.global, d), cmn::kCounterInit);
-        loads.push_back(layout_.at(Role::Counter, e.global, d));
-        slices.push_back({0, cmn::kDtcCounterBits, cmn::kDtmCounterBits});
-      }
-      for (const auto& c : e.locals) {
-        auto& sel = selects[{c.node, c.part}];
-        sel = with_event_slot(sel, c.index, e.eventid, e.wide);
-        g.write(select(c.node, c.part), sel);
-      }
-      plan.add_sliced(loads, slices, cmn::kDtcCounterBits + cmn::kDtmCounterBits);
+      for (const auto& c : e.locals) g.write(select(c.node, c.part), c.event_select);
+      plan.add_sliced(p.loads[i], p.slices[i], cmn::kDtcCounterBits + cmn::kDtmCounterBits);
     }
   }
 
@@ -115,8 +130,15 @@ class CmnDriver : public UnitDriver {
  private:
   const Reg& select(unsigned node, unsigned part) const { return layout_.at(Role::EventSelect, node, part); }
 
+  // Where a set of events goes on the mesh, and the loads and slices each is read from.
+  struct CmnPlacement : Placement {
+    CmnPlan plan;
+    std::vector<std::vector<Reg>> loads;  // per event (none for a cycles event)
+    std::vector<std::vector<SamplePlan::Slice>> slices;
+  };
+
   const CmnUnit& mesh_;
-  CmnPlan plan_;  // what configure() programmed
+  std::shared_ptr<const CmnPlacement> programmed_;  // what configure() programmed: reset() releases it
 };
 
 }  // namespace

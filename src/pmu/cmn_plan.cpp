@@ -119,9 +119,12 @@ class Placer {
     auto& cfg = plan_.dtm_config.try_emplace(dtm, cmn::DtmPmuEn::put(1)).first->second;
     cfg |= std::uint64_t{c.input_sel} << cmn::dtm_input_sel_shift(c.index) |
            std::uint64_t{ev.global} << cmn::dtm_global_num_shift(c.index) | cmn::dtm_paired(c.index);
-    const bool seen = std::any_of(plan_.selects.begin(), plan_.selects.end(),
-                                  [&](const CmnPlan::Select& s) { return s.node == t.node && s.part == t.part; });
-    if (!seen) plan_.selects.push_back({t.node, t.part});
+    c.dtm_config = cfg;
+    auto sel = std::find_if(plan_.selects.begin(), plan_.selects.end(),
+                            [&](const CmnPlan::Select& s) { return s.node == t.node && s.part == t.part; });
+    if (sel == plan_.selects.end()) sel = plan_.selects.insert(sel, {t.node, t.part, 0});
+    sel->value = with_event_slot(sel->value, c.index, ev.eventid, ev.wide);
+    c.event_select = sel->value;
     ev.locals.push_back(c);
     return std::nullopt;
   }

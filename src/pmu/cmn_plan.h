@@ -1,6 +1,6 @@
 // pmukit -- internal: how events are placed on an Arm CMN mesh's counters, as Linux arm-cmn.c
 // places them (arm_cmn_event_init() picks the nodes, arm_cmn_event_add() the counters), without
-// any I/O: the driver's fit() and configure() share it.
+// any I/O: the driver's fit() and place() share it.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,11 @@ struct CmnLocal {
   unsigned dtm = 0;            // into CmnUnit::dtms
   unsigned index = 0;          // local counter 0..3, also the node's event select slot
   std::uint8_t input_sel = 0;  // PMU_CONFIG input select of that counter
+  // The values configure() writes when it pairs this counter, events and nodes taken in order:
+  // the DTM's PMU_CONFIG with every counter paired so far, and the node's event select with
+  // every slot filled so far (from 0).
+  std::uint64_t dtm_config = 0;
+  std::uint64_t event_select = 0;
 };
 
 struct CmnEventPlan {
@@ -37,6 +42,7 @@ struct CmnPlan {
   std::vector<CmnEventPlan> events;  // in event order
   struct Select {
     unsigned node = 0, part = 0;
+    std::uint64_t value = 0;  // with every event placed so far in its slot
   };
   std::vector<Select> selects;                   // event selects written, once each
   std::map<unsigned, std::uint64_t> dtm_config;  // DTMs used -> their final PMU_CONFIG

@@ -255,7 +255,7 @@ void DirectSession::reprogram(std::size_t u, std::vector<syntax::EncodedEvent> e
   auto v = preflight_->fit(*work_.at(u).unit, events);
   if (const auto* d = std::get_if<DoesNotFit>(&v)) throw UsageError(d->message());
   work_[u].events = std::move(events);
-  program(u, work_[u].events, drivers_[u]->undo(work_[u].events));
+  program(u, work_[u].events, drivers_[u]->undo(work_[u].events), nullptr);
 }
 
 void DirectSession::plan_turns(std::size_t u, std::vector<std::vector<syntax::EncodedEvent>> sets) {
@@ -265,19 +265,20 @@ void DirectSession::plan_turns(std::size_t u, std::vector<std::vector<syntax::En
     auto v = preflight_->fit(*work_[u].unit, events);
     if (const auto* d = std::get_if<DoesNotFit>(&v)) throw UsageError(d->message());
     auto undo = drivers_[u]->undo(events);
-    turns.push_back({std::move(events), std::move(undo)});
+    auto placed = drivers_[u]->place(events);
+    turns.push_back({std::move(events), std::move(undo), std::move(placed)});
   }
 }
 
 void DirectSession::turn(std::size_t u, std::size_t t) {
   const Turn& next = turns_.at(u).at(t);
-  program(u, next.events, next.undo);
+  program(u, next.events, next.undo, next.placed);
 }
 
 // Unit u stopped, reset, configured with `events` and started again, each phase settled; only
 // its own trackers and sampling entries change.
 void DirectSession::program(std::size_t u, const std::vector<syntax::EncodedEvent>& events,
-                            const std::vector<JournalEntry>& undo) {
+                            const std::vector<JournalEntry>& undo, const std::shared_ptr<const Placement>& placed) {
   WriteGuard& g = preflight_->guard();
   drivers_[u]->stop(g);
   settle();
@@ -286,7 +287,7 @@ void DirectSession::program(std::size_t u, const std::vector<syntax::EncodedEven
   // New lane events are journalled before configure() programs them (and start() turns them on).
   if (journaled_ && journal_undo(undo)) pmu::write_journal(preflight_->machine(), journal_);
   plans_[u].clear();
-  drivers_[u]->configure(g, events, plans_[u]);
+  drivers_[u]->configure_placed(g, events, placed, plans_[u]);
   settle();
   track(u);
   compile_unit(u);

@@ -8,18 +8,16 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "common/counting_setup.h"
 #include "counting_new.h"
-#include "pmu-raw/report.h"
-#include "pmu-raw/run_loop.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/perf/event_set.h"
 #include "pmukit/syntax/event_parser.h"
+#include "run_helpers.h"
 #include "unit/perf/live_perf.h"
 
 using namespace pmukit;
@@ -75,12 +73,9 @@ CountedRun run_counted(const PerfLoopCase& c, std::uint64_t intervals) {
   o.interval_ms = 100;
   o.interval_count = intervals;
   o.backend = "perf";
-  std::FILE* out = std::tmpfile();
-  EXPECT_NE(out, nullptr);
   o.report.format = c.format;
   o.report.aggregation = c.aggregation;
   o.report.interval = true;
-  o.report.out = out;
   tools::RunSetup run;
   run.per_socket = c.aggregation == tools::Aggregation::PerSocket;
   tools::CountingRequest request{
@@ -90,17 +85,8 @@ CountedRun run_counted(const PerfLoopCase& c, std::uint64_t intervals) {
   SteppedClock& clock = *stepped;
   run.time.clock = std::move(stepped);  // the perf backend keeps no reference to the clock
   CountedRun result;
-  {
-    tools::Reporter reporter(o.report);
-    tools::RunLoop loop(o, run, reporter);
-    loop.count();
-    EXPECT_EQ(loop.report_end(), std::vector<std::string>{});
-  }
+  result.text = test::run_loop_output(o, run);
   result.turns = clock.turns_;
-  result.text.assign(static_cast<std::size_t>(std::ftell(out)), '\0');
-  std::rewind(out);
-  EXPECT_EQ(std::fread(result.text.data(), 1, result.text.size(), out), result.text.size());
-  std::fclose(out);
   return result;
 }
 

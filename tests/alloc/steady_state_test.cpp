@@ -9,6 +9,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
@@ -23,6 +25,7 @@
 #include "pmukit/pmu/session.h"
 #include "pmukit/sim/simulator.h"
 #include "pmukit/snapshot/machine_spec.h"
+#include "run_helpers.h"
 #include "support/bundled_rig.h"
 #include "support/machines.h"
 #include "support/sim_process.h"
@@ -40,38 +43,51 @@ syntax::EncodedEvent ev(std::uint64_t config) {
   return e;
 }
 
-TEST(SteadyState, TheAllocatorCounts) {
+// The spr machine with every access type (MMIO, MSR, PCI config space), discovered, and a
+// simulator to settle a session's writes: what the session tests below program.
+class SteadyState : public ::testing::Test {
+ protected:
+  static std::filesystem::path built_in(const test::TempDir& dir) {
+    snapshot::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
+    return dir.path() / "m";
+  }
+  const discovery::PmuUnit* unit(const std::string& name) const {
+    for (const auto& u : found_.inventory.units)
+      if (u.name == name) return &u;
+    throw std::runtime_error(name + ": not in the machine");
+  }
+  pmu::SessionOptions options() {
+    pmu::SessionOptions o;
+    o.settle = &sim_;
+    return o;
+  }
+
+  test::TempDir dir_;
+  Machine machine_{MachineOptions{built_in(dir_)}};
+  discovery::DiscoveryResult found_ = discovery::discover(machine_);
+  sim::Simulator sim_{machine_, found_.inventory, sim::Rates::defaults()};
+};
+
+TEST_F(SteadyState, TheAllocatorCounts) {
   // The checks below would pass vacuously if the replacement were not the one in use. (A
   // new-expression may be elided; a string of a length known only at run time may not.)
   volatile std::size_t n = 100;
   EXPECT_GE(allocations_of([&] { EXPECT_EQ(std::string(n, 'x').size(), 100u); }), 1u);
 }
 
-TEST(SteadyState, DirectSampleAllocatesNothingAfterTheFirst) {
-  test::TempDir dir;
-  snapshot::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
-  Machine machine(MachineOptions{dir.path() / "m"});
-  auto found = discovery::discover(machine);
-  sim::Simulator sim(machine, found.inventory, sim::Rates::defaults());
-  auto unit = [&](const std::string& name) {
-    for (const auto& u : found.inventory.units)
-      if (u.name == name) return &u;
-    throw std::runtime_error(name + ": not in the machine");
-  };
-  pmu::SessionOptions o;
-  o.settle = &sim;
+TEST_F(SteadyState, DirectSampleAllocatesNothingAfterTheFirst) {
   // MMIO (the flat pass), MSR and PCI config space (the guarded path).
-  pmu::DirectSession s(machine,
+  pmu::DirectSession s(machine_,
                        {{unit("uncore_imc_2"), {ev(0xcf05), ev(0xf005)}},
                         {unit("uncore_cha_1"), {ev(0x01)}},
                         {unit("uncore_m2m"), {ev(0x02)}}},
-                       platform::Database::builtin(), o);
+                       platform::Database::builtin(), options());
   s.start();
-  sim.step(1'000'000);
+  sim_.step(1'000'000);
   s.sample();
   std::uint64_t last = 0;
   for (int i = 0; i < 5; ++i) {
-    sim.step(10'000'000);
+    sim_.step(10'000'000);
     EXPECT_EQ(allocations_of([&] { last = s.sample()[0][0].delta; }), 0u) << "interval " << i;
   }
   EXPECT_GT(last, 0u);  // the counts moved: the pass did read
@@ -83,31 +99,19 @@ TEST(SteadyState, DirectSampleAllocatesNothingAfterTheFirst) {
 // the batched lists are regrouped) and PCI config space (batched: 4 and 4, the same registers
 // retargeted). Once each unit has had both sets on its counters, neither a turn nor a sample
 // allocates.
-TEST(SteadyState, SessionTurnsAllocateNothingAfterTheFirstCycle) {
-  test::TempDir dir;
-  snapshot::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
-  Machine machine(MachineOptions{dir.path() / "m"});
-  auto found = discovery::discover(machine);
-  sim::Simulator sim(machine, found.inventory, sim::Rates::defaults());
-  auto unit = [&](const std::string& name) {
-    for (const auto& u : found.inventory.units)
-      if (u.name == name) return &u;
-    throw std::runtime_error(name + ": not in the machine");
-  };
-  pmu::SessionOptions o;
-  o.settle = &sim;
+TEST_F(SteadyState, SessionTurnsAllocateNothingAfterTheFirstCycle) {
   const std::vector<std::vector<std::vector<syntax::EncodedEvent>>> turns = {
       {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05)}},
       {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05), ev(0x06)}},
       {{ev(0x01), ev(0x02), ev(0x03), ev(0x04)}, {ev(0x05), ev(0x06), ev(0x07), ev(0x08)}}};
   pmu::DirectSession s(
-      machine,
+      machine_,
       {{unit("uncore_imc_2"), turns[0][0]}, {unit("uncore_cha_1"), turns[1][0]}, {unit("uncore_m2m"), turns[2][0]}},
-      platform::Database::builtin(), o);
+      platform::Database::builtin(), options());
   for (std::size_t u = 0; u < turns.size(); ++u) s.plan_turns(u, turns[u]);
   s.start();
   for (int round = 0; round < 8; ++round) {
-    sim.step(10'000'000);
+    sim_.step(10'000'000);
     const std::size_t t = static_cast<std::size_t>(round + 1) % 2;
     const std::size_t n = allocations_of([&] {
       s.sample();
@@ -116,7 +120,7 @@ TEST(SteadyState, SessionTurnsAllocateNothingAfterTheFirstCycle) {
     if (round >= 2) {
       EXPECT_EQ(n, 0u) << "round " << round;
     }
-    sim.step(10'000'000);
+    sim_.step(10'000'000);
     const auto& v = s.sample();
     for (std::size_t u = 0; u < turns.size(); ++u) {
       ASSERT_EQ(v[u].size(), turns[u][t].size()) << "unit " << u << " round " << round;
@@ -242,8 +246,9 @@ struct CountedRun {
   std::string text;
 };
 
-CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64_t intervals) {
-  test::BundledRig rig("gnr-2s");
+CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64_t intervals,
+                       const std::string& machine = "gnr-2s") {
+  test::BundledRig rig(machine);
   test::SimProcess sim(rig.root);
   tools::RawOptions o;
   o.events = c.events;
@@ -252,12 +257,9 @@ CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64
   o.interval_count = intervals;
   o.mux_interval_ms = c.mux_interval_ms;
   o.backend = "direct";
-  std::FILE* out = std::tmpfile();
-  EXPECT_NE(out, nullptr);
   o.report.format = c.format;
   o.report.aggregation = c.aggregation;
   o.report.interval = true;
-  o.report.out = out;
   tools::RunSetup run;
   const bool per_socket = c.aggregation == tools::Aggregation::PerSocket;
   run.per_socket = per_socket;
@@ -270,17 +272,8 @@ CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64
   run.time.clock = std::move(counting);
   CountedRun result;
   result.t0 = clock.now_ns();
-  {
-    tools::Reporter reporter(o.report);
-    tools::RunLoop loop(o, run, reporter);
-    loop.count();
-    EXPECT_EQ(loop.report_end(), std::vector<std::string>{});
-  }
+  result.text = test::run_loop_output(o, run);
   result.turns = clock.turns_;
-  result.text.assign(static_cast<std::size_t>(std::ftell(out)), '\0');
-  std::rewind(out);
-  EXPECT_EQ(std::fread(result.text.data(), 1, result.text.size(), out), result.text.size());
-  std::fclose(out);
   EXPECT_EQ(rig.image_change(), "");
   return result;
 }
@@ -350,30 +343,90 @@ INSTANTIATE_TEST_SUITE_P(
         LoopCase{"MultiplexedPerBoxCsv", kImcMultiplexed, {}, Aggregation::PerBox, Format::Csv, 1000, "<not counted>"}),
     [](const auto& p) { return std::string(p.param.name); });
 
-// Time-division multiplexing in steady state: 9 IMC events on 4 counters (sets of 4, 4 and 1) and
-// 10 B2CXL events on 8 (8 and 2), the next set every interval, so every turn of the loop after
-// the first rotates all 28 boxes (24 IMC, 4 B2CXL) (stop, reset, configure, start, and the sampling pass of the
-// boxes whose events changed). Once every box has had each of its sets on its counters (3
-// rotations) and the output's buffers have grown (2 intervals), a turn allocates nothing.
-TEST(SteadyStateMultiplexing, ARotationAllocatesNothingAfterTheFirstCycle) {
+// Whether a line of pmu-raw's interval CSV gives `event` a count: a field of digits only before
+// the event's (the time has a point; "<not counted>" is not one).
+bool counted_in(const std::string& csv, const std::string& event) {
+  std::istringstream in(csv);
+  for (std::string line; std::getline(in, line);) {
+    const auto at = line.find(event);
+    if (at == std::string::npos) continue;
+    std::istringstream fields(line.substr(0, at));
+    for (std::string f; std::getline(fields, f, ',');)
+      if (!f.empty() && f.find_first_not_of("0123456789") == std::string::npos) return true;
+  }
+  return false;
+}
+
+// Time-division multiplexing in steady state, the next set every interval, so that every turn of
+// the loop after the first rotates every multiplexed unit (stop, reset, configure, start, and the
+// sampling pass of the units whose events changed). Once every unit has had each of its sets on
+// its counters (`cycle` rotations) and the output's buffers have grown (2 intervals), a turn
+// allocates nothing.
+struct RotationCase {
+  const char* name;
+  const char* machine;
   std::vector<std::string> events;
-  for (int e = 1; e <= 9; ++e) events.push_back(fmt::format("uncore_imc/event={:#04x},umask=0x00/", e));
-  for (int e = 1; e <= 10; ++e) events.push_back(fmt::format("uncore_b2cxl/event={:#04x},umask=0x00/", e));
-  constexpr std::uint64_t kIntervalMs = 10, kIntervals = 12, kFirstCycle = 3;
-  const LoopCase c{"Rotating", events, {}, Aggregation::PerBox, Format::Csv, kIntervalMs, "uncore_b2cxl_1/event=0x0a"};
-  const CountedRun run = run_counted(c, kIntervalMs, kIntervals);
+  std::uint64_t cycle;  // the most sets a unit takes turns with
+  const char* last;     // an event of the last set: its row has a count once every set has been on
+};
+void PrintTo(const RotationCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class SteadyStateMultiplexing : public ::testing::TestWithParam<RotationCase> {};
+
+TEST_P(SteadyStateMultiplexing, ARotationAllocatesNothingAfterTheFirstCycle) {
+  const RotationCase& r = GetParam();
+  constexpr std::uint64_t kIntervalMs = 10, kIntervals = 12;
+  const LoopCase c{r.name, r.events, {}, Aggregation::PerBox, Format::Csv, kIntervalMs, r.last};
+  const CountedRun run = run_counted(c, kIntervalMs, kIntervals, r.machine);
   std::size_t checked = 0, first = 0;
   for (const auto& turn : run.turns) {
     if (turn.from_ns > run.t0 && turn.from_ns <= run.t0 + kIntervalMs * 1'000'000) first = turn.allocations;
-    if (turn.from_ns <= run.t0 + (kFirstCycle + 1) * kIntervalMs * 1'000'000) continue;
+    if (turn.from_ns <= run.t0 + (r.cycle + 1) * kIntervalMs * 1'000'000) continue;
     ++checked;
     EXPECT_EQ(turn.allocations, 0u) << "the turn from " << (turn.from_ns - run.t0) << " ns";
   }
-  EXPECT_EQ(checked, kIntervals - kFirstCycle - 2);  // 5 to 11: the loop ends after the last without a sleep
+  EXPECT_EQ(checked, kIntervals - r.cycle - 2);  // the loop ends after the last interval without a sleep
   EXPECT_GT(first, 0u);  // the first rotation did allocate: the counting above sees a turn's work
-  EXPECT_NE(run.text.find(c.shows), std::string::npos) << run.text;
-  // Every event was on the counters part of the time: each row of the last interval has a count.
-  EXPECT_NE(run.text.find("uncore_imc_0/event=0x09"), std::string::npos) << run.text;
+  // Every set was on the counters in turn: the last one's event has a count in some interval.
+  EXPECT_TRUE(counted_in(run.text, r.last)) << run.text;
 }
+
+// The events `pattern` names with event numbers from..to (its one {} field).
+std::vector<std::string> numbered(const char* pattern, int from, int to) {
+  std::vector<std::string> events;
+  for (int e = from; e <= to; ++e) events.push_back(fmt::format(fmt::runtime(pattern), e));
+  return events;
+}
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rotations, SteadyStateMultiplexing,
+    ::testing::Values(
+        // gnr-2s: 9 IMC events on 4 counters (sets of 4, 4 and 1) and 10 B2CXL events on 8 (8 and
+        // 2): 28 boxes (24 IMC, 4 B2CXL) on the flat MMIO pass.
+        RotationCase{"GnrImcB2cxl", "gnr-2s",
+                     numbered("uncore_imc/event={:#04x},umask=0x00/", 1, 9) +
+                         numbered("uncore_b2cxl/event={:#04x},umask=0x00/", 1, 10),
+                     3, "uncore_imc_0/event=0x09,umask=0x00/"},
+        // yitian's CMN-700 mesh: 9 events over its 28 HN-F nodes (each one local counter in the
+        // DTM of each HN-F's crosspoint, 4 per DTM: sets of 4, 4 and 1), and the DTC cycle counter.
+        RotationCase{"YitianCmn", "yitian",
+                     numbered("arm_cmn_0/type=0x5,eventid={:#04x}/", 1, 9) +
+                         std::vector<std::string>{"arm_cmn_0/dtc_cycles/"},
+                     3, "arm_cmn_0/type=0x5,eventid=0x09/,"},
+        // t410-2s: 12 events on each socket's UCF CoreSight PMU (8 counters) and 20 on one
+        // PCIe root complex's, with the C2C and CMEM blocks outside CoreSight counting along.
+        RotationCase{
+            "T410CoreSight", "t410-2s",
+            numbered("nvidia_ucf_pmu/event={:#04x}/", 1, 12) +
+                numbered("nvidia_pcie_pmu_0_rc_0/event={:#04x}/", 1, 20) +
+                std::vector<std::string>{"nvidia_nvlink_c2c_pmu_0/in_rd_req/", "nvidia_cmem_latency_pmu_0/rd_req/"},
+            3, "nvidia_pcie_pmu_0_rc_0/event=0x14/,"}),
+    [](const auto& p) { return std::string(p.param.name); });
 
 }  // namespace

@@ -81,6 +81,15 @@ struct SamplePlan {
 enum class RestorePhase { Quiesce, Clear, PutBack };
 constexpr RestorePhase kRestorePhases[] = {RestorePhase::Quiesce, RestorePhase::Clear, RestorePhase::PutBack};
 
+// What a driver's configure() works out from a set of events before it writes (which counters
+// they take, the values its registers get), made once and with no I/O by UnitDriver::place(): a
+// multiplexed unit's sets are placed when the session plans its turns, so that programming a set
+// again at its turn allocates nothing. Only the driver that made it reads it.
+class Placement {
+ public:
+  virtual ~Placement() = default;
+};
+
 class UnitDriver {
  public:
   explicit UnitDriver(const UnitLayout& layout) : layout_(layout), unit_(*layout.unit) {}
@@ -105,6 +114,19 @@ class UnitDriver {
   virtual void reset(WriteGuard& guard) = 0;
   // Phase 2 (after a settle): the events' controls, and where their counts are read.
   virtual void configure(WriteGuard& guard, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) = 0;
+  // The placement of `events` (which fit), or nullptr where configure() needs none: it allocates
+  // nothing once the plan and the driver's own lists have held as many events. No I/O.
+  virtual std::shared_ptr<const Placement> place(const std::vector<syntax::EncodedEvent>& events) const {
+    (void)events;
+    return nullptr;
+  }
+  // configure() of `events` with `placed`, what place(events) made (nullptr: configure(events)).
+  // The same writes in the same order; the driver may keep `placed` until the next reset().
+  virtual void configure_placed(WriteGuard& guard, const std::vector<syntax::EncodedEvent>& events,
+                                const std::shared_ptr<const Placement>& placed, SamplePlan& plan) {
+    (void)placed;
+    configure(guard, events, plan);
+  }
   // Every programmed counter together; then stopped together.
   virtual void start(WriteGuard& guard) = 0;
   virtual void stop(WriteGuard& guard) = 0;

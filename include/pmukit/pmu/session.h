@@ -73,8 +73,8 @@ class DirectSession {
   // The sets of events unit u takes turns with (time-division multiplexing), each checked now:
   // throws UsageError when one does not fit. Writes nothing.
   void plan_turns(std::size_t u, std::vector<std::vector<syntax::EncodedEvent>> sets);
-  // reprogram(u, set t of plan_turns) without checking or copying it again: once every set has
-  // been on the counters, a turn allocates nothing (tests/alloc).
+  // reprogram(u, set t of plan_turns) without checking, copying or placing it again: once every
+  // set has been on the counters, a turn allocates nothing (tests/alloc).
   void turn(std::size_t u, std::size_t t);
   // Puts every saved register back. Idempotent; the destructor calls it.
   void restore();
@@ -98,7 +98,8 @@ class DirectSession {
   void compile_flat();
   void compile_unit(std::size_t u);
   void compile_counters(std::size_t u);
-  void program(std::size_t u, const std::vector<syntax::EncodedEvent>& events, const std::vector<JournalEntry>& undo);
+  void program(std::size_t u, const std::vector<syntax::EncodedEvent>& events, const std::vector<JournalEntry>& undo,
+               const std::shared_ptr<const Placement>& placed);
   void read(std::size_t u, bool guarded_only);
   void baseline(std::size_t u);
   void restore_phase(RestorePhase phase, std::vector<bool>& failed);
@@ -108,10 +109,12 @@ class DirectSession {
   std::unique_ptr<Preflight> preflight_;
   SessionOptions options_;
   std::vector<UnitEvents> work_;
-  // A multiplexed unit's sets, checked once, with the undo writes each needs journalled.
+  // A multiplexed unit's sets, checked once, with the undo writes each needs journalled and the
+  // driver's placement of it (pmu/driver.h; nullptr where the driver needs none).
   struct Turn {
     std::vector<syntax::EncodedEvent> events;
     std::vector<JournalEntry> undo;
+    std::shared_ptr<const Placement> placed;
   };
   std::vector<std::vector<Turn>> turns_;
   std::vector<UnitDriver*> drivers_;

@@ -166,3 +166,52 @@ TEST(CmnKernelRules, KernelDriverLoadedSendsCountingToPerf) {
   EXPECT_NE(no->why.find("CONFIG_IO_STRICT_DEVMEM"), std::string::npos) << no->why;
   EXPECT_NE(no->why.find("--backend perf"), std::string::npos) << no->why;
 }
+
+// Multiplexing: the set placed once when the turns are planned (DirectSession::plan_turns) is
+// programmed at its turn with the stores of arm_cmn_event_del() and arm_cmn_event_add() for a
+// fresh set -- the previous set's event selects cleared and its DTMs unpaired, then each event of
+// the new one in turn -- and reprogramming the same set (placed there and then) stores the same.
+// hnf events 0x2 and 0x3 over both HN-Fs: the first on local counter 0 of each DTM and global 0,
+// the second on local counter 1 and global 1; each HN-F's event select holds both (slots 0, 1).
+TEST(GoldenTrace, CmnTurnStoresWhatProgrammingTheSetStores) {
+  const std::vector<syntax::EncodedEvent> first = {event(cfg(0x105, 0x22, 0x5)), event(cfg(0x5, 0x1)),
+                                                   event(cfg(0x3, 0))};
+  const std::vector<syntax::EncodedEvent> second = {event(cfg(0x5, 0x2)), event(cfg(0x5, 0x3))};
+  const std::vector<pmu::Access> want = {
+      mmio_store(kBase + kDtc + 0x2100, 32, 0),  // stop
+      mmio_store(kBase + kDtc + 0xa00, 32, 1), mmio_store(kBase + kDtc + 0x2100, 32, 0),
+      // The first set's event selects cleared, node by node as it took them; its DTMs unpaired.
+      mmio_store(kBase + kCcla + 0x2008, 32, 0), mmio_store(kBase + kHnf0 + 0x2000, 32, 0),
+      mmio_store(kBase + kHnf1 + 0x2000, 32, 0), mmio_store(kBase + kXp0 + 0x2210, 64, 1),
+      mmio_store(kBase + kXp1 + 0x2210, 64, 1),
+      // event 0x2: HN-F logid 0 (XP 1, port 1: input 0x20), logid 1 (XP 0, port 0: input 0x10).
+      mmio_store(kBase + kXp1 + 0x2210, 64, 0x20'0000'0011), mmio_store(kBase + kXp0 + 0x2210, 64, 0x10'0000'0011),
+      mmio_store(kBase + kDtc + 0x2000, 32, 0x80000000), mmio_store(kBase + kHnf0 + 0x2000, 32, 0x02),
+      mmio_store(kBase + kHnf1 + 0x2000, 32, 0x02),
+      // event 0x3: counter 1 of each DTM (input 0x21 / 0x11 at bits 40, global 1 at bits 20, paired 5).
+      mmio_store(kBase + kXp1 + 0x2210, 64, 0x2120'0010'0031), mmio_store(kBase + kXp0 + 0x2210, 64, 0x1110'0010'0031),
+      mmio_store(kBase + kDtc + 0x2004, 32, 0x80000000), mmio_store(kBase + kHnf0 + 0x2000, 32, 0x0302),
+      mmio_store(kBase + kHnf1 + 0x2000, 32, 0x0302), mmio_store(kBase + kDtc + 0x2100, 32, 1),  // start
+  };
+  // The stores of a session's second set, by turn or by reprogram, from the turn's first store.
+  auto second_set = [&](bool by_turn) {
+    CmnRig rig;
+    std::vector<pmu::WriteRecord> trace;
+    pmu::SessionOptions options;
+    options.trace = &trace;
+    pmu::DirectSession s(*rig.machine, {{&rig.unit, first}}, platform::Database::builtin(), options);
+    if (by_turn) s.plan_turns(0, {first, second});
+    s.start();
+    const std::size_t from = trace.size();
+    if (by_turn)
+      s.turn(0, 1);
+    else
+      s.reprogram(0, second);
+    std::vector<pmu::WriteRecord> stores(trace.begin() + static_cast<std::ptrdiff_t>(from), trace.end());
+    for (std::size_t i = 0; i < stores.size(); ++i) stores[i].order = i;
+    s.restore();
+    return stores;
+  };
+  EXPECT_EQ(test::trace_difference(second_set(true), want), "");
+  EXPECT_EQ(test::trace_difference(second_set(false), want), "");
+}
