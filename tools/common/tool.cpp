@@ -110,7 +110,7 @@ CLI::Validator seconds_in(double max) {
       [max](std::string& text) -> std::string {
         // Plain decimal notation only: no "nan", "inf", hex floats or exponents beyond the bound.
         double v = 0;
-        auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, std::chars_format::general);
+        auto [end, ec] = parse_double(text.data(), text.data() + text.size(), v);
         bool ok = ec == std::errc() && end == text.data() + text.size() && std::isfinite(v) && v > 0 && v <= max;
         if (ok) return "";
         return fmt::format("'{}' is not a number of seconds in (0, {}]", text.substr(0, 40), max);
