@@ -15,6 +15,13 @@ namespace {
 
 constexpr const char* kSoname = "libpci.so.3";
 
+// dlerror's text names the file and the symbol ("libpci.so.3: cannot open shared object file...",
+// ".../libpci.so.3: undefined symbol: pci_init, version LIBPCI_3.5").
+[[noreturn]] void fail() {
+  const char* why = dlerror();
+  throw Error(why ? why : fmt::format("{}: cannot be loaded", kSoname));
+}
+
 // Each function at the symbol version a program linked against Debian 12's libpci-dev (pciutils
 // 3.9) binds (`nm -D --with-symbol-versions`), so that the structures passed are the ones
 // <pci/pci.h> declares here: libpci keeps older layouts of struct pci_filter and pci_fill_info
@@ -22,7 +29,7 @@ constexpr const char* kSoname = "libpci.so.3";
 template <typename Fn>
 void bind(void* lib, Fn& fn, const char* name, const char* version) {
   void* sym = dlvsym(lib, name, version);
-  if (!sym) throw Error(fmt::format("{}: no {}@{}: {}", kSoname, name, version, dlerror()));
+  if (!sym) fail();
   fn = reinterpret_cast<Fn>(sym);
 }
 
@@ -30,7 +37,7 @@ LibPci open_libpci() {
   // RTLD_NOW: a missing symbol fails here, not in the middle of a scan; RTLD_LOCAL: its names do
   // not join the program's.
   void* lib = dlopen(kSoname, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) throw Error(fmt::format("{}: {}", kSoname, dlerror()));
+  if (!lib) fail();
   LibPci f{};
   bind(lib, f.alloc, "pci_alloc", "LIBPCI_3.0");
   bind(lib, f.init, "pci_init", "LIBPCI_3.5");
