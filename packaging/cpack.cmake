@@ -23,6 +23,8 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME "pmukit")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION "admin")
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)  # Depends from the tools' libraries (dpkg-shlibdeps)
+# libpci.so.3 is opened with dlopen when first used (src/access/libpci.h): dpkg-shlibdeps cannot see it.
+set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS "libpci3 (>= 1:3.8)")
 set(CPACK_DEBIAN_TOOLS_DESCRIPTION
     "uncore PMU discovery, counting and reports for Linux servers
 pmukit finds the uncore PMUs of a server (memory controllers, mesh and caches,

@@ -14,13 +14,11 @@
 #include <fmt/format.h>
 #include <fmt/std.h>
 
-extern "C" {
-#include <pci/pci.h>
-}
-
 #include "pmukit/access/machine.h"
 #include "pmukit/access/privilege.h"
 #include "pmukit/util/error.h"
+
+#include "libpci.h"
 
 namespace pmukit {
 
@@ -66,7 +64,7 @@ struct WarningScope {
 // libpci takes char* for every string parameter.
 void set_param(pci_access* a, const char* name, const std::string& value) {
   std::string n(name), v(value);
-  pci_set_param(a, n.data(), v.data());
+  libpci().set_param(a, n.data(), v.data());
 }
 
 // libpci's dump parser says "Malformed line" without saying which (pciutils 3.9 lib/dump.c). After
@@ -127,7 +125,7 @@ auto PciAccess::call_for(const Bdf& bdf, F&& f) {
 }
 
 PciAccess::PciAccess(const Machine& machine) : machine_(&machine) {
-  acc_ = pci_alloc();
+  acc_ = libpci().alloc();
   acc_->error = libpci_error;
   acc_->warning = libpci_warning;
   acc_->debug = libpci_debug;
@@ -153,20 +151,20 @@ PciAccess::PciAccess(const Machine& machine) : machine_(&machine) {
       config_file_sizes_ = validate_sysfs_tree(machine);
     }
     call([&] {
-      pci_init(acc_);
-      pci_scan_bus(acc_);
+      libpci().init(acc_);
+      libpci().scan_bus(acc_);
     });
     for (pci_dev* d = acc_->devices; d; d = d->next) {
       call_for(Bdf{static_cast<std::uint32_t>(d->domain), d->bus, d->dev, d->func}, [&] {
-        pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CLASS_EXT | PCI_FILL_BASES | PCI_FILL_SIZES |
-                             PCI_FILL_NUMA_NODE | PCI_FILL_IO_FLAGS);
+        libpci().fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CLASS_EXT | PCI_FILL_BASES | PCI_FILL_SIZES |
+                                  PCI_FILL_NUMA_NODE | PCI_FILL_IO_FLAGS);
       });
       PciDeviceInfo info = device_info(*d, method_ != "dump");
       handles_[info.bdf] = d;
       devices_.push_back(info);
     }
   } catch (const Error& e) {
-    pci_cleanup(acc_);
+    libpci().cleanup(acc_);
     acc_ = nullptr;
     std::string where = dump ? dump->string() : sysfs_root_;
     std::string what = e.what();
@@ -179,7 +177,7 @@ PciAccess::PciAccess(const Machine& machine) : machine_(&machine) {
 
 PciAccess::~PciAccess() {
   configs_.clear();
-  if (acc_) pci_cleanup(acc_);
+  if (acc_) libpci().cleanup(acc_);
 }
 
 const PciDeviceInfo* PciAccess::find(const Bdf& bdf) const {
@@ -198,22 +196,22 @@ PciConfig& PciAccess::config(const Bdf& bdf) {
 bool PciAccess::matches(const Bdf& bdf, PciFilter& filter) {
   auto h = handles_.find(bdf);
   if (h == handles_.end()) return false;
-  return call([&] { return pci_filter_match(filter.f_.get(), h->second) != 0; });
+  return call([&] { return libpci().filter_match(filter.f_.get(), h->second) != 0; });
 }
 
 std::string PciAccess::vendor_device_name(std::uint16_t vendor, std::uint16_t device) {
   char buf[256];
   return call([&] {
-    return std::string(pci_lookup_name(acc_, buf, sizeof buf, PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE,
-                                       static_cast<int>(vendor), static_cast<int>(device)));
+    return std::string(libpci().lookup_name(acc_, buf, sizeof buf, PCI_LOOKUP_VENDOR | PCI_LOOKUP_DEVICE,
+                                            static_cast<int>(vendor), static_cast<int>(device)));
   });
 }
 
 std::string PciAccess::class_name(std::uint32_t class_code) {
   char buf[256];
   const char* name = call([&] {
-    return pci_lookup_name(acc_, buf, sizeof buf, PCI_LOOKUP_CLASS | PCI_LOOKUP_NO_NUMBERS,
-                           static_cast<int>(class_code >> 8));
+    return libpci().lookup_name(acc_, buf, sizeof buf, PCI_LOOKUP_CLASS | PCI_LOOKUP_NO_NUMBERS,
+                                static_cast<int>(class_code >> 8));
   });
   return name && *name && std::string_view(name) != "<unknown>" ? std::string(name) : std::string("Class");
 }
@@ -246,8 +244,9 @@ bool PciConfig::read_block(unsigned offset, std::uint8_t* buf, unsigned len) {
   if (offset + len > 4096 || offset % len != 0) return false;  // libpci treats these as fatal
   ++reads_;
   try {
-    return owner_.call_for(
-               bdf_, [&] { return pci_read_block(dev_, static_cast<int>(offset), buf, static_cast<int>(len)); }) != 0;
+    return owner_.call_for(bdf_, [&] {
+      return libpci().read_block(dev_, static_cast<int>(offset), buf, static_cast<int>(len));
+    }) != 0;
   } catch (const Error&) {
     return false;
   }
@@ -316,7 +315,8 @@ void PciConfig::write_block(unsigned offset, const std::uint8_t* buf, unsigned l
   std::string why;
   try {
     ok = owner_.call_for(bdf_, [&] {
-      return pci_write_block(dev_, static_cast<int>(offset), const_cast<std::uint8_t*>(buf), static_cast<int>(len));
+      return libpci().write_block(dev_, static_cast<int>(offset), const_cast<std::uint8_t*>(buf),
+                                  static_cast<int>(len));
     });
   } catch (const Error& e) {
     why = e.what();
@@ -390,7 +390,7 @@ unsigned PciConfig::size() {
 // ---- PciFilter ----
 
 PciFilter::PciFilter() : f_(std::make_unique<pci_filter>()) {
-  pci_filter_init(nullptr, f_.get());
+  libpci().filter_init(nullptr, f_.get());
 }
 PciFilter::~PciFilter() = default;
 PciFilter::PciFilter(PciFilter&&) noexcept = default;
@@ -398,13 +398,13 @@ PciFilter& PciFilter::operator=(PciFilter&&) noexcept = default;
 
 void PciFilter::set_slot(std::string_view spec) {
   std::string s(spec);
-  if (const char* err = pci_filter_parse_slot(f_.get(), s.data()))
+  if (const char* err = libpci().filter_parse_slot(f_.get(), s.data()))
     throw UsageError(fmt::format("-s '{}': {}", spec, err));
 }
 
 void PciFilter::set_id(std::string_view spec) {
   std::string s(spec);
-  if (const char* err = pci_filter_parse_id(f_.get(), s.data()))
+  if (const char* err = libpci().filter_parse_id(f_.get(), s.data()))
     throw UsageError(fmt::format("-d '{}': {}", spec, err));
 }
 

@@ -112,7 +112,7 @@ class EventReader {
 std::pair<double, std::string> parse_scale_unit(std::string_view s) {
   s = trim(s);
   double scale = 1.0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), scale);
+  auto [end, ec] = parse_double(s.data(), s.data() + s.size(), scale);
   if (ec != std::errc()) return {1.0, std::string(s)};
   return {scale, std::string(trim(std::string_view(end, static_cast<std::size_t>(s.data() + s.size() - end))))};
 }

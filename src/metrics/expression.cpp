@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "pmukit/util/error.h"
+#include "pmukit/util/text.h"
 
 namespace pmukit::metrics {
 
@@ -125,7 +126,7 @@ class Expression::Parser {
           j = k;
         }
       }
-      auto [end, ec] = std::from_chars(s_.data() + i, s_.data() + j, tok_.number);
+      auto [end, ec] = parse_double(s_.data() + i, s_.data() + j, tok_.number);
       ok = ec == std::errc() && end == s_.data() + j;
     }
     // "2x", "1e", "1.2.3", "0x": letters or dots glued to a number make the whole run one bad

@@ -60,8 +60,8 @@ std::string read_text(const ConfinedRoot& files, const fs::path& file) {
 double parse_scale(const fs::path& file, std::string_view text) {
   text = trim(text);
   double v = 0;
-  // from_chars is locale-independent, like the C locale perf forces for these files.
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  // parse_double is locale-independent, like the C locale perf forces for these files.
+  auto [ptr, ec] = parse_double(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
     file_error(file, fmt::format("'{}' is not a scale factor", shown(text)));
   return v;

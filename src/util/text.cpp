@@ -2,7 +2,11 @@
 #include "pmukit/util/text.h"
 
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <clocale>
+#include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -34,6 +38,28 @@ std::optional<std::uint64_t> parse_hex(std::string_view s) {
 std::uint64_t parse_u64_or_throw(std::string_view s, std::string_view what) {
   if (auto v = parse_u64(s)) return *v;
   throw UsageError(fmt::format("{}: '{}' is not a number", what, s));
+}
+
+std::from_chars_result parse_double(const char* first, const char* last, double& value) {
+  // What strtod takes and from_chars does not: leading space, '+', hex ("0x1p3" is 0, then 'x').
+  const char* p = first;
+  if (p != last && *p == '-') ++p;
+  if (p == last ||
+      !(std::isdigit(static_cast<unsigned char>(*p)) || *p == '.' || *p == 'i' || *p == 'I' || *p == 'n' || *p == 'N'))
+    return {first, std::errc::invalid_argument};
+  if (last - p > 1 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) last = p + 1;
+  static const locale_t c_locale = newlocale(LC_ALL_MASK, "C", nullptr);
+  std::string text(first, last);  // strtod reads up to a NUL
+  char* end = nullptr;
+  errno = 0;
+  double v = strtod_l(text.c_str(), &end, c_locale);
+  if (end == text.c_str()) return {first, std::errc::invalid_argument};
+  const char* stop = first + (end - text.c_str());
+  // strtod says ERANGE for subnormal results too; from_chars only when nothing finite and nonzero
+  // is left (overflow to infinity, underflow to zero).
+  if (errno == ERANGE && (v == 0 || std::isinf(v))) return {stop, std::errc::result_out_of_range};
+  value = v;
+  return {stop, std::errc()};
 }
 
 std::string_view trim(std::string_view s) {

@@ -14,9 +14,10 @@ dev=$out/libpmukit-dev_${version}_amd64.deb
 test -s "$tools" && test -s "$dev"
 depends=$(dpkg-deb -f "$tools" Depends)
 echo "pmukit Depends: $depends"
-# libpci3, libevent-core-2.1-7 and libevent-extra-2.1-7 are the Debian 12 packages of libpci.so.3 and
-# of libevent's core and evhttp (pmu-exporter's HTTP server), and libc6. The C++ runtime and fmt are
-# linked in (for the tools' start-up time): no libstdc++6, no libfmt9.
+# libevent-core-2.1-7 and libevent-extra-2.1-7 are the Debian 12 packages of libevent's core and
+# evhttp (pmu-exporter's HTTP server), found by dpkg-shlibdeps, as is libc6; libpci3 is named by
+# hand (libpci.so.3 is opened on first use). The C++ runtime and fmt are linked in (for the tools'
+# start-up time): no libstdc++6, no libfmt9.
 names=$(sed 's/, /\n/g' <<< "$depends" | cut -d' ' -f1)
 for pkg in libc6 libpci3 libevent-core-2.1-7 libevent-extra-2.1-7; do grep -qxF "$pkg" <<< "$names"; done
 for pkg in libstdc++6 libfmt9; do

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/util/rounding.h"
 #include "report.h"
 
 namespace pmukit::tools {
@@ -19,7 +20,7 @@ void value_text(Text& out, const Row& r) {
   double v = static_cast<double>(r.count) * r.scale;
   double whole = std::floor(v);
   thousands_to(out, static_cast<std::uint64_t>(whole));
-  fmt::format_to(fmt::appender(out), ".{:02d}", static_cast<int>(std::lround((v - whole) * 100)) % 100);
+  fmt::format_to(fmt::appender(out), ".{:02d}", static_cast<int>(round_to_int64((v - whole) * 100)) % 100);
 }
 
 // Enabled but never on a counter (a multiplexed set whose turn did not come in the window): perf
@@ -228,7 +229,7 @@ void Reporter::print_json_row(const Row& r, std::string_view head, std::string_v
     fmt::format_to(fmt::appender(value_), "{:f}", static_cast<double>(r.count) * r.scale);
   if (!full(r)) {  // the usual case, "100.0", is in the planned tail
     put(pct_, ",\"pcnt-running\":");
-    json_number(pct_, std::round(pcnt(r) * 100) / 100);
+    json_number(pct_, round_half_away(pcnt(r) * 100) / 100);
   }
   constexpr std::string_view kLost = ",\"lost\":true";
   LineWriter line(buf_, lead_.size() + head.size() + value_.size() + mid.size() + pct_.size() + tail.size() +

@@ -11,6 +11,7 @@
 
 #include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/rounding.h"
 
 namespace pmukit::tools {
 
@@ -42,7 +43,7 @@ void RunLoop::count() {
   child_done_ = child_ == 0;
   interval_ns_ = o_.interval_ms.value_or(0) * 1'000'000ull;
   // Rounded: 20.693146778 s is 20,693,146,778 ns, not one less (the double is a hair below).
-  end_ = o_.duration_s ? t0_ + static_cast<std::uint64_t>(std::llround(*o_.duration_s * 1e9)) : UINT64_MAX;
+  end_ = o_.duration_s ? t0_ + static_cast<std::uint64_t>(round_to_int64(*o_.duration_s * 1e9)) : UINT64_MAX;
   // Narrow direct counters (32-bit DesignWare lane counters have no overflow flag) are read at
   // least this often whatever the output asks for, so that none wraps twice unseen; the counts
   // since the last report pile up in pending_.

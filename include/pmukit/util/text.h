@@ -1,6 +1,7 @@
 // pmukit -- small text helpers: number parsing with errors that name the token, trimming, splitting.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,13 @@ std::optional<std::uint64_t> parse_u64(std::string_view s);
 std::optional<std::uint64_t> parse_hex(std::string_view s);
 // Like parse_u64 but throws UsageError("<what>: '<s>' is not a number").
 std::uint64_t parse_u64_or_throw(std::string_view s, std::string_view what);
+
+// std::from_chars for a double (chars_format::general): the same text accepted, the same end, error
+// and value, locale-independent, correctly rounded; by glibc's strtod_l in the C locale. Not
+// std::from_chars itself: libstdc++'s floating-point from_chars calls fegetround/fesetround, which
+// alone made every tool load libm.so.6 at start (9 page faults and its relocations, about a fifth
+// of /bin/true's whole run; bench/interval_cpu.py startup).
+std::from_chars_result parse_double(const char* first, const char* last, double& value);
 
 std::string_view trim(std::string_view s);
 std::vector<std::string_view> split(std::string_view s, char sep);
