@@ -100,6 +100,13 @@ class Reporter {
   Text runtime_text_;
   // aggregate()'s plan: each row's key, and the merged row it is summed into.
   std::vector<std::pair<std::size_t, GroupKey>> plan_keys_;
+  struct PlannedRow {  // and what the key was made of
+    std::size_t spec;
+    int socket;
+    const char* pmu;
+    std::size_t pmu_size;
+  };
+  std::vector<PlannedRow> plan_rows_;
   std::vector<std::size_t> plan_slot_;
   std::size_t plan_outputs_ = 0;
   std::vector<std::size_t> plan_first_;    // per merged row: the first row shown or summed in it

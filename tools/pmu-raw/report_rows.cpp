@@ -67,17 +67,27 @@ bool same_group(const std::pair<int, std::string_view>& a, const std::pair<int, 
 
 }  // namespace
 
+// The rows planned for, unchanged: usually field for field what was planned (the same event, socket
+// and PMU name storage), checked without working out their keys; else each row's key.
 bool Reporter::plan_matches(const std::vector<Row>& rows) const {
   if (rows.size() != plan_keys_.size()) return false;
-  for (std::size_t i = 0; i < rows.size(); ++i)
+  std::size_t i = 0;
+  for (; i < rows.size(); ++i) {
+    const PlannedRow& p = plan_rows_[i];
+    const Row& r = rows[i];
+    if (p.spec != r.spec || p.socket != r.socket || p.pmu != r.pmu.data() || p.pmu_size != r.pmu.size()) break;
+  }
+  for (; i < rows.size(); ++i)
     if (plan_keys_[i].first != rows[i].spec || !same_group(plan_keys_[i].second, group_key(rows[i]))) return false;
   return true;
 }
 
 void Reporter::plan(const std::vector<Row>& rows) {
   plan_keys_.clear();
+  plan_rows_.clear();
   std::map<std::pair<std::size_t, GroupKey>, std::size_t> position;
   for (const auto& r : rows) {
+    plan_rows_.push_back({r.spec, r.socket, r.pmu.data(), r.pmu.size()});
     plan_keys_.emplace_back(r.spec, group_key(r));
     position.emplace(plan_keys_.back(), 0);
   }
