@@ -111,6 +111,7 @@ class Reporter {
   std::size_t plan_outputs_ = 0;
   std::vector<std::size_t> plan_first_;    // per merged row: the first row shown or summed in it
   std::vector<std::uint8_t> plan_single_;  // and whether it is the only one
+  bool plan_all_single_ = false;           // as many merged rows as rows: each the only one
   std::vector<const Row*> shown_;          // per line: its row, or its sum in merged_
   // Per merged row, made by plan_usual(): a usual line's text before its count, after it (up to the
   // run time) and after the run time, as offsets into usual_text_ (padded by kSlack bytes).

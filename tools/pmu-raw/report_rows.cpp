@@ -103,6 +103,7 @@ void Reporter::plan(const std::vector<Row>& rows) {
     if (first != rows.size()) plan_single_[plan_slot_[i]] = false;
     first = std::min(first, i);
   }
+  plan_all_single_ = n == rows.size();
   // Each merged row's fixed text, from the first row summed into it (as aggregate() keeps the
   // first row's fields): the same every interval while the plan holds.
   plan_head_.assign(n, {});
