@@ -73,12 +73,13 @@ class Reporter {
   void plan_text(std::size_t slot, const Row& r);
   // The usual line: a whole count (scale 1) counted over the whole window, no overflow. It is its
   // planned text around the count and the run time, copied with copy_padded.
-  bool usual(const Row& r) const {
-    return r.scale == 1.0 && !r.lost && full(r) && (o_.format != Format::Json || r.count < (1ull << 53));
+  template <Format F>
+  static bool usual(const Row& r) {
+    return r.scale == 1.0 && !r.lost && full(r) && (F != Format::Json || r.count < (1ull << 53));
   }
   void plan_usual();
   template <Format F>
-  char* print_usual(char* to, const Row& r, std::size_t slot);
+  [[gnu::always_inline]] inline char* print_usual(char* to, const Row& r, std::size_t slot);
   template <Format F>
   void print_lines(const std::vector<const Row*>& merged);
   // Any other line, through the slow path's pieces.
@@ -120,8 +121,11 @@ class Reporter {
   };
   std::vector<UsualLine> usual_;
   std::string usual_text_;
-  std::size_t usual_longest_ = 0;  // the longest line's planned text
-  Text usual_lead_;                // what starts each usual line of the interval
+  std::size_t usual_longest_ = 0;       // the longest line's planned text
+  Text usual_lead_;                     // what starts each usual line of the interval
+  bool usual_shared_tail_ = false;      // every usual line's tail the same
+  std::uint64_t usual_runtime_ns_ = 0;  // the last run time written, and its digits (and the shared tail)
+  Text usual_runtime_;
   std::vector<Row> merged_;
 };
 

@@ -146,6 +146,14 @@ void Reporter::plan_usual() {
     }
     usual_longest_ = std::max<std::size_t>(usual_longest_, u.pre_n + u.post_n + u.tail_n);
   }
+  // Usually every line ends the same (CSV's percentage and separators, JSON's backend): that tail
+  // then goes with the run time's digits, one piece.
+  usual_shared_tail_ = !usual_.empty();
+  for (const auto& u : usual_) {
+    const std::string_view first(usual_text_.data() + usual_[0].tail, usual_[0].tail_n);
+    usual_shared_tail_ = usual_shared_tail_ && std::string_view(usual_text_.data() + u.tail, u.tail_n) == first;
+  }
+  usual_runtime_.clear();
   usual_text_.append(kSlack, '\0');
 }
 
@@ -174,14 +182,15 @@ char* Reporter::print_usual(char* to, const Row& r, std::size_t slot) {
   } else {
     to = put_decimal(to, r.count);
     to = copy_padded(to, {text + u.post, u.post_n});
-    if (r.running_ns != runtime_ns_ || runtime_text_.size() == 0) {
-      runtime_ns_ = r.running_ns;
-      runtime_text_.clear();
-      put(runtime_text_, r.running_ns);
-      runtime_text_.reserve(runtime_text_.size() + kSlack);
+    if (r.running_ns != usual_runtime_ns_ || usual_runtime_.size() == 0) {
+      usual_runtime_ns_ = r.running_ns;
+      usual_runtime_.clear();
+      put(usual_runtime_, r.running_ns);
+      if (usual_shared_tail_) put(usual_runtime_, {text + u.tail, u.tail_n});
+      usual_runtime_.reserve(usual_runtime_.size() + kSlack);
     }
-    to = copy_padded(to, view(runtime_text_));
-    return copy_padded(to, {text + u.tail, u.tail_n});
+    to = copy_padded(to, view(usual_runtime_));
+    return usual_shared_tail_ ? to : copy_padded(to, {text + u.tail, u.tail_n});
   }
 }
 
@@ -196,7 +205,7 @@ void Reporter::print_lines(const std::vector<const Row*>& merged) {
   char* to = buf_.data() + buf_.size();
   for (std::size_t i = 0; i < merged.size(); ++i) {
     const Row& r = *merged[i];
-    if (usual(r)) {
+    if (usual<F>(r)) {
       to = print_usual<F>(to, r, i);
       continue;
     }

@@ -64,15 +64,15 @@ class LineWriter {
 // The source (never null, even when empty) must lie in storage with kSlack bytes after it (a
 // padded plan, or a Text reserved so), the destination have that much room.
 constexpr std::size_t kSlack = 32;
-inline char* copy_padded(char* to, std::string_view s) {
+[[gnu::always_inline]] inline char* copy_padded(char* to, std::string_view s) {
   std::memcpy(to, s.data(), kSlack);
   for (std::size_t i = kSlack; i < s.size(); i += kSlack) std::memcpy(to + i, s.data() + i, kSlack);
   return to + s.size();
 }
 // The decimal digits of `v` at `to` (room for LineWriter::kDigits), returning their end: its
-// length from the highest bit set and one comparison, then two digits per step from the right --
-// std::to_chars's method without its length loop, as a line's count is written on every line.
-inline char* put_decimal(char* to, std::uint64_t v) {
+// length from the highest bit set and one comparison, then the digits from the right, four per
+// step -- std::to_chars's method without its length loop, as a line's count is written on every line.
+[[gnu::always_inline]] inline char* put_decimal(char* to, std::uint64_t v) {
   static constexpr std::uint64_t kPow10[20] = {1ull,
                                                10ull,
                                                100ull,
@@ -102,7 +102,16 @@ inline char* put_decimal(char* to, std::uint64_t v) {
   n += n < 20 && v >= kPow10[n];
   char* end = to + n;
   char* p = end;
-  while (v >= 100) {
+  while (v >= 10000) {  // four digits a step: one division by 10^4, its remainder's halves in 32 bits
+    const std::uint64_t q = v / 10000;
+    const auto four = static_cast<std::uint32_t>(v - q * 10000);
+    const std::uint32_t high = four / 100;
+    p -= 4;
+    std::memcpy(p, kPairs + 2 * high, 2);
+    std::memcpy(p + 2, kPairs + 2 * (four - high * 100), 2);
+    v = q;
+  }
+  if (v >= 100) {
     const std::uint64_t q = v / 100;
     p -= 2;
     std::memcpy(p, kPairs + 2 * (v - q * 100), 2);
