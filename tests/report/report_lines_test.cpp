@@ -7,6 +7,8 @@
 // 0.25 s + 0.25 s of 2 s = 25%.
 #include <gtest/gtest.h>
 
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -147,6 +149,44 @@ TEST(ReportLines, ThePlanFollowsTheRows) {
   std::string first = text.substr(0, text.find("2.000000000"));
   for (std::size_t at; (at = first.find("1.000123456")) != std::string::npos;) first.replace(at, 11, "2.000000000");
   EXPECT_EQ(text.substr(text.find("2.000000000"), first.size()), first);
+}
+
+// Every digit count, at its first and last value, as std::to_chars writes it.
+TEST(ReportLines, DecimalDigitsAtEveryLength) {
+  std::vector<std::uint64_t> values = {0, UINT64_MAX};
+  for (std::uint64_t p = 10; p != 10'000'000'000'000'000'000ull; p *= 10)
+    values.insert(values.end(), {p - 1, p, p + 1});
+  values.insert(values.end(), {10'000'000'000'000'000'000ull - 1, 10'000'000'000'000'000'000ull, 1234567, 98765432109});
+  for (std::uint64_t v : values) {
+    char ours[LineWriter::kDigits], theirs[LineWriter::kDigits];
+    const std::string_view got(ours, static_cast<std::size_t>(put_decimal(ours, v) - ours));
+    const std::string_view want(theirs, static_cast<std::size_t>(std::to_chars(theirs, theirs + 20, v).ptr - theirs));
+    EXPECT_EQ(got, want) << v;
+  }
+}
+
+// Whole counts at the edges of the usual line: the largest count (grouped wider than the table's 20
+// columns), JSON's last exact double and the first past it (written by fmt as a double), and rows
+// whose lines end differently (another backend's name) in one interval.
+TEST(ReportLines, UsualLinesAtTheirEdges) {
+  std::vector<Row> rows = {row(0, "e", "uncore_imc_0", 0, UINT64_MAX, 1.0, "", 1'000'000'000),
+                           row(0, "e", "uncore_imc_1", 0, (1ull << 53) - 1, 1.0, "", 1'000'000'000),
+                           row(0, "e", "uncore_imc_2", 0, 1ull << 53, 1.0, "", 1'000'000'000)};
+  rows[2].backend = "perf";
+  EXPECT_EQ(report(Aggregation::PerBox, Format::Table, {rows}), "#           time               counts unit  events\n"
+                                                                "     1.000123456 18,446,744,073,709,551,615       e\n"
+                                                                "     1.000123456 9,007,199,254,740,991       e\n"
+                                                                "     1.000123456 9,007,199,254,740,992       e\n");
+  EXPECT_EQ(
+      report(Aggregation::PerBox, Format::Json, {rows}),
+      R"({"interval":1.000123456,"pmu":"uncore_imc_0","counter-value":"18446744073709551616.000000","unit":"","event":"e","event-runtime":1000000000,"pcnt-running":100.0,"backend":"direct"}
+{"interval":1.000123456,"pmu":"uncore_imc_1","counter-value":"9007199254740991.000000","unit":"","event":"e","event-runtime":1000000000,"pcnt-running":100.0,"backend":"direct"}
+{"interval":1.000123456,"pmu":"uncore_imc_2","counter-value":"9007199254740992.000000","unit":"","event":"e","event-runtime":1000000000,"pcnt-running":100.0,"backend":"perf"}
+)");
+  EXPECT_EQ(report(Aggregation::PerBox, Format::Csv, {rows}),
+            "1.000123456;uncore_imc_0;18446744073709551615;;e;1000000000;100.00;;\n"
+            "1.000123456;uncore_imc_1;9007199254740991;;e;1000000000;100.00;;\n"
+            "1.000123456;uncore_imc_2;9007199254740992;;e;1000000000;100.00;;\n");
 }
 
 }  // namespace

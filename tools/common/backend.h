@@ -50,6 +50,14 @@ class Backend {
   // Appends the counts since the previous read (the first read: since start) to `into`. The caller
   // owns and reuses `into`, so a steady-state interval allocates nothing.
   virtual void read(std::uint64_t window_ns, std::vector<Row>& into) = 0;
+  // Whether every read appends the same rows (names, order, number) for the whole run, so that a
+  // caller may keep them and call reread() instead: the names are then not copied every interval.
+  virtual bool rereads() const { return false; }
+  // What read() does, written over the rows a previous read appended, which the caller kept at
+  // rows[at...] (their names as read() wrote them); `at` moves past them. Only where rereads().
+  virtual void reread(std::uint64_t window_ns, std::vector<Row>& rows, std::size_t& at) {
+    (void)window_ns, (void)rows, (void)at;
+  }
   // How long the run loop may go between two read()s without a counter wrapping unseen (the
   // kernel keeps perf's counts 64-bit, so only direct counters narrower than that need a bound).
   virtual std::uint64_t max_read_period_ns() const { return UINT64_MAX; }

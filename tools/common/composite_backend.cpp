@@ -18,6 +18,14 @@ void CompositeBackend::read(std::uint64_t window_ns, std::vector<Row>& into) {
   for (auto& p : parts_) p->read(window_ns, into);
 }
 
+bool CompositeBackend::rereads() const {
+  return std::all_of(parts_.begin(), parts_.end(), [](const auto& p) { return p->rereads(); });
+}
+
+void CompositeBackend::reread(std::uint64_t window_ns, std::vector<Row>& rows, std::size_t& at) {
+  for (auto& p : parts_) p->reread(window_ns, rows, at);
+}
+
 std::uint64_t CompositeBackend::max_read_period_ns() const {
   std::uint64_t period = UINT64_MAX;
   for (const auto& p : parts_) period = std::min(period, p->max_read_period_ns());

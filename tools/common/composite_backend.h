@@ -16,6 +16,8 @@ class CompositeBackend : public Backend {
   void start() override;
   void stop() override;
   void read(std::uint64_t window_ns, std::vector<Row>& into) override;
+  bool rereads() const override;
+  void reread(std::uint64_t window_ns, std::vector<Row>& rows, std::size_t& at) override;
   std::uint64_t max_read_period_ns() const override;
   std::vector<std::string> notes() const override;
   std::vector<std::string> finish() override;

@@ -78,6 +78,7 @@ class DirectBackend : public Backend {
       session_->plan_turns(u, std::move(sets));
     }
     name_rows();
+    pick();
   }
 
   void start() override {
@@ -90,13 +91,18 @@ class DirectBackend : public Backend {
     session_->stop();
   }
 
-  // The window went to the sets that were on during it; the next set goes on when its turn is due.
   void read(std::uint64_t window_ns, std::vector<Row>& into) override {
-    rows_of(session_->sample(), window_ns, into);
-    if (counting_ && multiplexed_) {
-      const std::uint64_t now = clock_.now_ns();
-      if (now - last_rotation_ >= mux_ns_) rotate(now);
-    }
+    const std::size_t at = into.size();
+    into.insert(into.end(), rows_.begin(), rows_.end());
+    counts_of(session_->sample(), window_ns, into.data() + at);
+    rotate_if_due();
+  }
+  // One row per slot, whatever set a multiplexed unit has on its counters.
+  bool rereads() const override { return true; }
+  void reread(std::uint64_t window_ns, std::vector<Row>& rows, std::size_t& at) override {
+    counts_of(session_->sample(), window_ns, rows.data() + at);
+    at += slots_.size();
+    rotate_if_due();
   }
 
   std::uint64_t max_read_period_ns() const override {
@@ -145,24 +151,37 @@ class DirectBackend : public Backend {
     }
   }
 
-  void rows_of(const std::vector<std::vector<pmu::CounterValue>>& values, std::uint64_t window_ns,
-               std::vector<Row>& rows) {
-    for (std::size_t i = 0; i < slots_.size(); ++i) {
-      const Slot& s = slots_[i];
-      Row& r = rows_[i];
-      const int at = units_[s.work].position[s.event];
+  // Each slot's counts over the window into its row, rows[i] for slot i (its names already there).
+  void counts_of(const std::vector<std::vector<pmu::CounterValue>>& values, std::uint64_t window_ns, Row* rows) {
+    for (std::size_t i = 0; i < picks_.size(); ++i) {
+      const Pick& p = picks_[i];
+      Row& r = rows[i];
       r.enabled_ns = window_ns;
-      r.raw = r.running_ns = 0;
+      r.raw = r.running_ns = r.count = 0;
       r.lost = false;
-      if (at >= 0) {
-        const auto& v = values[s.work][static_cast<std::size_t>(at)];
-        r.raw = s.hardware_units ? v.hardware_delta : v.delta;
+      if (p.at >= 0) {
+        const auto& v = values[p.work][static_cast<std::size_t>(p.at)];
+        r.raw = p.hardware_units ? v.hardware_delta : v.delta;
         r.running_ns = window_ns;
         r.lost = v.lost;
+        // On the counters the whole window: scale_row's count is the raw one (none in no time).
+        r.count = window_ns ? r.raw : 0;
       }
-      scale_row(r);
     }
-    rows.insert(rows.end(), rows_.begin(), rows_.end());
+  }
+
+  // Where each slot's count is in a sample: its unit, and its place in the set on the counters.
+  void pick() {
+    picks_.clear();
+    for (const auto& s : slots_) picks_.push_back({s.work, units_[s.work].position[s.event], s.hardware_units});
+  }
+
+  // The window went to the sets that were on during it; the next set goes on when its turn is due.
+  void rotate_if_due() {
+    if (counting_ && multiplexed_) {
+      const std::uint64_t now = clock_.now_ns();
+      if (now - last_rotation_ >= mux_ns_) rotate(now);
+    }
   }
 
   // One note per shape (events, sets) of the multiplexed units, naming them (a name once: one
@@ -191,6 +210,7 @@ class DirectBackend : public Backend {
       session_->turn(u, w.on);
       place(w);
     }
+    pick();
     last_rotation_ = now;
   }
 
@@ -198,7 +218,13 @@ class DirectBackend : public Backend {
   std::uint64_t mux_ns_;
   std::vector<UnitWork> units_;
   std::vector<Slot> slots_;
-  std::vector<Row> rows_;  // one per slot, in slot order: the rows a read appends
+  struct Pick {
+    std::size_t work;
+    int at;  // -1: the slot's event is off the counters
+    bool hardware_units;
+  };
+  std::vector<Pick> picks_;  // per slot, for the set each unit has on
+  std::vector<Row> rows_;    // one per slot, in slot order, with its names: what a read appends
   std::unique_ptr<pmu::DirectSession> session_;
   bool multiplexed_ = false, counting_ = false;
   std::uint64_t last_rotation_ = 0;

@@ -105,6 +105,10 @@ const std::vector<const Row*>& Reporter::aggregate(const std::vector<Row>& rows)
   if (!plan_matches(rows)) plan(rows);
   shown_.resize(plan_outputs_);
   merged_.resize(plan_outputs_);
+  if (plan_all_single_) {  // --per-box, or one unit an event: every line shows its own row
+    for (std::size_t i = 0; i < rows.size(); ++i) shown_[plan_slot_[i]] = &rows[i];
+    return shown_;
+  }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     const std::size_t slot = plan_slot_[i];

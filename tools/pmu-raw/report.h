@@ -71,6 +71,19 @@ class Reporter {
   bool plan_matches(const std::vector<Row>& rows) const;
   void plan(const std::vector<Row>& rows);
   void plan_text(std::size_t slot, const Row& r);
+  // The usual line: a whole count (scale 1) counted over the whole window, no overflow. It is its
+  // planned text around the count and the run time, copied with copy_padded.
+  template <Format F>
+  static bool usual(const Row& r) {
+    return r.scale == 1.0 && !r.lost && full(r) && (F != Format::Json || r.count < (1ull << 53));
+  }
+  void plan_usual();
+  template <Format F>
+  [[gnu::always_inline]] inline char* print_usual(char* to, const Row& r, std::size_t slot);
+  template <Format F>
+  void print_lines(const std::vector<const Row*>& merged);
+  // Any other line, through the slow path's pieces.
+  void print_other(const Row& r, std::size_t slot);
   fmt::appender out() { return fmt::appender(buf_); }
 
   ReportOptions o_;
@@ -88,11 +101,31 @@ class Reporter {
   Text runtime_text_;
   // aggregate()'s plan: each row's key, and the merged row it is summed into.
   std::vector<std::pair<std::size_t, GroupKey>> plan_keys_;
+  struct PlannedRow {  // and what the key was made of
+    std::size_t spec;
+    int socket;
+    const char* pmu;
+    std::size_t pmu_size;
+  };
+  std::vector<PlannedRow> plan_rows_;
   std::vector<std::size_t> plan_slot_;
   std::size_t plan_outputs_ = 0;
   std::vector<std::size_t> plan_first_;    // per merged row: the first row shown or summed in it
   std::vector<std::uint8_t> plan_single_;  // and whether it is the only one
+  bool plan_all_single_ = false;           // as many merged rows as rows: each the only one
   std::vector<const Row*> shown_;          // per line: its row, or its sum in merged_
+  // Per merged row, made by plan_usual(): a usual line's text before its count, after it (up to the
+  // run time) and after the run time, as offsets into usual_text_ (padded by kSlack bytes).
+  struct UsualLine {
+    std::uint32_t pre, pre_n, post, post_n, tail, tail_n;
+  };
+  std::vector<UsualLine> usual_;
+  std::string usual_text_;
+  std::size_t usual_longest_ = 0;       // the longest line's planned text
+  Text usual_lead_;                     // what starts each usual line of the interval
+  bool usual_shared_tail_ = false;      // every usual line's tail the same
+  std::uint64_t usual_runtime_ns_ = 0;  // the last run time written, and its digits (and the shared tail)
+  Text usual_runtime_;
   std::vector<Row> merged_;
 };
 

@@ -2,8 +2,10 @@
 // (group, unit, event, separators, JSON keys) is put together once when the rows are planned, so
 // a line is its planned pieces around the numbers, written through one reserved span.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 
 #include <fmt/format.h>
@@ -66,17 +68,27 @@ bool same_group(const std::pair<int, std::string_view>& a, const std::pair<int, 
 
 }  // namespace
 
+// The rows planned for, unchanged: usually field for field what was planned (the same event, socket
+// and PMU name storage), checked without working out their keys; else each row's key.
 bool Reporter::plan_matches(const std::vector<Row>& rows) const {
   if (rows.size() != plan_keys_.size()) return false;
-  for (std::size_t i = 0; i < rows.size(); ++i)
+  std::size_t i = 0;
+  for (; i < rows.size(); ++i) {
+    const PlannedRow& p = plan_rows_[i];
+    const Row& r = rows[i];
+    if (p.spec != r.spec || p.socket != r.socket || p.pmu != r.pmu.data() || p.pmu_size != r.pmu.size()) break;
+  }
+  for (; i < rows.size(); ++i)
     if (plan_keys_[i].first != rows[i].spec || !same_group(plan_keys_[i].second, group_key(rows[i]))) return false;
   return true;
 }
 
 void Reporter::plan(const std::vector<Row>& rows) {
   plan_keys_.clear();
+  plan_rows_.clear();
   std::map<std::pair<std::size_t, GroupKey>, std::size_t> position;
   for (const auto& r : rows) {
+    plan_rows_.push_back({r.spec, r.socket, r.pmu.data(), r.pmu.size()});
     plan_keys_.emplace_back(r.spec, group_key(r));
     position.emplace(plan_keys_.back(), 0);
   }
@@ -92,6 +104,7 @@ void Reporter::plan(const std::vector<Row>& rows) {
     if (first != rows.size()) plan_single_[plan_slot_[i]] = false;
     first = std::min(first, i);
   }
+  plan_all_single_ = n == rows.size();
   // Each merged row's fixed text, from the first row summed into it (as aggregate() keeps the
   // first row's fields): the same every interval while the plan holds.
   plan_head_.assign(n, {});
@@ -99,6 +112,111 @@ void Reporter::plan(const std::vector<Row>& rows) {
   plan_tail_.assign(n, {});
   plan_full_tail_.assign(n, {});
   for (std::size_t i = rows.size(); i-- > 0;) plan_text(plan_slot_[i], rows[i]);
+  plan_usual();
+}
+
+// A usual line is what the slow path writes for it, with the text it adds around the count (the
+// JSON value's quotes and ".000000", the table's newline) folded into the planned pieces.
+void Reporter::plan_usual() {
+  usual_text_.clear();
+  usual_.assign(plan_head_.size(), {});
+  usual_longest_ = 0;
+  auto piece = [this](std::initializer_list<std::string_view> parts, std::uint32_t& at, std::uint32_t& n) {
+    at = static_cast<std::uint32_t>(usual_text_.size());
+    for (auto part : parts) usual_text_ += part;
+    n = static_cast<std::uint32_t>(usual_text_.size() - at);
+  };
+  for (std::size_t i = 0; i < usual_.size(); ++i) {
+    UsualLine& u = usual_[i];
+    switch (o_.format) {
+    case Format::Table:
+      piece({plan_head_[i]}, u.pre, u.pre_n);
+      piece({plan_mid_[i], "\n"}, u.post, u.post_n);
+      piece({}, u.tail, u.tail_n);
+      break;
+    case Format::Csv:
+      piece({plan_head_[i]}, u.pre, u.pre_n);
+      piece({plan_mid_[i]}, u.post, u.post_n);
+      piece({plan_full_tail_[i]}, u.tail, u.tail_n);
+      break;
+    case Format::Json:
+      piece({plan_head_[i], "\"counter-value\":\""}, u.pre, u.pre_n);
+      piece({".000000\"", plan_mid_[i]}, u.post, u.post_n);
+      piece({plan_full_tail_[i], "}\n"}, u.tail, u.tail_n);
+      break;
+    }
+    usual_longest_ = std::max<std::size_t>(usual_longest_, u.pre_n + u.post_n + u.tail_n);
+  }
+  // Usually every line ends the same (CSV's percentage and separators, JSON's backend): that tail
+  // then goes with the run time's digits, one piece.
+  usual_shared_tail_ = !usual_.empty();
+  for (const auto& u : usual_) {
+    const std::string_view first(usual_text_.data() + usual_[0].tail, usual_[0].tail_n);
+    usual_shared_tail_ = usual_shared_tail_ && std::string_view(usual_text_.data() + u.tail, u.tail_n) == first;
+  }
+  usual_runtime_.clear();
+  usual_text_.append(kSlack, '\0');
+}
+
+// A usual line from its planned pieces (the table's count with thousands separators, right-aligned
+// in 20 columns, as value_text and print_table_row write it).
+template <Format F>
+char* Reporter::print_usual(char* to, const Row& r, std::size_t slot) {
+  const UsualLine& u = usual_[slot];
+  const char* text = usual_text_.data();
+  to = copy_padded(to, view(usual_lead_));
+  to = copy_padded(to, {text + u.pre, u.pre_n});
+  if constexpr (F == Format::Table) {
+    static constexpr char kSpaces[kSlack + 1] = "                                ";
+    char digits[LineWriter::kDigits];
+    const auto n = static_cast<std::size_t>(put_decimal(digits, r.count) - digits);
+    const std::size_t grouped = n + (n - 1) / 3;
+    if (grouped < 20) to = copy_padded(to, {kSpaces, 20 - grouped});
+    std::size_t first = n - 3 * ((n - 1) / 3);
+    for (std::size_t i = 0; i < first; ++i) *to++ = digits[i];
+    for (std::size_t i = first; i < n; i += 3) {
+      *to++ = ',';
+      std::memcpy(to, digits + i, 3);
+      to += 3;
+    }
+    return copy_padded(to, {text + u.post, u.post_n});
+  } else {
+    to = put_decimal(to, r.count);
+    to = copy_padded(to, {text + u.post, u.post_n});
+    if (r.running_ns != usual_runtime_ns_ || usual_runtime_.size() == 0) {
+      usual_runtime_ns_ = r.running_ns;
+      usual_runtime_.clear();
+      put(usual_runtime_, r.running_ns);
+      if (usual_shared_tail_) put(usual_runtime_, {text + u.tail, u.tail_n});
+      usual_runtime_.reserve(usual_runtime_.size() + kSlack);
+    }
+    to = copy_padded(to, view(usual_runtime_));
+    return usual_shared_tail_ ? to : copy_padded(to, {text + u.tail, u.tail_n});
+  }
+}
+
+// Usual lines written straight into the interval's buffer, reserved once for all of them; any
+// other goes through print_other().
+template <Format F>
+void Reporter::print_lines(const std::vector<const Row*>& merged) {
+  // Room for every line as a usual one (a number each for the count and the run time, the
+  // table's grouping and padding, and the copies' overrun).
+  const std::size_t room = usual_lead_.size() + usual_longest_ + 3 * LineWriter::kDigits + 20 + kSlack;
+  buf_.reserve(buf_.size() + merged.size() * room + kSlack);
+  char* to = buf_.data() + buf_.size();
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    const Row& r = *merged[i];
+    if (usual<F>(r)) {
+      to = print_usual<F>(to, r, i);
+      continue;
+    }
+    buf_.resize(static_cast<std::size_t>(to - buf_.data()));
+    print_other(r, i);
+    // print_other reserved for itself: the lines after it get their room back.
+    buf_.reserve(buf_.size() + (merged.size() - i) * room + kSlack);
+    to = buf_.data() + buf_.size();
+  }
+  buf_.resize(static_cast<std::size_t>(to - buf_.data()));
 }
 
 // The pieces of a line around its numbers, in each format's order of fields.
@@ -159,23 +277,38 @@ void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, c
     if (o_.format != Format::Table) put(lead_, o_.format == Format::Json ? std::string_view(",") : o_.separator);
   }
   const auto& merged = aggregate(rows);
-  for (std::size_t i = 0; i < merged.size(); ++i) {
-    const Row& r = *merged[i];
-    value_.clear();
-    pct_.clear();
-    switch (o_.format) {
-    case Format::Table:
-      print_table_row(r, plan_head_[i], plan_mid_[i]);
-      break;
-    case Format::Csv:
-      print_csv_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i]);
-      break;
-    case Format::Json:
-      print_json_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i]);
-      break;
-    }
+  usual_lead_.clear();
+  if (o_.format == Format::Json) usual_lead_.push_back('{');
+  put(usual_lead_, view(lead_));
+  usual_lead_.reserve(usual_lead_.size() + kSlack);
+  switch (o_.format) {
+  case Format::Table:
+    print_lines<Format::Table>(merged);
+    break;
+  case Format::Csv:
+    print_lines<Format::Csv>(merged);
+    break;
+  case Format::Json:
+    print_lines<Format::Json>(merged);
+    break;
   }
   for (const auto& m : metrics) breakdown() ? print_breakdown_metric(std::string(time), m) : print_metric(time, m);
+}
+
+void Reporter::print_other(const Row& r, std::size_t i) {
+  value_.clear();
+  pct_.clear();
+  switch (o_.format) {
+  case Format::Table:
+    print_table_row(r, plan_head_[i], plan_mid_[i]);
+    break;
+  case Format::Csv:
+    print_csv_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i]);
+    break;
+  case Format::Json:
+    print_json_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i]);
+    break;
+  }
 }
 
 void Reporter::print_table_row(const Row& r, std::string_view head, std::string_view mid) {

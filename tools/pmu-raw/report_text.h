@@ -59,6 +59,71 @@ class LineWriter {
   Text& out_;
   char* end_;
 };
+// Text copied in whole blocks of kSlack bytes, reading and writing up to kSlack bytes past its
+// end: a few unaligned moves for the short pieces a line is made of, rather than a call to memcpy.
+// The source (never null, even when empty) must lie in storage with kSlack bytes after it (a
+// padded plan, or a Text reserved so), the destination have that much room.
+constexpr std::size_t kSlack = 32;
+[[gnu::always_inline]] inline char* copy_padded(char* to, std::string_view s) {
+  std::memcpy(to, s.data(), kSlack);
+  for (std::size_t i = kSlack; i < s.size(); i += kSlack) std::memcpy(to + i, s.data() + i, kSlack);
+  return to + s.size();
+}
+// The decimal digits of `v` at `to` (room for LineWriter::kDigits), returning their end: its
+// length from the highest bit set and one comparison, then the digits from the right, four per
+// step -- std::to_chars's method without its length loop, as a line's count is written on every line.
+[[gnu::always_inline]] inline char* put_decimal(char* to, std::uint64_t v) {
+  static constexpr std::uint64_t kPow10[20] = {1ull,
+                                               10ull,
+                                               100ull,
+                                               1000ull,
+                                               10000ull,
+                                               100000ull,
+                                               1000000ull,
+                                               10000000ull,
+                                               100000000ull,
+                                               1000000000ull,
+                                               10000000000ull,
+                                               100000000000ull,
+                                               1000000000000ull,
+                                               10000000000000ull,
+                                               100000000000000ull,
+                                               1000000000000000ull,
+                                               10000000000000000ull,
+                                               100000000000000000ull,
+                                               1000000000000000000ull,
+                                               10000000000000000000ull};
+  static constexpr char kPairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
+  // floor(log10(2^b)) + 1 digits for the highest bit b, one more where v reaches the next power.
+  const unsigned bits = 63u - static_cast<unsigned>(__builtin_clzll(v | 1));
+  unsigned n = ((bits * 1233u) >> 12) + 1;
+  n += n < 20 && v >= kPow10[n];
+  char* end = to + n;
+  char* p = end;
+  while (v >= 10000) {  // four digits a step: one division by 10^4, its remainder's halves in 32 bits
+    const std::uint64_t q = v / 10000;
+    const auto four = static_cast<std::uint32_t>(v - q * 10000);
+    const std::uint32_t high = four / 100;
+    p -= 4;
+    std::memcpy(p, kPairs + 2 * high, 2);
+    std::memcpy(p + 2, kPairs + 2 * (four - high * 100), 2);
+    v = q;
+  }
+  if (v >= 100) {
+    const std::uint64_t q = v / 100;
+    p -= 2;
+    std::memcpy(p, kPairs + 2 * (v - q * 100), 2);
+    v = q;
+  }
+  if (v >= 10) {
+    std::memcpy(p - 2, kPairs + 2 * v, 2);
+  } else {
+    p[-1] = static_cast<char>('0' + v);
+  }
+  return end;
+}
 inline std::string_view view(const Text& t) {
   return {t.data(), t.size()};
 }

@@ -124,8 +124,18 @@ bool RunLoop::sleep_once() {
 
 // Into reused vectors: after the first interval a read allocates nothing.
 void RunLoop::poll(std::uint64_t now) {
-  read_.clear();
-  backend_.read(now - last_read_, read_);
+  // Either vector holds the backend's rows at its front once it has been read into (pending_ may
+  // have duration_time rows after them): where the backend's rows are the same every read, only
+  // their counts are written again.
+  if (backend_rows_ && read_.size() >= *backend_rows_) {
+    read_.resize(*backend_rows_);
+    std::size_t at = 0;
+    backend_.reread(now - last_read_, read_, at);
+  } else {
+    read_.clear();
+    backend_.read(now - last_read_, read_);
+    if (backend_.rereads()) backend_rows_ = read_.size();
+  }
   last_read_ = now;
   if (!have_pending_) {
     pending_.swap(read_);  // no copy; each keeps its storage

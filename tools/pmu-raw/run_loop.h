@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,7 +62,8 @@ class RunLoop {
   std::vector<Row> read_;     // the latest read
   std::vector<Row> pending_;  // counts read since the last report (valid while have_pending_)
   bool have_pending_ = false;
-  MetricScratch metrics_;  // the interval's metric rows
+  std::optional<std::size_t> backend_rows_;  // how many rows each read gives, where always the same
+  MetricScratch metrics_;                    // the interval's metric rows
 };
 
 // The command counted over (after --): spawned with default signal dispositions.
