@@ -21,7 +21,7 @@
 #include "pmukit/access/machine.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
-#include "pmukit/discovery/cmn.h"
+#include "pmukit/families/cmn/cmn_discovery.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/snapshot/machine_spec.h"

@@ -18,7 +18,7 @@
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/discovery/discover.h"
-#include "pmukit/discovery/iio_map.h"
+#include "pmukit/families/intel/iio_stacks.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"

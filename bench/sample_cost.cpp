@@ -13,7 +13,7 @@
 #include "pmukit/access/register_window.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/session.h"
-#include "pmukit/regs/coresight.h"
+#include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/snapshot/builder.h"
 #include "scratch_dir.h"
 

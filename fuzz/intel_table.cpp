@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "fuzz_support.h"
-#include "pmukit/discovery/intel_table.h"
+#include "pmukit/families/intel/intel_table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   auto read = [&](std::uint64_t off) -> std::optional<std::uint64_t> {

@@ -2,12 +2,12 @@
 #include "pmukit/discovery/discover.h"
 
 #include "pmukit/acpi/devices.h"
-#include "pmukit/discovery/cmn.h"
-#include "pmukit/discovery/coresight.h"
-#include "pmukit/discovery/dwc_rasdes.h"
-#include "pmukit/discovery/intel_pmon.h"
-#include "pmukit/discovery/rcmap.h"
-#include "pmukit/discovery/t410_blocks.h"
+#include "pmukit/families/cmn/cmn_discovery.h"
+#include "pmukit/families/coresight/coresight_discovery.h"
+#include "pmukit/families/designware/designware_discovery.h"
+#include "pmukit/families/intel/intel_discovery.h"
+#include "pmukit/families/coresight/nvidia_rcmap.h"
+#include "pmukit/families/tegra410/tegra410_discovery.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::discovery {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "pmukit/regs/tegra410.h"
+#include "pmukit/families/tegra410/tegra410_regs.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/json_fields.h"
 #include "pmukit/util/text.h"

@@ -7,10 +7,10 @@
 
 #include "drivers.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/regs/coresight.h"
-#include "pmukit/regs/designware.h"
-#include "pmukit/regs/intel_pmon.h"
-#include "pmukit/regs/tegra410.h"
+#include "pmukit/families/coresight/coresight_regs.h"
+#include "pmukit/families/designware/designware_regs.h"
+#include "pmukit/families/intel/intel_regs.h"
+#include "pmukit/families/tegra410/tegra410_regs.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::pmu {

@@ -10,7 +10,7 @@
 #include "pmukit/util/json_fields.h"
 #include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
-#include "spec_context.h"
+#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot {
 

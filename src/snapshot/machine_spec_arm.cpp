@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/regs/coresight.h"
+#include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/limits.h"
-#include "spec_context.h"
+#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 

@@ -5,7 +5,7 @@
 #include "pmukit/util/file.h"
 #include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
-#include "spec_context.h"
+#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 

@@ -6,7 +6,7 @@
 #include "cmn_view.h"
 #include "common/tool.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/cmn.h"
+#include "pmukit/families/cmn/cmn_discovery.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/platform/database.h"

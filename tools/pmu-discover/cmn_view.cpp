@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "pmukit/discovery/cmn.h"
+#include "pmukit/families/cmn/cmn_discovery.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::tools {

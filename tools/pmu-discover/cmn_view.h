@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
-#include "pmukit/platform/cmn_data.h"
+#include "pmukit/families/cmn/cmn_data.h"
 
 namespace pmukit {
 class Machine;

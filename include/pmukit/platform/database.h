@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "pmukit/platform/coresight_programming.h"
-#include "pmukit/platform/counter_constraints.h"
-#include "pmukit/platform/iio_map.h"
+#include "pmukit/families/coresight/coresight_programming.h"
+#include "pmukit/families/intel/counter_constraints.h"
+#include "pmukit/families/intel/iio_scheme.h"
 #include "pmukit/platform/platform_index.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/syntax/pmu_description.h"

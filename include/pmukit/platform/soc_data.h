@@ -14,7 +14,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "pmukit/platform/cmn_data.h"
+#include "pmukit/families/cmn/cmn_data.h"
 
 namespace pmukit::platform {
 

@@ -1,5 +1,5 @@
 // pmukit -- loading and querying the Arm CMN platform data (platforms/arm/cmn.json).
-#include "pmukit/platform/cmn_data.h"
+#include "pmukit/families/cmn/cmn_data.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -14,8 +14,8 @@
 #include <fmt/format.h>
 
 #include "cmn_plan.h"
-#include "drivers.h"
-#include "pmukit/regs/cmn.h"
+#include "../../pmu/drivers.h"
+#include "pmukit/families/cmn/cmn_regs.h"
 
 namespace pmukit::pmu {
 

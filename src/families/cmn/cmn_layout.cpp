@@ -7,9 +7,9 @@
 // nothing outside the discovered DTM/DTC and event-select registers is ever owned, hence written;
 // the blocks mapped are those nodes' PMU pages (and a DTC's first page, for DTC_CTL), not the
 // whole configuration region.
-#include "drivers.h"
-#include "pmukit/discovery/cmn_unit.h"
-#include "pmukit/regs/cmn.h"
+#include "../../pmu/drivers.h"
+#include "pmukit/families/cmn/cmn_unit.h"
+#include "pmukit/families/cmn/cmn_regs.h"
 
 namespace pmukit::pmu {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "pmukit/acpi/devices.h"
-#include "pmukit/platform/cmn_data.h"
+#include "pmukit/families/cmn/cmn_data.h"
 
 namespace pmukit {
 class Machine;

@@ -16,8 +16,8 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/discovery/cmn.h"
-#include "pmukit/regs/cmn.h"
+#include "pmukit/families/cmn/cmn_discovery.h"
+#include "pmukit/families/cmn/cmn_regs.h"
 
 namespace pmukit::discovery {
 

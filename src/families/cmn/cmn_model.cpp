@@ -6,8 +6,8 @@
 // type (the kernel's type and eventid terms, lower-case hex), and "cycles" (platforms/sim/rates.json).
 #include <fmt/format.h>
 
-#include "pmukit/discovery/cmn_unit.h"
-#include "pmukit/regs/cmn.h"
+#include "pmukit/families/cmn/cmn_unit.h"
+#include "pmukit/families/cmn/cmn_regs.h"
 #include "pmukit/sim/simulator.h"
 
 namespace pmukit::sim {

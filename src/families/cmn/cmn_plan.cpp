@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/regs/cmn.h"
+#include "pmukit/families/cmn/cmn_regs.h"
 
 namespace pmukit::pmu {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pmukit/discovery/cmn_unit.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/pmu/verdict.h"
 #include "pmukit/syntax/pmu_description.h"
 

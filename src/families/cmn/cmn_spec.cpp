@@ -18,7 +18,7 @@
 
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
-#include "spec_context.h"
+#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 

@@ -1,6 +1,6 @@
 // pmukit -- CoreSight PMU discovery through the APMT (Linux drivers/acpi/arm64/apmt.c,
 // drivers/perf/arm_cspmu/arm_cspmu.c and its nvidia/ampere backends).
-#include "pmukit/discovery/coresight.h"
+#include "pmukit/families/coresight/coresight_discovery.h"
 
 #include <fmt/format.h>
 
@@ -10,10 +10,10 @@
 #include "pmukit/acpi/apmt.h"
 #include "pmukit/discovery/kernel_pmus.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/regs/coresight.h"
+#include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
-#include "unit_helpers.h"
+#include "../../discovery/unit_helpers.h"
 
 namespace pmukit::discovery {
 

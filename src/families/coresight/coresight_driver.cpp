@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "drivers.h"
-#include "pmukit/regs/coresight.h"
+#include "../../pmu/drivers.h"
+#include "pmukit/families/coresight/coresight_regs.h"
 
 namespace pmukit::pmu {
 

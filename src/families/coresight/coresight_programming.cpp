@@ -1,5 +1,5 @@
 // pmukit -- CoreSight register assembly from config words, and its JSON form.
-#include "pmukit/platform/coresight_programming.h"
+#include "pmukit/families/coresight/coresight_programming.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

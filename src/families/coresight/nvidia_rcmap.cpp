@@ -1,5 +1,5 @@
 // pmukit -- NVIDIA PCIe RC mapping (Tegra410 DVSEC 10de:4, Grace domain numbers).
-#include "pmukit/discovery/rcmap.h"
+#include "pmukit/families/coresight/nvidia_rcmap.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // pmukit -- DesignWare RAS DES discovery (dwc_pcie_pmu.c: dwc_pcie_des_cap(), name
 // "dwc_rootport_%x" of sbdf = domain << 16 | bus << 8 | devfn).
-#include "pmukit/discovery/dwc_rasdes.h"
+#include "pmukit/families/designware/designware_discovery.h"
 
 #include <algorithm>
 #include <map>
@@ -12,9 +12,9 @@
 #include "pmukit/access/pci_access.h"
 #include "pmukit/pci/pci_regs.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/regs/designware.h"
+#include "pmukit/families/designware/designware_regs.h"
 #include "pmukit/util/bits.h"
-#include "unit_helpers.h"
+#include "../../discovery/unit_helpers.h"
 
 namespace pmukit::discovery {
 

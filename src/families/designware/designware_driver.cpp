@@ -33,8 +33,8 @@
 #include <algorithm>
 #include <set>
 
-#include "drivers.h"
-#include "pmukit/regs/designware.h"
+#include "../../pmu/drivers.h"
+#include "pmukit/families/designware/designware_regs.h"
 
 namespace pmukit::pmu {
 

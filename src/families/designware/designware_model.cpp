@@ -7,7 +7,7 @@
 // settles after each write to it (WriteGuard::commands), so each step sees one command.
 #include <map>
 
-#include "pmukit/regs/designware.h"
+#include "pmukit/families/designware/designware_regs.h"
 #include "pmukit/sim/simulator.h"
 
 namespace pmukit::sim {

@@ -1,5 +1,5 @@
 // pmukit -- loading the Intel uncore event constraint tables.
-#include "pmukit/platform/counter_constraints.h"
+#include "pmukit/families/intel/counter_constraints.h"
 
 #include <fmt/format.h>
 

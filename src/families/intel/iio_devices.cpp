@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "iio_internal.h"
+#include "iio_kernel.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/syntax/format.h"
 

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "iio_internal.h"
+#include "iio_kernel.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/util/file.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "pmukit/discovery/iio_map.h"
+#include "pmukit/families/intel/iio_stacks.h"
 
 namespace pmukit::discovery {
 

@@ -1,5 +1,5 @@
 // pmukit -- loading the Intel IIO stack mapping schemes (platforms/intel/iio_*.json).
-#include "pmukit/platform/iio_map.h"
+#include "pmukit/families/intel/iio_scheme.h"
 
 #include <set>
 

@@ -13,7 +13,7 @@
 
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
-#include "spec_context.h"
+#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 

@@ -6,11 +6,11 @@
 
 #include <fmt/format.h>
 
-#include "iio_internal.h"
+#include "iio_kernel.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/regs/intel_iio.h"
+#include "pmukit/families/intel/iio_regs.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::discovery {

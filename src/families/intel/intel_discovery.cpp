@@ -1,5 +1,5 @@
 // pmukit -- Intel PMON discovery: table location, mapping, topology and unit naming.
-#include "pmukit/discovery/intel_pmon.h"
+#include "pmukit/families/intel/intel_discovery.h"
 
 #include <map>
 #include <set>
@@ -11,9 +11,9 @@
 #include "pmukit/access/pci_access.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
-#include "pmukit/discovery/intel_table.h"
+#include "pmukit/families/intel/intel_table.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/regs/intel_pmon.h"
+#include "pmukit/families/intel/intel_regs.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::discovery {

@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "drivers.h"
+#include "../../pmu/drivers.h"
 #include "pmukit/pmu/counter_assignment.h"
-#include "pmukit/regs/intel_pmon.h"
+#include "pmukit/families/intel/intel_regs.h"
 
 namespace pmukit::pmu {
 

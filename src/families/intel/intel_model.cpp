@@ -1,6 +1,6 @@
 // pmukit -- simulated Intel uncore box: freeze, reset-control, reset-counter and enable bits, and
 // the event constraints (an event counts only on the counters its rule allows).
-#include "pmukit/regs/intel_pmon.h"
+#include "pmukit/families/intel/intel_regs.h"
 #include "pmukit/sim/simulator.h"
 
 namespace pmukit::sim {

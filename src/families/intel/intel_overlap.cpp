@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/discovery/intel_pmon.h"
-#include "pmukit/regs/intel_pmon.h"
+#include "pmukit/families/intel/intel_discovery.h"
+#include "pmukit/families/intel/intel_regs.h"
 
 namespace pmukit::discovery {
 

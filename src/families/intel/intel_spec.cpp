@@ -1,10 +1,10 @@
 // pmukit -- machine-spec sections for Intel: discovery tables (in a BAR or behind an MSR) and MSRs.
 #include <fmt/format.h>
 
-#include "pmukit/snapshot/intel_table_writer.h"
+#include "pmukit/families/intel/intel_table_writer.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/limits.h"
-#include "spec_context.h"
+#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 

@@ -1,11 +1,11 @@
 // pmukit -- Intel discovery table decoding with Linux's validity rules.
-#include "pmukit/discovery/intel_table.h"
+#include "pmukit/families/intel/intel_table.h"
 
 #include <map>
 
 #include <fmt/format.h>
 
-#include "pmukit/regs/intel_pmon.h"
+#include "pmukit/families/intel/intel_regs.h"
 
 namespace pmukit::discovery::intel {
 

@@ -1,7 +1,7 @@
 // pmukit -- Intel discovery table encoder.
-#include "pmukit/snapshot/intel_table_writer.h"
+#include "pmukit/families/intel/intel_table_writer.h"
 
-#include "pmukit/regs/intel_pmon.h"
+#include "pmukit/families/intel/intel_regs.h"
 
 namespace pmukit::snapshot {
 

@@ -1,6 +1,6 @@
 // pmukit -- Tegra410 C2C / CMEM latency blocks from sysfs ACPI devices and /proc/iomem
 // (Linux nvidia_t410_c2c_pmu.c, nvidia_t410_cmem_latency_pmu.c).
-#include "pmukit/discovery/t410_blocks.h"
+#include "pmukit/families/tegra410/tegra410_discovery.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include "pmukit/discovery/kernel_pmus.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/file.h"
-#include "unit_helpers.h"
+#include "../../discovery/unit_helpers.h"
 
 namespace pmukit::discovery {
 

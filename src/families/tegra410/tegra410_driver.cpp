@@ -8,8 +8,8 @@
 // off in cmem_lat_pmu_disable), so stop/start need only CTRL.
 #include <fmt/format.h>
 
-#include "drivers.h"
-#include "pmukit/regs/tegra410.h"
+#include "../../pmu/drivers.h"
+#include "pmukit/families/tegra410/tegra410_regs.h"
 #include "pmukit/util/bits.h"
 
 namespace pmukit::pmu {

@@ -2,7 +2,7 @@
 // clear of every instance's counters, and per-instance counting at the modelled rates.
 #include <array>
 
-#include "pmukit/regs/tegra410.h"
+#include "pmukit/families/tegra410/tegra410_regs.h"
 #include "pmukit/sim/simulator.h"
 
 namespace pmukit::sim {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "discovered.h"
-#include "pmukit/discovery/cmn.h"
+#include "pmukit/families/cmn/cmn_discovery.h"
 
 using namespace pmukit;
 using discovery::CmnNode;

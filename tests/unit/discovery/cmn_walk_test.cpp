@@ -11,7 +11,7 @@
 #include <map>
 #include <set>
 
-#include "pmukit/discovery/cmn.h"
+#include "pmukit/families/cmn/cmn_discovery.h"
 #include "pmukit/platform/database.h"
 
 using namespace pmukit;

@@ -7,9 +7,9 @@
 
 #include "discovered.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/coresight.h"
+#include "pmukit/families/coresight/coresight_discovery.h"
 #include "pmukit/discovery/discover.h"
-#include "pmukit/regs/coresight.h"
+#include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/test_support.h"
 

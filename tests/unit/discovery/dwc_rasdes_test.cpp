@@ -11,7 +11,7 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/discover.h"
-#include "pmukit/discovery/dwc_rasdes.h"
+#include "pmukit/families/designware/designware_discovery.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/machines.h"

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/iio_map.h"
+#include "pmukit/families/intel/iio_stacks.h"
 #include "pmukit/discovery/system.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/machine_spec.h"

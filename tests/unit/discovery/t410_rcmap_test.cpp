@@ -8,7 +8,7 @@
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/discovery/discover.h"
-#include "pmukit/discovery/rcmap.h"
+#include "pmukit/families/coresight/nvidia_rcmap.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/test_support.h"
 

@@ -11,7 +11,7 @@
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/discovery/discover.h"
-#include "pmukit/regs/coresight.h"
+#include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"
 #include "support/test_support.h"

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/discovery/cmn_unit.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/util/file.h"
 #include "support/bundled_rig.h"
 #include "support/sim_process.h"

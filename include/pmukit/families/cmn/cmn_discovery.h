@@ -16,7 +16,7 @@
 #include "pmukit/acpi/devices.h"
 #include "pmukit/discovery/inventory.h"
 #include "pmukit/discovery/system.h"
-#include "pmukit/platform/cmn_data.h"
+#include "pmukit/families/cmn/cmn_data.h"
 
 namespace pmukit {
 class Machine;

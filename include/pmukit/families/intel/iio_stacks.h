@@ -19,7 +19,7 @@
 #include "pmukit/discovery/inventory.h"
 #include "pmukit/discovery/system.h"
 #include "pmukit/pci/device.h"
-#include "pmukit/platform/iio_map.h"
+#include "pmukit/families/intel/iio_scheme.h"
 
 namespace pmukit {
 class Machine;
