@@ -18,11 +18,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/families/cmn/cmn_discovery.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/cmn/cmn_walk.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "scratch_dir.h"
@@ -68,7 +70,7 @@ json mesh_spec() {
 const std::string& machine() {
   static const std::string root = [] {
     std::string dir = pmukit::bench::scratch_dir("cmn") + "/m";
-    pmukit::snapshot::build_from_spec(mesh_spec(), dir);
+    pmukit::families::build_from_spec(mesh_spec(), dir);
     return dir;
   }();
   return root;
@@ -123,7 +125,7 @@ void BM_DiscoverCmnMachine(benchmark::State& state) {
   for (auto _ : state) {
     pmukit::Machine m(pmukit::MachineOptions{machine()});
     auto before = pmukit::RegisterWindow::mmap_calls();
-    r = pmukit::discovery::discover(m);
+    r = pmukit::families::discover(m);
     mmaps = pmukit::RegisterWindow::mmap_calls() - before;
     benchmark::DoNotOptimize(r);
   }

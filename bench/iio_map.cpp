@@ -17,8 +17,8 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
-#include "pmukit/discovery/discover.h"
-#include "pmukit/families/intel/iio_stacks.h"
+#include "pmukit/families/registry.h"
+#include "pmukit/families/intel/iio_devices.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"
@@ -33,7 +33,7 @@ std::string iio_machine() {
     std::string dir = bench::scratch_dir("iio");
     std::string cmd = std::string("python3 ") + PMUKIT_BENCH_DIR "/iio_machine.py 400 > " + dir + "/spec.json";
     if (std::system(cmd.c_str()) != 0) std::abort();
-    snapshot::build_from_spec(nlohmann::json::parse(read_file(dir + "/spec.json")), dir + "/m");
+    families::build_from_spec(nlohmann::json::parse(read_file(dir + "/spec.json")), dir + "/m");
     return dir + "/m";
   }();
   return root;
@@ -86,7 +86,7 @@ void BM_IioMapWithDiscovery(benchmark::State& state) {
   std::uint64_t reads = 0, mapping = 0;
   for (auto _ : state) {
     Machine m(MachineOptions{root});
-    auto found = discovery::discover(m);
+    auto found = families::discover(m);
     map_all(m, found.devices, found.topology, &found.inventory, mapping);
     reads = m.pci().total_config_reads();
   }

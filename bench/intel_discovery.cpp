@@ -7,7 +7,7 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/register_window.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "scratch_dir.h"
 
@@ -15,7 +15,7 @@ namespace {
 
 std::string machine(const char* name) {
   std::string dir = pmukit::bench::scratch_dir(name);
-  pmukit::snapshot::build_bundled(name, dir + "/m");
+  pmukit::families::build_bundled(name, dir + "/m");
   return dir + "/m";
 }
 
@@ -26,7 +26,7 @@ void BM_DiscoverGnr2s(benchmark::State& state) {
   for (auto _ : state) {
     pmukit::Machine m(pmukit::MachineOptions{root});
     auto before = pmukit::RegisterWindow::mmap_calls();
-    auto r = pmukit::discovery::discover(m);
+    auto r = pmukit::families::discover(m);
     mmaps = pmukit::RegisterWindow::mmap_calls() - before;
     units = r.inventory.units.size();
     tables = r.inventory.intel_tables.size();

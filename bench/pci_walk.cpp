@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/pci/device.h"
@@ -21,7 +22,7 @@ std::string big_machine() {
     std::string dir = pmukit::bench::scratch_dir("pci");
     std::string cmd = std::string("python3 ") + PMUKIT_BENCH_DIR "/big_machine.py 320 > " + dir + "/spec.json";
     if (std::system(cmd.c_str()) != 0) std::abort();
-    pmukit::snapshot::build_from_spec(nlohmann::json::parse(pmukit::read_file(dir + "/spec.json")), dir + "/m");
+    pmukit::families::build_from_spec(nlohmann::json::parse(pmukit::read_file(dir + "/spec.json")), dir + "/m");
     return dir + "/m";
   }();
   return root;

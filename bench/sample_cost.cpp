@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "pmukit/families/intel/intel_unit.h"
+#include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
@@ -45,7 +47,6 @@ Rig& rig(bool coresight) {
     u.socket = 0;
     u.num_counters = 4;
     if (coresight) {
-      u.family = discovery::Family::CoreSight;
       u.name = "bench_cs_" + std::to_string(i);
       u.pmu_kind = "bench";
       u.counter_width = 64;
@@ -55,9 +56,8 @@ Rig& rig(bool coresight) {
       cs.pmcfgr = 3 | 63u << 8;  // 4 counters, 64-bit, no cycle counter
       b.write_phys32(base + regs::coresight::PMCFGR, cs.pmcfgr);
       b.write_phys32(base + 0x1ffc, 0);
-      u.detail = cs;
+      u.set_detail(cs);
     } else {
-      u.family = discovery::Family::IntelUncore;
       u.name = "bench_imc_" + std::to_string(i);
       u.pmu_kind = "intel_spr_imc";
       u.counter_width = 48;
@@ -68,7 +68,7 @@ Rig& rig(bool coresight) {
       iu.box_ctl = base;
       for (unsigned c = 0; c < 4; ++c) iu.ctl.push_back(base + 0x40 + 4 * c), iu.ctr.push_back(base + 8 + 8 * c);
       b.write_phys32(base + 0x100, 0);
-      u.detail = iu;
+      u.set_detail(iu);
     }
     r.units.push_back(u);
   }

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/util/error.h"
 
 int main(int argc, char** argv) {
@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   if (argc > 1) opts.root = argv[1];
   try {
     pmukit::Machine machine(opts);
-    auto found = pmukit::discovery::discover(machine);
+    auto found = pmukit::families::discover(machine);
     for (const auto& u : found.inventory.units)
       std::printf("socket %d  %-24s %-10s %u counters x %u bits\n", u.socket, u.name.c_str(), u.type_name.c_str(),
                   u.num_counters, u.counter_width);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_support.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
@@ -42,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::filesystem::remove_all(base, ec);
   std::filesystem::create_directories(base / "m");
   try {
-    pmukit::snapshot::build_from_spec(spec, base / "m", "fuzz");
+    pmukit::families::build_from_spec(spec, base / "m", "fuzz");
   } catch (const pmukit::Error&) {
   }
   for (const auto& e : std::filesystem::directory_iterator(base))

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # Layer rank, one per row of docs/architecture.md's table: a file may include pmukit/<layer>/
 # headers of its own layer or of a lower rank (a row above) only. util is a row of its own: every
 # layer builds on it, so it can share a row with none.
-ranks="util=0 regs=1 syntax=1 access=2 platform=2 pci=3 acpi=3 discovery=4 snapshot=5 pmu=5 perf=5 events=6 metrics=6 sim=6"
+ranks="util=0 regs=1 syntax=1 access=2 platform=2 pci=3 acpi=3 discovery=4 snapshot=5 pmu=5 perf=5 events=6 metrics=6 sim=6 families=7"
 status=0
 grep -rHo '#include "pmukit/[a-z_]*/[a-z_./]*"' include/pmukit src |
   awk -v ranks="$ranks" '
@@ -22,6 +22,25 @@ grep -rHo '#include "pmukit/[a-z_]*/[a-z_./]*"' include/pmukit src |
       else if (rank[dep] == rank[layer] && dep != layer) { print file ": layer " layer " includes " dep ", a layer of its own row"; bad = 1 }
     }
     END { exit bad }' || status=1
+# Families (src/families/<name>/, include/pmukit/families/<name>/) are units: one includes no other
+# family's headers; only the registry (families/registry.*) names them all.
+grep -rHo '#include "pmukit/families/[a-z0-9_]*/' include/pmukit/families src/families |
+  awk '{
+      split($0, parts, ":"); file = parts[1]
+      split(file, p, "/"); own = (p[1] == "include") ? p[4] : p[3]
+      match($0, /families\/[a-z0-9_]+\//); dep = substr($0, RSTART + 9, RLENGTH - 10)
+      if (own != dep && own !~ /^registry\./) { print file ": family " own " includes family " dep; bad = 1 }
+    }
+    END { exit bad }' || status=1
+# No code outside the families tells one family from another: the core dispatches through the
+# unit's family (discovery/family.h), so no family name is compared or spelled out there.
+# (Comments may name families.)
+if find src include/pmukit tools -name '*.cpp' -o -name '*.h' | grep -vE '^(src|include/pmukit)/families/' |
+  xargs perl -ne 's{//.*}{}; print "$ARGV:$.: $_" if /family_name\([^)]*\) *[!=]=|unit_family\([^)]*\) *[!=]=|"(intel-uncore|coresight|dwc-rasdes|t410-c2c|t410-cmem-latency|arm-cmn)"/; close ARGV if eof' |
+  grep .; then
+  echo "code outside src/families/ tells families apart: dispatch through the unit's family (docs/architecture.md, 'Families')"
+  status=1
+fi
 # The facade: tools reach hardware through the library's layers (pci/ for config space and device
 # names, pmu/ for registers, discovery/), never through access/ internals. From access/ they may
 # include the machine root (machine.h) and the PCI address type (bdf.h) only.

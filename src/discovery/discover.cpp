@@ -1,41 +1,29 @@
-// pmukit -- runs the discoverers in order and merges their units.
+// pmukit -- reads what every family needs once, and runs the families' discoverers in order.
 #include "pmukit/discovery/discover.h"
 
 #include "pmukit/acpi/devices.h"
-#include "pmukit/families/cmn/cmn_discovery.h"
-#include "pmukit/families/coresight/coresight_discovery.h"
-#include "pmukit/families/designware/designware_discovery.h"
-#include "pmukit/families/intel/intel_discovery.h"
-#include "pmukit/families/coresight/nvidia_rcmap.h"
-#include "pmukit/families/tegra410/tegra410_discovery.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::discovery {
 
-DiscoveryResult discover(Machine& machine) {
+DiscoveryResult discover(Machine& machine, std::span<const Family* const> families) {
   DiscoveryResult r;
   const auto& db = platform::Database::builtin();
   r.cpu = read_cpu_identity(machine);
-  const platform::IntelUncore* intel = nullptr;
-  if (r.cpu) {
-    if (const auto* model = db.match_cpu(r.cpu->vendor, r.cpu->family, r.cpu->model)) {
-      r.inventory.platform = model->name;
-      r.inventory.platform_description = model->description;
-      if (!model->intel_uncore.empty()) intel = db.intel_uncore(model->intel_uncore);
-    }
+  const platform::CpuModel* model = nullptr;
+  if (r.cpu) model = db.match_cpu(r.cpu->vendor, r.cpu->family, r.cpu->model);
+  if (model) {
+    r.inventory.platform = model->name;
+    r.inventory.platform_description = model->description;
   }
   r.topology = read_topology(machine);
   r.devices = pci::scan(machine);
-  // Intel PMON tables are found by what the hardware exposes, not by the CPU model: an unknown
+  // Units are found by what the hardware and firmware describe, not by the CPU model: an unknown
   // model still decodes, with generic names.
-  r.intel_table_mmaps = discover_intel(machine, r.devices, r.topology, intel, r.inventory).mmap_calls;
-  // Arm and PCIe-vendor units are found the same way: by what firmware and config space describe.
-  auto acpi_devices = acpi::list_devices(machine);
-  r.coresight_mmaps = discover_coresight(machine, r.topology, acpi_devices, r.inventory).mmaps;
-  discover_dwc_rasdes(machine, r.devices, r.topology, r.inventory);
-  discover_t410_blocks(machine, acpi_devices, r.inventory);
-  discover_cmn(machine, r.topology, acpi_devices, r.inventory);
-  r.inventory.root_ports = map_root_ports(machine, r.devices, r.inventory.warnings);
+  const auto acpi_devices = acpi::list_devices(machine);
+  const MachineFacts facts{machine, r.cpu, model, r.topology, r.devices, acpi_devices};
+  for (const Family* f : families) f->discover(facts, r.inventory);
+  for (const Family* f : families) f->finish(facts, r.inventory);
   return r;
 }
 

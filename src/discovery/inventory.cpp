@@ -5,34 +5,8 @@
 
 namespace pmukit::discovery {
 
-std::string_view family_name(Family f) {
-  switch (f) {
-  case Family::IntelUncore:
-    return "intel-uncore";
-  case Family::CoreSight:
-    return "coresight";
-  case Family::DwcRasDes:
-    return "dwc-rasdes";
-  case Family::T410C2c:
-    return "t410-c2c";
-  case Family::T410CmemLatency:
-    return "t410-cmem-latency";
-  case Family::Cmn:
-    return "arm-cmn";
-  }
-  return "?";
-}
-
-std::string_view access_name(RegAccess a) {
-  switch (a) {
-  case RegAccess::Msr:
-    return "MSR";
-  case RegAccess::Mmio:
-    return "MMIO";
-  case RegAccess::PciConfig:
-    return "PCI";
-  }
-  return "?";
+std::string_view family_name(const PmuUnit& unit) {
+  return unit.family ? unit.family->unit_family(unit) : "?";
 }
 
 std::vector<const PmuUnit*> Inventory::find(std::string_view pmu_name) const {

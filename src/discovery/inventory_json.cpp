@@ -6,8 +6,6 @@
 
 namespace pmukit::discovery {
 
-namespace {
-
 using ojson = nlohmann::ordered_json;
 
 ojson hex_list(const std::vector<std::uint64_t>& v) {
@@ -16,111 +14,9 @@ ojson hex_list(const std::vector<std::uint64_t>& v) {
   return a;
 }
 
-template <class T>
-ojson opt_hex(const std::optional<T>& v) {
-  return v ? ojson(hex(*v)) : ojson(nullptr);
-}
-
-ojson detail_json(const IntelUnit& u) {
-  return ojson{{"type", u.type},
-               {"box_id", u.box_id},
-               {"access", access_name(u.access)},
-               {"box_ctl", hex(u.box_ctl)},
-               {"pci_device", u.pci_device ? ojson(u.pci_device->str()) : ojson(nullptr)},
-               {"ctl", hex_list(u.ctl)},
-               {"ctr", hex_list(u.ctr)},
-               {"status", opt_hex(u.status)},
-               {"fixed_ctl", opt_hex(u.fixed_ctl)},
-               {"fixed_ctr", opt_hex(u.fixed_ctr)},
-               {"filter", opt_hex(u.filter)},
-               {"ctl_offset", u.ctl_offset},
-               {"ctr_offset", u.ctr_offset},
-               {"ctl_step", u.ctl_step},
-               {"ctr_step", u.ctr_step},
-               {"msr_cpu", u.msr_cpu},
-               {"table", u.table},
-               {"table_index", u.table_index},
-               {"raw", ojson::array({hex(u.raw[0]), hex(u.raw[1]), hex(u.raw[2])})}};
-}
-
-ojson detail_json(const CoreSightUnit& u) {
-  ojson pmpidr = ojson::array();
-  for (auto v : u.pmpidr) pmpidr.push_back(hex(v));
-  return ojson{{"base0", hex(u.base0)},
-               {"base1", hex(u.base1)},
-               {"dual_page", u.dual_page},
-               {"atomic64", u.atomic64},
-               {"pmcfgr", hex(u.pmcfgr)},
-               {"pmcr", hex(u.pmcr)},
-               {"pmiidr", hex(u.pmiidr)},
-               {"pmiidr_source", u.pmiidr_source},
-               {"pmiidr_register", hex(u.pmiidr_register)},
-               {"pmpidr", pmpidr},
-               {"implementer", u.implementer},
-               {"product", u.product},
-               {"kernel_module", u.kernel_module},
-               {"cycle_counter", u.has_cycle_counter ? ojson(u.cycle_counter_index) : ojson(nullptr)},
-               {"rc", u.rc >= 0 ? ojson(u.rc) : ojson(nullptr)},
-               {"rc_source", u.rc_source.empty() ? ojson(nullptr) : ojson(u.rc_source)},
-               {"cpus", u.cpus},
-               {"numa_node", u.numa_node >= 0 ? ojson(u.numa_node) : ojson(nullptr)},
-               {"platform_device", u.platform_device},
-               {"acpi_device", u.acpi_device.empty() ? ojson(nullptr) : ojson(u.acpi_device)},
-               {"kernel_pmu", u.kernel_pmu.empty() ? ojson(nullptr) : ojson(u.kernel_pmu)},
-               {"mapped_through", u.mapped_through},
-               {"apmt",
-                {{"id", u.apmt_id},
-                 {"type", u.apmt_type},
-                 {"flags", u.apmt_flags},
-                 {"inst_primary", hex(u.apmt_inst_primary)},
-                 {"inst_secondary", u.apmt_inst_secondary},
-                 {"proc_affinity", u.apmt_proc_affinity},
-                 {"impl_id", hex(u.apmt_impl_id)}}}};
-}
-
-ojson detail_json(const DwcUnit& u) {
-  ojson regs = ojson::array();
-  for (const auto& r : u.registers) regs.push_back({{"name", r.name}, {"offset", hex(r.offset)}});
-  return ojson{{"root_port", u.root_port.str()},
-               {"vendor", hex(u.vendor, 4)},
-               {"vendor_name", u.vendor_name},
-               {"device", hex(u.device, 4)},
-               {"sbdf", hex(u.sbdf)},
-               {"vsec_offset", hex(u.vsec_offset)},
-               {"vsec_length", hex(u.vsec_length)},
-               {"vsec_rev", u.vsec_rev},
-               {"lanes", u.lanes ? ojson(u.lanes) : ojson(nullptr)},
-               {"registers", regs},
-               {"event_groups", u.event_groups}};
-}
-
-ojson detail_json(const T410Unit& u) {
-  ojson regs = ojson::object();
-  for (const auto& [name, off] : u.registers) regs[name] = hex(off);
-  return ojson{{"hid", u.hid},
-               {"interface", u.interface},
-               {"acpi_device", u.acpi_device},
-               {"uid", u.uid},
-               {"acpi_path", u.acpi_path},
-               {"instances", hex_list(u.instance_bases)},
-               {"broadcast", opt_hex(u.broadcast_base)},
-               {"region_size", u.region_size ? ojson(hex(u.region_size)) : ojson(nullptr)},
-               {"peer", u.peer},
-               {"exposed", u.exposed},
-               {"ranges_listed", u.ranges_listed},
-               {"resources_source", u.resources_source},
-               {"registers", regs}};
-}
-
-ojson detail_json(const CmnUnit& u) {
-  return to_json(u);
-}
-
-}  // namespace
-
 ojson to_json(const PmuUnit& u) {
   ojson j{{"name", u.name},
-          {"family", family_name(u.family)},
+          {"family", family_name(u)},
           {"type_name", u.type_name},
           {"pmu_kind", u.pmu_kind},
           {"socket", u.socket},
@@ -131,7 +27,7 @@ ojson to_json(const PmuUnit& u) {
   for (const auto& f : u.filters) j["filters"].push_back({{"name", f.name}, {"format", f.format}, {"help", f.help}});
   j["notes"] = u.notes;
   for (const auto& a : u.aliases) j["aliases"].push_back(a.name);
-  std::visit([&](const auto& d) { j[std::string(family_name(u.family))] = detail_json(d); }, u.detail);
+  if (u.family) j[std::string(family_name(u))] = u.family->detail_json(u);
   return j;
 }
 

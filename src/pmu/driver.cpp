@@ -1,12 +1,12 @@
-// pmukit -- the single dispatch from a discovered unit's family to its driver; sample plans and
-// verdicts in words.
+// pmukit -- a unit's driver, from its family (family_driver.h); sample plans and verdicts in words.
 #include "pmukit/pmu/driver.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "drivers.h"
+#include "pmukit/pmu/family_driver.h"
+#include "pmukit/util/error.h"
 
 namespace pmukit::pmu {
 
@@ -40,21 +40,13 @@ std::size_t SamplePlan::add_sliced(const std::vector<Reg>& regs, const std::vect
   return i;
 }
 
+const FamilyDriver* family_driver(const discovery::PmuUnit& unit) {
+  return dynamic_cast<const FamilyDriver*>(unit.family);
+}
+
 std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform::Database& db) {
-  switch (layout.unit->family) {
-  case discovery::Family::IntelUncore:
-    return make_intel_box(layout);
-  case discovery::Family::CoreSight:
-    return make_coresight(layout, db);
-  case discovery::Family::DwcRasDes:
-    return make_dwc_rasdes(layout);
-  case discovery::Family::T410C2c:
-  case discovery::Family::T410CmemLatency:
-    return make_t410_block(layout);
-  case discovery::Family::Cmn:
-    return make_cmn(layout, db);
-  }
-  throw Error(fmt::format("{}: unknown PMU family", layout.unit->name));
+  if (const FamilyDriver* f = family_driver(*layout.unit)) return f->driver(layout, db);
+  throw Error(fmt::format("{}: pmukit cannot program {} units", layout.unit->name, discovery::family_name(*layout.unit)));
 }
 
 std::string describe(const Verdict& v, const std::string& unit_name) {

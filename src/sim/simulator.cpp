@@ -51,25 +51,8 @@ Simulator::Simulator(Machine& machine, const discovery::Inventory& inventory, Ra
   const Rates& kept = rates_;  // models keep a reference: the simulator neither moves nor copies
   for (const auto& unit : inventory.units) {
     auto layout = std::make_unique<pmu::UnitLayout>(pmu::make_layout(unit, platform::Database::builtin()));
-    std::unique_ptr<UnitModel> model;
-    switch (unit.family) {
-    case discovery::Family::IntelUncore:
-      model = make_intel_model(*layout, kept);
-      break;
-    case discovery::Family::CoreSight:
-      model = make_coresight_model(*layout, kept);
-      break;
-    case discovery::Family::DwcRasDes:
-      model = make_dwc_model(*layout, kept);
-      break;
-    case discovery::Family::T410C2c:
-    case discovery::Family::T410CmemLatency:
-      model = make_t410_model(*layout, kept);
-      break;
-    case discovery::Family::Cmn:
-      model = make_cmn_model(*layout, kept);
-      break;
-    }
+    const auto* family = dynamic_cast<const FamilyModel*>(unit.family);
+    std::unique_ptr<UnitModel> model = family ? family->model(*layout, kept) : nullptr;
     if (!model) {
       skipped_.push_back(unit.name);
       continue;

@@ -54,6 +54,18 @@ void write_cpus(const json& spec, Context& ctx) {
     for (int c = 0; c < cpu; ++c) ctx.builder.set_msr(c, 0, 0);
 }
 
+void write_msrs(const json& section, Context& ctx) {
+  const std::string sw = "msrs";
+  if (!section.is_array()) expected(sw, "an array", section);
+  for (std::size_t i = 0; i < section.size(); ++i) {
+    std::string where = index_path(sw, i);
+    const json& m = section[i];
+    ctx.builder.set_msr(static_cast<int>(num_in(need(m, "cpu", where), limits::kCpus - 1, key_path(where, "cpu"))),
+                        static_cast<std::uint32_t>(num_in(need(m, "msr", where), 0xffffffff, key_path(where, "msr"))),
+                        num(need(m, "value", where), key_path(where, "value")));
+  }
+}
+
 void add_simple_device(Context& ctx, const Bdf& b, std::uint16_t vendor, std::uint16_t device, int numa_node) {
   if (ctx.device_node.count(b)) return;
   PciDeviceSpec s;
@@ -176,24 +188,19 @@ void write_pci_devices(const json& section, Context& ctx) {
 
 namespace {
 
-struct Section {
-  const char* key;
-  void (*write)(const spec::json& section, spec::Context& ctx);
+// The core's sections (spec_context.h); the families' go among them by their order.
+constexpr spec::Section kSections[] = {
+    {"pci_devices", 10, spec::write_pci_devices},        {"msrs", 20, spec::write_msrs},
+    {"iomem", 50, spec::write_iomem_section},            {"acpi_processors", 60, spec::write_acpi_processors},
+    {"pcie_root_ports", 70, spec::write_pcie_root_ports}, {"acpi_devices", 90, spec::write_acpi_devices},
 };
 
-// Sections are written in this order; a section may rely on those above it.
-constexpr Section kSections[] = {
-    {"pci_devices", spec::write_pci_devices},
-    {"msrs", spec::write_msrs},
-    {"intel_tables", spec::write_intel_tables},
-    {"intel_iio", spec::write_intel_iio},
-    {"iomem", spec::write_iomem_section},
-    {"acpi_processors", spec::write_acpi_processors},
-    {"pcie_root_ports", spec::write_pcie_root_ports},
-    {"apmt", spec::write_apmt},
-    {"acpi_devices", spec::write_acpi_devices},
-    {"cmn", spec::write_cmn},
-};
+std::vector<spec::Section> sections_in_order(std::span<const spec::Section> family_sections) {
+  std::vector<spec::Section> all(std::begin(kSections), std::end(kSections));
+  all.insert(all.end(), family_sections.begin(), family_sections.end());
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+  return all;
+}
 
 // "[json.exception.type_error.302] type must be ..." without the library's tag.
 std::string json_message(const nlohmann::json::exception& e) {
@@ -204,7 +211,8 @@ std::string json_message(const nlohmann::json::exception& e) {
 
 }  // namespace
 
-void build_from_spec(const nlohmann::json& s, const std::filesystem::path& root, std::string_view origin) {
+void build_from_spec(const nlohmann::json& s, const std::filesystem::path& root, std::string_view origin,
+                     std::span<const spec::Section> family_sections) {
   std::error_code ec;
   if (std::filesystem::exists(root, ec) && !std::filesystem::is_empty(root, ec))
     throw Error(fmt::format("{}: not empty; refusing to build a machine over it", root.string()));
@@ -215,7 +223,7 @@ void build_from_spec(const nlohmann::json& s, const std::filesystem::path& root,
     spec::Context ctx{builder, spec::str_or(s, "name", "machine", "")};
     if (spec::opt(s, "label", "")) builder.set_synthetic_label(spec::str(s, "label", ""));
     spec::write_cpus(s, ctx);
-    for (const auto& section : kSections)
+    for (const auto& section : sections_in_order(family_sections))
       if (const auto* j = spec::opt(s, section.key, "")) section.write(*j, ctx);
     spec::flush_iomem(ctx);
   } catch (const spec::SpecError& e) {
@@ -235,14 +243,15 @@ std::vector<BundledMachine> bundled_machines() {
   return out;
 }
 
-void build_bundled(std::string_view name, const std::filesystem::path& root) {
+void build_bundled(std::string_view name, const std::filesystem::path& root,
+                   std::span<const spec::Section> family_sections) {
   auto data = platform::find_embedded(fmt::format("machines/{}.json", name));
   if (!data) {
     std::string known;
     for (const auto& m : bundled_machines()) known += (known.empty() ? "" : ", ") + m.name;
     throw UsageError(fmt::format("no bundled machine '{}' (known: {})", name, known));
   }
-  build_from_spec(nlohmann::json::parse(*data), root, fmt::format("machine {}", name));
+  build_from_spec(nlohmann::json::parse(*data), root, fmt::format("machine {}", name), family_sections);
 }
 
 }  // namespace pmukit::snapshot

@@ -20,7 +20,7 @@
 #include "pmu-raw/report.h"
 #include "pmu-raw/run_loop.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/session.h"
 #include "pmukit/sim/simulator.h"
@@ -48,7 +48,7 @@ syntax::EncodedEvent ev(std::uint64_t config) {
 class SteadyState : public ::testing::Test {
  protected:
   static std::filesystem::path built_in(const test::TempDir& dir) {
-    snapshot::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
+    families::build_from_spec(test::spr_every_access_type(nlohmann::json::array()), dir.path() / "m");
     return dir.path() / "m";
   }
   const discovery::PmuUnit* unit(const std::string& name) const {
@@ -64,7 +64,7 @@ class SteadyState : public ::testing::Test {
 
   test::TempDir dir_;
   Machine machine_{MachineOptions{built_in(dir_)}};
-  discovery::DiscoveryResult found_ = discovery::discover(machine_);
+  discovery::DiscoveryResult found_ = families::discover(machine_);
   sim::Simulator sim_{machine_, found_.inventory, sim::Rates::defaults()};
 };
 

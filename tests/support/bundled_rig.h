@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/register_image.h"
 #include "support/test_support.h"
@@ -22,9 +22,9 @@ struct BundledRig {
   discovery::DiscoveryResult found;
   RegisterImage before;
   explicit BundledRig(const std::string& name) : root(dir.path() / name) {
-    snapshot::build_bundled(name, root);
+    families::build_bundled(name, root);
     machine = std::make_unique<Machine>(MachineOptions{root});
-    found = discovery::discover(*machine);
+    found = families::discover(*machine);
     before = register_image(*machine, found.inventory);
   }
   // "" when every PMU register holds what it held before; else each difference.

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
 
@@ -17,7 +18,7 @@ BundledSnapshot::BundledSnapshot(const std::string& name) {
   if (!::mkdtemp(tmpl.data())) throw_errno(fmt::format("{}: mkdtemp", tmpl), errno);
   root_ = tmpl;
   try {
-    snapshot::build_bundled(name, root_);
+    families::build_bundled(name, root_);
   } catch (...) {
     std::error_code ec;
     std::filesystem::remove_all(root_, ec);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
@@ -69,7 +70,7 @@ void set_up_counting(Machine& machine, const CountingRequest& request, CountingS
   run.spec_scales = apply_event_files(event_files, run.specs);
   machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
   run.time = sim::machine_clock(machine);
-  run.found = discovery::discover(machine);
+  run.found = families::discover(machine);
   if (!request.metrics.empty() || request.iio_scope != IioScope::None) run.catalog = metrics::Catalog::embedded();
   if (request.iio_scope != IioScope::None)
     run.metrics =

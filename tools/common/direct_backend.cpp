@@ -114,7 +114,7 @@ class DirectBackend : public Backend {
     // Units, not names: one kernel PMU name covers a box on every socket.
     std::map<std::string, std::set<const discovery::PmuUnit*>> by_family;
     for (const auto& s : slots_)
-      by_family[std::string(discovery::family_name(s.bound.unit->family))].insert(s.bound.unit);
+      by_family[std::string(discovery::family_name(*s.bound.unit))].insert(s.bound.unit);
     std::vector<std::string> out;
     for (const auto& [family, names] : by_family)
       out.push_back(fmt::format("direct register access ({}, {} unit{}; {})", family, names.size(),

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/families/intel/iio_stacks.h"
+#include "pmukit/families/intel/iio_devices.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/util/error.h"

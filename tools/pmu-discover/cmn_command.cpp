@@ -5,9 +5,11 @@
 
 #include "cmn_view.h"
 #include "common/tool.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/families/cmn/cmn_discovery.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/cmn/cmn_json.h"
+#include "pmukit/families/cmn/cmn_mesh.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
@@ -38,7 +40,7 @@ std::vector<std::uint16_t> resolve_types(const std::vector<std::string>& words, 
 std::vector<const PmuUnit*> select_units(const discovery::Inventory& inv, const std::vector<std::string>& pmus) {
   std::vector<const PmuUnit*> all, out;
   for (const auto& u : inv.units)
-    if (u.family == discovery::Family::Cmn) all.push_back(&u);
+    if (u.as<CmnUnit>()) all.push_back(&u);
   if (pmus.empty()) return all;
   for (const auto& name : pmus) {
     auto it = std::find_if(all.begin(), all.end(), [&](const PmuUnit* u) { return u->name == name; });
@@ -92,7 +94,7 @@ int show_cmn(Machine& machine, const CmnOptions& o, bool text, bool json) {
   const auto& soc = platform::Database::builtin().soc(platform::SocSection::Cmn);
   if (!soc.cmn) throw Error("platforms: no CMN data");
   auto types = resolve_types(o.types, *soc.cmn);
-  auto result = discovery::discover(machine);
+  auto result = families::discover(machine);
   auto units = select_units(result.inventory, o.pmus);
   if (json)
     print_json(machine, units, types);

@@ -7,7 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "pmukit/families/cmn/cmn_discovery.h"
+#include "pmukit/families/cmn/cmn_unit.h"
+#include "pmukit/families/cmn/cmn_mesh.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::tools {
@@ -170,7 +171,7 @@ std::vector<std::string> cmn_ascii_map(const CmnUnit& u, const platform::CmnData
 void print_cmn_summary(const discovery::Inventory& inv, bool verbose) {
   std::vector<const discovery::PmuUnit*> units;
   for (const auto& u : inv.units)
-    if (u.family == discovery::Family::Cmn) units.push_back(&u);
+    if (u.as<CmnUnit>()) units.push_back(&u);
   if (units.empty()) return;  // before asking for the SoC data, which is parsed on first use
   const auto& soc = platform::Database::builtin().soc(platform::SocSection::Cmn);
   if (!soc.cmn) return;

@@ -9,6 +9,7 @@
 
 #include "pmukit/discovery/inventory.h"
 #include "pmukit/families/cmn/cmn_data.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 
 namespace pmukit {
 class Machine;

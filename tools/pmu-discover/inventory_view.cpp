@@ -9,6 +9,11 @@
 
 #include "cmn_view.h"
 
+#include "pmukit/families/coresight/coresight_unit.h"
+#include "pmukit/families/designware/designware_unit.h"
+#include "pmukit/families/intel/intel_layout.h"
+#include "pmukit/families/intel/intel_unit.h"
+#include "pmukit/families/tegra410/tegra410_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/unit_layout.h"
 
@@ -18,7 +23,7 @@ namespace {
 
 using discovery::IntelUnit;
 using discovery::PmuUnit;
-using pmu::Role;
+using Role = pmu::IntelRole;
 
 // A register as the Intel table shows it: its address, with the device for config space.
 std::string where(const pmu::Reg& r) {
@@ -119,11 +124,12 @@ std::string filter_list(const PmuUnit& u, bool verbose) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-std::vector<const PmuUnit*> units_of(const discovery::Inventory& inv, std::initializer_list<discovery::Family> fams) {
+// The units whose details are a T (one family's), by socket.
+template <class T>
+std::vector<const PmuUnit*> units_of(const discovery::Inventory& inv) {
   std::vector<const PmuUnit*> out;
   for (const auto& u : inv.units)
-    for (auto f : fams)
-      if (u.family == f) out.push_back(&u);
+    if (u.as<T>()) out.push_back(&u);
   std::stable_sort(out.begin(), out.end(), [](const PmuUnit* a, const PmuUnit* b) { return a->socket < b->socket; });
   return out;
 }
@@ -133,7 +139,7 @@ std::string socket_heading(int socket) {
 }
 
 void print_coresight(const discovery::DiscoveryResult& r, bool verbose) {
-  auto units = units_of(r.inventory, {discovery::Family::CoreSight});
+  auto units = units_of<discovery::CoreSightUnit>(r.inventory);
   const auto& apmt = r.inventory.apmt;
   if (!apmt && units.empty()) return;
   fmt::print("\nArm CoreSight PMUs");
@@ -168,7 +174,7 @@ void print_coresight(const discovery::DiscoveryResult& r, bool verbose) {
 }
 
 void print_dwc(const discovery::DiscoveryResult& r, bool verbose) {
-  auto units = units_of(r.inventory, {discovery::Family::DwcRasDes});
+  auto units = units_of<discovery::DwcUnit>(r.inventory);
   if (units.empty()) return;
   fmt::print("\nDesignWare PCIe RAS DES: {} root ports (2 counters each: 32-bit lane events, 64-bit time-based)\n",
              units.size());
@@ -198,7 +204,7 @@ void print_dwc(const discovery::DiscoveryResult& r, bool verbose) {
 }
 
 void print_t410(const discovery::DiscoveryResult& r, bool verbose) {
-  auto units = units_of(r.inventory, {discovery::Family::T410C2c, discovery::Family::T410CmemLatency});
+  auto units = units_of<discovery::T410Unit>(r.inventory);
   if (units.empty()) return;
   fmt::print("\nTegra410 PMU blocks outside CoreSight (ACPI NVDA2020-2023): {} units\n", units.size());
   int socket = -2;

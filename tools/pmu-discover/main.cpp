@@ -9,6 +9,7 @@
 #include "inventory_view.h"
 #include "pci_view.h"
 #include "perf_map.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/acpi/apmt.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/pci/device.h"
@@ -134,7 +135,7 @@ int run(Options& o) {
     return 0;
   }
   if (!o.write_machine.empty()) {
-    snapshot::build_bundled(o.machine_name, o.write_machine);
+    families::build_bundled(o.machine_name, o.write_machine);
     return 0;
   }
   std::unique_ptr<tools::BundledSnapshot> bundled;
@@ -149,7 +150,7 @@ int run(Options& o) {
     throw UsageError("--cmn-pmu selects meshes for --cmn or --cmn-svg; add one of them");
   if (o.show_cmn || !o.cmn.svg.empty()) return tools::show_cmn(*machine, o.cmn, o.show_cmn, o.json);
   if (o.show_pci) return show_pci(*machine, o);
-  auto result = discovery::discover(*machine);
+  auto result = families::discover(*machine);
   if (result.inventory.units.empty() && !o.fallback.empty()) {
     fmt::print("This machine ({}) has no uncore PMU discovery; showing the bundled synthetic machine '{}' "
                "instead.\n\n",
@@ -157,7 +158,7 @@ int run(Options& o) {
     bundled = std::make_unique<tools::BundledSnapshot>(o.fallback);
     o.machine.snapshot = bundled->root().string();
     machine = tools::make_machine(o.machine);
-    result = discovery::discover(*machine);
+    result = families::discover(*machine);
   }
   show_inventory(*machine, result, o);
   return 0;

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "common/counting_setup.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/journal.h"
 #include "pmukit/sim/clock.h"
@@ -126,7 +127,7 @@ pid_t spawn(const std::vector<std::string>& command) {
 
 int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_only) {
   auto machine = make_machine(machine_args);
-  auto found = discovery::discover(*machine);
+  auto found = families::discover(*machine);
   return list_metrics(metrics::Catalog::embedded(), pmu_names(*machine, found.inventory), all, names_only);
 }
 
@@ -135,7 +136,7 @@ int run_recover(const MachineArgs& machine_args) {
   auto machine = make_machine(machine_args);
   machine->check_no_links(machine->param("sim.path") / "clock");  // mapped read-write by name
   auto time = sim::machine_clock(*machine);
-  auto found = discovery::discover(*machine);
+  auto found = families::discover(*machine);
   auto r = pmu::recover_under_lock(*machine, found.inventory, platform::Database::builtin(), time.settle);
   fmt::print(stderr, "pmu-raw: {}\n",
              r ? r->message()

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/events/perfmon_json.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
@@ -19,7 +19,7 @@ namespace pmukit::tools {
 
 int list_events(const MachineArgs& machine_args, const std::vector<std::string>& event_files) {
   auto machine = make_machine(machine_args);
-  auto found = discovery::discover(*machine);
+  auto found = families::discover(*machine);
   const auto& db = platform::Database::builtin();
   std::map<std::string, std::vector<std::string>> by_kind;  // kind -> PMU names, in order
   for (const auto& u : found.inventory.units) {
@@ -73,7 +73,7 @@ int list_events(const MachineArgs& machine_args, const std::vector<std::string>&
 
 int list_event_names(const MachineArgs& machine_args, const std::vector<std::string>& event_files) {
   auto machine = make_machine(machine_args);
-  auto found = discovery::discover(*machine);
+  auto found = families::discover(*machine);
   const auto& db = platform::Database::builtin();
   std::set<std::string> lines;
   auto add = [&](const std::string& pmu, const std::map<std::string, syntax::EventAlias>& aliases) {

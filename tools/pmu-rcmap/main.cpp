@@ -12,7 +12,7 @@
 
 #include "common/bundled.h"
 #include "common/tool.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/util/error.h"
 #include "views.h"
@@ -109,7 +109,7 @@ int run_nvidia(Machine& machine, const Options& o) {
 }
 
 int run_intel(Machine& machine, const platform::IioMapScheme& scheme, const Options& o) {
-  auto found = discovery::discover(machine);
+  auto found = families::discover(machine);
   const auto& devices = found.devices;
   auto topo = discovery::read_iio_topology(machine, devices, found.topology, scheme);
   for (const auto& w : topo.warnings) tools::warn(w);

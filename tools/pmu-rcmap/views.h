@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmukit/families/intel/iio_stacks.h"
+#include "pmukit/families/intel/iio_devices.h"
 #include "pmukit/discovery/kernel_pmus.h"
 #include "pmukit/families/coresight/nvidia_rcmap.h"
 #include "pmukit/pci/device.h"

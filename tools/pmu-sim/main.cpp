@@ -4,6 +4,7 @@
 
 #include "common/bundled.h"
 #include "common/tool.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
@@ -99,9 +100,9 @@ int create_machine(const Commands& c) {
       if (m.starts_with('[')) m.remove_prefix(std::min(m.size(), m.find("] ") + 2));
       throw Error(fmt::format("{}: not valid JSON: {}", c.spec_file, m));
     }
-    snapshot::build_from_spec(spec, dir, c.spec_file);
+    families::build_from_spec(spec, dir, c.spec_file);
   } else {
-    snapshot::build_bundled(name, dir);
+    families::build_bundled(name, dir);
   }
   fmt::print("{}: machine '{}' written\n", dir, name.empty() ? c.spec_file : name);
   return 0;

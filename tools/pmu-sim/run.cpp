@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/platform/embedded.h"
 #include "pmukit/sim/clock.h"
 #include "pmukit/sim/simulator.h"
@@ -74,7 +74,7 @@ std::uint64_t parse_span_ns(const std::string& text) {
 }
 
 int run_simulator(Machine& machine, const RunOptions& opts) {
-  auto found = discovery::discover(machine);
+  auto found = families::discover(machine);
   std::string scenario;
   sim::Rates rates = rates_of(opts, machine, found.inventory, scenario);
   sim::Simulator simulator(machine, found.inventory, std::move(rates));

@@ -149,8 +149,8 @@ class UnitDriver {
   const discovery::PmuUnit& unit_;
 };
 
-// The single dispatch point from a discovered family to its driver. Throws Error (the NoDriver
-// reason) when nothing here can program the unit.
+// The unit's driver, made by its family (family_driver.h). Throws Error (the NoDriver reason) when
+// the family cannot program the unit.
 std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform::Database& db);
 
 }  // namespace pmukit::pmu

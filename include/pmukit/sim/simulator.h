@@ -172,12 +172,13 @@ class Simulator : public pmu::Settle {
   std::vector<std::string> skipped_;
 };
 
-// The family models (sim/*_model.cpp), each stepping a unit's registers as its layout places them;
-// nullptr when the unit cannot be modelled (its registers are not all known).
-std::unique_ptr<UnitModel> make_intel_model(const pmu::UnitLayout& layout, const Rates& rates);
-std::unique_ptr<UnitModel> make_coresight_model(const pmu::UnitLayout& layout, const Rates& rates);
-std::unique_ptr<UnitModel> make_dwc_model(const pmu::UnitLayout& layout, const Rates& rates);
-std::unique_ptr<UnitModel> make_t410_model(const pmu::UnitLayout& layout, const Rates& rates);
-std::unique_ptr<UnitModel> make_cmn_model(const pmu::UnitLayout& layout, const Rates& rates);
+// What the simulator needs of a PMU family (discovery/family.h): a model of one unit's registers,
+// stepping them as its layout places them; nullptr when the unit cannot be modelled (its registers
+// are not all known). The family's one object implements this beside discovery::Family.
+class FamilyModel {
+ public:
+  virtual ~FamilyModel() = default;
+  virtual std::unique_ptr<UnitModel> model(const pmu::UnitLayout& layout, const Rates& rates) const = 0;
+};
 
 }  // namespace pmukit::sim

@@ -1,9 +1,11 @@
-// pmukit -- internal: what the machine-spec section writers share.
+// pmukit -- what the machine-spec section writers share, the core's (machine_spec*.cpp) and the
+// families' (families/<name>/<name>_spec.cpp).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -79,23 +81,26 @@ std::pair<std::uint16_t, std::uint16_t> pci_id(const json& j, const std::string&
 // "0-7,9" or [0, 1] -> ids, at most max_count of them.
 std::vector<unsigned> id_list(const json& j, std::size_t max_count, const std::string& where);
 
-// Section writers.
+// A top-level section of a machine spec ("pci_devices", "apmt", ...) and its writer. The sections
+// are written in `order`, a section relying on those before it; the core's are
+//   10 pci_devices, 20 msrs, 50 iomem, 60 acpi_processors, 70 pcie_root_ports, 90 acpi_devices
+// and a family places its own among them (FamilySpec). ACPI device numbers and perf PMU types are
+// handed out in the order sections ask for them.
+struct Section {
+  const char* key;
+  int order;
+  void (*write)(const json& section, Context& ctx);
+};
+
+// Core section writers.
 void write_cpus(const json& spec, Context& ctx);
 void write_pci_devices(const json& section, Context& ctx);
-void write_intel_tables(const json& section, Context& ctx);
 void write_msrs(const json& section, Context& ctx);
-// Intel IIO stacks: mapping registers, root ports, endpoints, accelerators (machine_spec_iio.cpp).
-void write_intel_iio(const json& section, Context& ctx);
 // Arm and PCIe-vendor sections (machine_spec_arm.cpp).
 void write_iomem_section(const json& section, Context& ctx);
 void write_acpi_processors(const json& section, Context& ctx);
 void write_pcie_root_ports(const json& section, Context& ctx);
-void write_apmt(const json& section, Context& ctx);
 void write_acpi_devices(const json& section, Context& ctx);
-
-// cmn: Arm CMN meshes, their ACPI or devicetree description and the configuration region
-// (machine_spec_cmn.cpp).
-void write_cmn(const json& section, Context& ctx);
 
 // Shared by the Arm writers (machine_spec_arm.cpp).
 inline constexpr std::string_view kAcpiRoot = "/sys/devices/LNXSYSTM:00/LNXSYBUS:00";
@@ -123,3 +128,15 @@ void add_cap(ConfigImage& c, const json& cap, const std::string& where);
 void add_simple_device(Context& ctx, const Bdf& bdf, std::uint16_t vendor, std::uint16_t device, int numa_node);
 
 }  // namespace pmukit::snapshot::spec
+
+namespace pmukit::snapshot {
+
+// What the machine-spec builder needs of a PMU family (discovery/family.h): the sections that
+// describe its hardware. The family's one object implements this beside discovery::Family.
+class FamilySpec {
+ public:
+  virtual ~FamilySpec() = default;
+  virtual std::span<const spec::Section> spec_sections() const = 0;
+};
+
+}  // namespace pmukit::snapshot

@@ -1,13 +1,15 @@
 // pmukit -- Arm CMN meshes into the inventory: locate each instance, map its configuration
 // region once (read-only), walk it, and name the unit as Linux names the PMU (arm-cmn.c
 // arm_cmn_probe(): arm_cmn_<n>, numbered in probe order).
+#include "pmukit/families/cmn/cmn_discovery.h"
+
 #include <fmt/format.h>
 
 #include "cmn_locate.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
-#include "pmukit/families/cmn/cmn_discovery.h"
+#include "pmukit/families/cmn/cmn_walk.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
@@ -75,7 +77,6 @@ unsigned discover_cmn(Machine& machine, const Topology& topo, const std::vector<
   unsigned index = 0;
   for (auto& loc : locations) {
     PmuUnit pu;
-    pu.family = Family::Cmn;
     pu.type_name = "cmn";
     pu.pmu_kind = "arm_cmn";
     pu.num_counters = 8;    // per DTC domain (CMN_DT_NUM_COUNTERS)
@@ -99,7 +100,7 @@ unsigned discover_cmn(Machine& machine, const Topology& topo, const std::vector<
     if (u.kernel_pmu.empty() && locations.size() > 1)
       pu.notes.push_back("named in the order found; Linux numbers arm_cmn_<n> in probe order");
     add_notes(u, data.part(u.part), pu);
-    pu.detail = std::move(u);
+    pu.set_detail(std::move(u));
     inv.units.push_back(std::move(pu));
   }
   return static_cast<unsigned>(locations.size());

@@ -9,13 +9,16 @@
 // Where pmukit differs: PMCR is written without OVFL_INTR_EN (no interrupt handler exists outside
 // the kernel), DTC_CTL.DT_EN is set at reset rather than at probe, and occupancy filters and
 // watchpoints are not programmed (such events are refused, so --backend auto sends them to perf).
+#include "cmn_driver.h"
+
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "cmn_plan.h"
-#include "../../pmu/drivers.h"
+#include "pmukit/families/cmn/cmn_layout.h"
 #include "pmukit/families/cmn/cmn_regs.h"
+#include "pmukit/util/error.h"
 
 namespace pmukit::pmu {
 
@@ -23,6 +26,7 @@ namespace {
 
 namespace cmn = regs::cmn;
 using discovery::CmnUnit;
+using Role = CmnRole;
 
 class CmnDriver : public UnitDriver {
  public:
@@ -120,7 +124,7 @@ class CmnDriver : public UnitDriver {
     if (phase != RestorePhase::PutBack) return;
     // Everything but PMCR by value (DTC_CTL, counters, DTM configs, event selects), then PMCR.
     for (const auto& r : layout_.registers)
-      if (r.owned && r.role != Role::PmuControl) g.write(r.reg, g.original(r.reg));
+      if (r.owned && !r.is(Role::PmuControl)) g.write(r.reg, g.original(r.reg));
     for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
       const Reg& pmcr = layout_.at(Role::PmuControl, d);
       g.write(pmcr, g.original(pmcr));

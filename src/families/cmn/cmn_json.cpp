@@ -1,4 +1,6 @@
 // pmukit -- an Arm CMN mesh as JSON (the "arm-cmn" member of a unit, docs/json.md).
+#include "pmukit/families/cmn/cmn_json.h"
+
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/text.h"

@@ -1,24 +1,32 @@
 // pmukit -- an Arm CMN mesh's counting registers: per DTC domain DTC_CTL, PMCR, the eight global
 // counters and the cycle counter; per DTM its PMU_CONFIG and local counters; per node with events
 // its event select(s). Linux arm-cmn.c programs the same ones (arm_cmn_init_dtc(),
-// arm_cmn_init_dtm(), arm_cmn_event_add(), arm_cmn_set_event_sel_lo()); offsets are regs/cmn.h's.
+// arm_cmn_init_dtm(), arm_cmn_event_add(), arm_cmn_set_event_sel_lo()); offsets are cmn_regs.h's.
 //
 // Every one of them lies in a node block the walk read (a DTC node, an XP, a device node), so
 // nothing outside the discovered DTM/DTC and event-select registers is ever owned, hence written;
 // the blocks mapped are those nodes' PMU pages (and a DTC's first page, for DTC_CTL), not the
 // whole configuration region.
-#include "../../pmu/drivers.h"
-#include "pmukit/families/cmn/cmn_unit.h"
+#include "pmukit/families/cmn/cmn_layout.h"
+
 #include "pmukit/families/cmn/cmn_regs.h"
+#include "pmukit/families/cmn/cmn_unit.h"
+#include "pmukit/platform/database.h"
 
 namespace pmukit::pmu {
 
 namespace {
 
+using Role = CmnRole;
+
 constexpr std::uint64_t kPage = 0x1000;  // a node's PMU registers fill one 4 KiB page
 
+constexpr std::string_view kRoleNames[] = {"DTC_CTL",            "PMU control",     "cycle counter", "counter",
+                                           "por_dtm_pmu_config", "por_dtm_pmevcnt", "pmu_event_sel"};
+static_assert(std::size(kRoleNames) == static_cast<std::size_t>(CmnRole::EventSelect) + 1);
+
 void add(UnitLayout& l, Role role, unsigned index, Reg reg, unsigned instance = 0) {
-  l.registers.push_back({role, static_cast<std::uint16_t>(index), static_cast<std::uint16_t>(instance), reg, true});
+  l.add(role, index, reg, true, instance);
 }
 
 // Nodes whose events a DTM counts through their event select: every type the kernel counts but
@@ -35,6 +43,7 @@ UnitLayout cmn_layout(const discovery::PmuUnit& unit, const platform::Database& 
   namespace cmn = regs::cmn;
   const auto& u = *unit.as<discovery::CmnUnit>();
   UnitLayout l;
+  l.role_names = kRoleNames;
   if (!u.walked || u.dtcs.empty()) return l;
   const auto& soc = db.soc(platform::SocSection::Cmn);
   const auto* data = soc.cmn ? &*soc.cmn : nullptr;

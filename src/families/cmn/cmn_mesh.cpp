@@ -11,12 +11,13 @@
 // 1 and 2 otherwise, 3 and 2 in a 1x1 mesh. A device node's XP is the one its id names
 // (arm_cmn_node_to_xp()); its DTM is that XP's first, plus port / 2 with multiple DTMs
 // (arm_cmn_init_dtcs()); its DTC domain is the XP's (arm_cmn_dtc_domain()).
+#include "pmukit/families/cmn/cmn_mesh.h"
+
 #include <algorithm>
 #include <bit>
 
 #include <fmt/format.h>
 
-#include "pmukit/families/cmn/cmn_discovery.h"
 #include "pmukit/families/cmn/cmn_regs.h"
 
 namespace pmukit::discovery {

@@ -6,9 +6,10 @@
 // type (the kernel's type and eventid terms, lower-case hex), and "cycles" (platforms/sim/rates.json).
 #include <fmt/format.h>
 
-#include "pmukit/families/cmn/cmn_unit.h"
+#include "cmn_model.h"
+#include "pmukit/families/cmn/cmn_layout.h"
 #include "pmukit/families/cmn/cmn_regs.h"
-#include "pmukit/sim/simulator.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 
 namespace pmukit::sim {
 
@@ -17,7 +18,7 @@ namespace {
 namespace cmn = regs::cmn;
 using discovery::CmnNode;
 using discovery::CmnUnit;
-using pmu::Role;
+using Role = pmu::CmnRole;
 
 class CmnModel : public UnitModel {
  public:

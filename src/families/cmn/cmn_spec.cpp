@@ -6,6 +6,8 @@
 // from discovery's register map: offsets are written here from the CMN TRM register summaries as
 // Linux arm-cmn.c and Arm SCP-firmware's cmn700 module program them, and the node id encoding is
 // the TRM's (x, y each 2 bits up to a 4x4 mesh, 3 up to 8x8, 4 beyond; then port, then device).
+#include "cmn_spec.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -18,7 +20,6 @@
 
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
-#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 

@@ -6,12 +6,14 @@
 // checks: every node offset must lie inside the mapped region, be aligned to the part's node
 // size and not have been visited; child counts are bounded (144 XPs, 32 children per XP); device
 // nodes' own children are never followed. External and isolated children are never read.
+#include "pmukit/families/cmn/cmn_walk.h"
+
 #include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "pmukit/families/cmn/cmn_discovery.h"
+#include "pmukit/families/cmn/cmn_mesh.h"
 #include "pmukit/families/cmn/cmn_regs.h"
 
 namespace pmukit::discovery {

@@ -9,11 +9,12 @@
 #include "pmukit/access/register_window.h"
 #include "pmukit/acpi/apmt.h"
 #include "pmukit/discovery/kernel_pmus.h"
+#include "pmukit/discovery/unit_helpers.h"
+#include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
-#include "../../discovery/unit_helpers.h"
 
 namespace pmukit::discovery {
 
@@ -65,8 +66,7 @@ CoreSightUnit unit_of_node(const acpi::ApmtNode& n) {
 
 // Page 0's ID registers. Discovery only reads: page 0 is mapped PROT_READ, page 1 only to prove
 // it is reachable. Throws Error when a page cannot be mapped.
-void read_id_registers(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightUnit& cu, CoreSightStats& stats) {
-  ++stats.mmaps;
+void read_id_registers(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightUnit& cu) {
   auto page0 = ctx.machine.memory().map(n.base0, cs::kPageBytes, false);
   cu.mapped_through = page0->source();
   cu.pmcfgr = page0->read32(cs::PMCFGR);
@@ -74,10 +74,7 @@ void read_id_registers(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightUnit&
   cu.pmiidr_register = page0->read32(cs::PMIIDR);
   cu.pmpidr[4] = page0->read32(cs::PMPIDR4);
   for (unsigned i = 0; i < 4; ++i) cu.pmpidr[i] = page0->read32(cs::PMPIDR0 + 4 * i);
-  if (n.dual_page()) {
-    ++stats.mmaps;
-    ctx.machine.memory().map(n.base1, cs::kPageBytes, false);
-  }
+  if (n.dual_page()) ctx.machine.memory().map(n.base1, cs::kPageBytes, false);
 }
 
 // Effective PMIIDR, in the kernel's order of precedence, and the product it names.
@@ -167,11 +164,11 @@ void add_quirk_notes(const acpi::ApmtNode& n, const CoreSightUnit& cu, const pla
                                    cs::PmiidrProduct::get(cu.pmiidr), match.implementer->kernel_module));
 }
 
-void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) {
+bool add_node(NodeContext& ctx, const acpi::ApmtNode& n) {
   std::string where = fmt::format("APMT {}", n.where());
   if (!n.known_type()) {
     ctx.inv.warnings.push_back(fmt::format("{}: skipped: node type {} is unknown", where, n.type));
-    return;
+    return false;
   }
   // Each page of a CoreSight PMU is a 4 KB frame (ARM IHI 0091 "the PMU occupies one or two 4KB
   // pages"); a base that is not page-aligned, or a page that wraps, is not one to map.
@@ -179,20 +176,19 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
     if (base % cs::kPageBytes || base > UINT64_MAX - cs::kPageBytes) {
       ctx.inv.warnings.push_back(
           fmt::format("{}: skipped: {} {:#x} is not a 4 KiB-aligned page address", where, name, base));
-      return;
+      return false;
     }
   }
   CoreSightUnit cu = unit_of_node(n);
   try {
-    read_id_registers(ctx, n, cu, stats);
+    read_id_registers(ctx, n, cu);
   } catch (const Error& e) {
     ctx.inv.warnings.push_back(fmt::format("{}: skipped: {}", where, e.what()));
-    return;
+    return false;
   }
   auto match = identify(ctx, n, cu);
   const auto& product = *match.product;
   PmuUnit pu;
-  pu.family = Family::CoreSight;
   pu.num_counters = static_cast<unsigned>(cs::PmcfgrN::get(cu.pmcfgr)) + 1;
   pu.counter_width = static_cast<unsigned>(cs::PmcfgrSize::get(cu.pmcfgr)) + 1;
   pu.pmu_kind = product.pmu_kind;
@@ -211,16 +207,16 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
     ctx.inv.warnings.push_back(
         fmt::format("{}: the kernel registered it as {}, pmukit names it {}", where, cu.kernel_pmu, pu.name));
   add_quirk_notes(n, cu, match, pu);
-  pu.detail = std::move(cu);
+  pu.set_detail(std::move(cu));
   ctx.inv.units.push_back(std::move(pu));
-  ++stats.nodes;
+  return true;
 }
 
 }  // namespace
 
-CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
-                                  const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inv) {
-  CoreSightStats stats;
+unsigned discover_coresight(Machine& machine, const Topology& topology, const std::vector<acpi::AcpiDevice>& acpi_devices,
+                            Inventory& inv) {
+  unsigned nodes = 0;
   const auto& db = platform::Database::builtin();
   std::optional<std::vector<std::uint8_t>> bytes;
   auto file = (machine.param("acpi.path") / "APMT").string();
@@ -228,17 +224,17 @@ CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
     bytes = acpi::read_table(machine, "APMT");
   } catch (const Error& e) {
     inv.warnings.push_back(fmt::format("{} (CoreSight PMUs cannot be listed without it)", e.what()));
-    return stats;
+    return nodes;
   }
-  if (!bytes) return stats;
+  if (!bytes) return nodes;
   const auto& soc = db.soc(platform::SocSection::CoreSight);
-  if (!soc.coresight) return stats;  // asked only now: without an APMT nothing needs the SoC data
+  if (!soc.coresight) return nodes;  // asked only now: without an APMT nothing needs the SoC data
   acpi::Apmt apmt;
   try {
     apmt = acpi::parse_apmt(*bytes, file);
   } catch (const Error& e) {
     inv.warnings.push_back(fmt::format("{}: APMT not used", e.what()));
-    return stats;
+    return nodes;
   }
   inv.apmt = ApmtSummary{file,
                          apmt.header.revision,
@@ -250,8 +246,8 @@ CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
   auto procs = acpi::processors(acpi_devices);
   auto kernel = read_kernel_pmus(machine);
   NodeContext ctx{machine, topology, procs, kernel, *soc.coresight, db, inv, {}};
-  for (const auto& n : apmt.nodes) add_node(ctx, n, stats);
-  return stats;
+  for (const auto& n : apmt.nodes) nodes += add_node(ctx, n) ? 1 : 0;
+  return nodes;
 }
 
 }  // namespace pmukit::discovery

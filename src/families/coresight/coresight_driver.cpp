@@ -12,14 +12,17 @@
 
 #include <fmt/format.h>
 
-#include "../../pmu/drivers.h"
+#include "coresight_driver.h"
+#include "pmukit/families/coresight/coresight_layout.h"
 #include "pmukit/families/coresight/coresight_regs.h"
+#include "pmukit/platform/database.h"
 
 namespace pmukit::pmu {
 
 namespace {
 
 using namespace regs::coresight;
+using Role = CoreSightRole;
 
 class CoreSightDriver : public UnitDriver {
  public:
@@ -135,7 +138,7 @@ class CoreSightDriver : public UnitDriver {
     }
     if (phase != RestorePhase::PutBack) return;
     for (const auto& r : layout_.registers)
-      if (r.owned && !write_one(r.role) && r.role != Role::PmuControl) g.write(r.reg, g.original(r.reg));
+      if (r.owned && !write_one(r) && !r.is(Role::PmuControl)) g.write(r.reg, g.original(r.reg));
     // Write-one registers are restored by effect, not by value: clear the overflow flags our run
     // raised, and re-enable what was enabled before.
     for (unsigned b = 0; b < enable_.size(); ++b) {
@@ -204,7 +207,9 @@ class CoreSightDriver : public UnitDriver {
     }
   }
 
-  static bool write_one(Role r) { return r == Role::EnableSet || r == Role::EnableClear || r == Role::OverflowClear; }
+  static bool write_one(const UnitRegister& r) {
+    return r.is(Role::EnableSet) || r.is(Role::EnableClear) || r.is(Role::OverflowClear);
+  }
   bool is_cycles(const syntax::EncodedEvent& e) const {
     const std::uint64_t cfg[3] = {e.config, e.config1, e.config2};
     if (!prog_.cycles_bit) return false;

@@ -6,15 +6,16 @@
 // PMCNTENCLR reads 0 (any non-zero value is a clear request); PMOVSCLR holds the overflow flags
 // plus a marker in a bit no counter uses, so writing back the counters' flags is always a change.
 // A block whose banks have no spare bit gets no overflow flags.
+#include "coresight_model.h"
+#include "pmukit/families/coresight/coresight_layout.h"
 #include "pmukit/families/coresight/coresight_regs.h"
-#include "pmukit/sim/simulator.h"
 
 namespace pmukit::sim {
 
 namespace {
 
 using namespace regs::coresight;
-using pmu::Role;
+using Role = pmu::CoreSightRole;
 
 class CoreSightModel : public UnitModel {
  public:

@@ -12,9 +12,10 @@
 #include "pmukit/access/pci_access.h"
 #include "pmukit/pci/pci_regs.h"
 #include "pmukit/platform/database.h"
+#include "pmukit/discovery/unit_helpers.h"
 #include "pmukit/families/designware/designware_regs.h"
+#include "pmukit/families/designware/designware_unit.h"
 #include "pmukit/util/bits.h"
-#include "../../discovery/unit_helpers.h"
 
 namespace pmukit::discovery {
 
@@ -72,7 +73,6 @@ DwcUnit unit_of(Machine& machine, const platform::DwcRasDes& dwc, const pci::Dev
 PmuUnit pmu_unit_of(const platform::DwcRasDes& dwc, const pci::Device& d, const DwcUnit& u, const Topology& topo) {
   const auto& db = platform::Database::builtin();
   PmuUnit pu;
-  pu.family = Family::DwcRasDes;
   // bdf = segment << 24 | bus << 16 | device << 8 | function: the Anolis OS driver's naming
   // (DWC_PCIE_CREATE_BDF; the Alibaba Yitian 710 PCIe PMU guide's pcie_bdf_200 is 0000:00:02.0).
   const std::uint64_t bdf =
@@ -121,7 +121,7 @@ unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& d
       if (c.vsec->length < regs::dwc::kSpan)
         inv.warnings.push_back(fmt::format("{}: length {:#x} does not cover the counter registers (+{:#04x}..+{:#04x})",
                                            where, c.vsec->length, regs::dwc::EVENT_CNT_CTL, regs::dwc::kSpan - 1));
-      pu.detail = std::move(u);
+      pu.set_detail(std::move(u));
       inv.units.push_back(std::move(pu));
       ++found;
       break;  // the kernel takes the first RAS DES VSEC of a root port

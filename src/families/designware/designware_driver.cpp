@@ -33,14 +33,17 @@
 #include <algorithm>
 #include <set>
 
-#include "../../pmu/drivers.h"
+#include "designware_driver.h"
+#include "pmukit/families/designware/designware_layout.h"
 #include "pmukit/families/designware/designware_regs.h"
+#include "pmukit/families/designware/designware_unit.h"
 
 namespace pmukit::pmu {
 
 namespace {
 
 using namespace regs::dwc;
+using Role = DwcRole;
 
 bool counts_in_parallel(std::uint64_t id) {
   const auto group = LaneEventGroup::get(id);
@@ -129,7 +132,7 @@ class DwcDriver : public UnitDriver {
   }
 
   unsigned link_lanes() const {
-    const auto* d = std::get_if<discovery::DwcUnit>(&unit_.detail);
+    const auto* d = unit_.as<discovery::DwcUnit>();
     return d ? d->lanes : 0;
   }
   // A lane the link does not have (its width unknown: nothing to check).

@@ -7,15 +7,16 @@
 // settles after each write to it (WriteGuard::commands), so each step sees one command.
 #include <map>
 
+#include "designware_model.h"
+#include "pmukit/families/designware/designware_layout.h"
 #include "pmukit/families/designware/designware_regs.h"
-#include "pmukit/sim/simulator.h"
 
 namespace pmukit::sim {
 
 namespace {
 
 using namespace regs::dwc;
-using pmu::Role;
+using Role = pmu::DwcRole;
 
 struct LaneCounter {
   std::uint64_t value = 0;

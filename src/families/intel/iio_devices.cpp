@@ -2,11 +2,14 @@
 // read_iio_topology and the PCI topology: a device is attributed through the function it hangs
 // from on a stack's buses (its outermost bridge, or itself), which the stack's layout rules give a
 // part (PCM pcm-iio-topology.cpp *StackProbe: root ports by device number, accelerators by id).
+#include "pmukit/families/intel/iio_devices.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "iio_kernel.h"
+#include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/syntax/format.h"
 

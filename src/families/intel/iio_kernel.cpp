@@ -1,5 +1,7 @@
 // pmukit -- the IIO mapping Linux exposes (/sys/devices/uncore_iio_<n>/die<x>, "segment:bus"), as
 // a cross-check of the config-space route and as the route itself when config space is unreadable.
+#include "iio_kernel.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -7,7 +9,6 @@
 
 #include <fmt/format.h>
 
-#include "iio_kernel.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/util/file.h"

@@ -1,4 +1,5 @@
-// pmukit -- internal: what the IIO mapping files share (iio_stacks.cpp, iio_kernel.cpp, iio_map.cpp).
+// pmukit -- internal: the kernel's view of IIO stacks (uncore_iio_<n>/die<x>) and the die and
+// socket numbering the IIO files share (iio_kernel.cpp).
 #pragma once
 
 #include <string>

@@ -9,11 +9,12 @@
 //          8086:325B with the die chop in CAPID4 (0x94) bits 7:6.
 // Register places are written here from PCM (pcm-iio-topology.cpp, utils.cpp get_cpu_bus, types.h)
 // and Linux uncore_snbep.c, independently of the platform data that reads them back.
+#include "iio_spec.h"
+
 #include <fmt/format.h>
 
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
-#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 

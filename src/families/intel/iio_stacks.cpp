@@ -1,5 +1,7 @@
 // pmukit -- Intel IIO stacks: root bus, socket and PMU of every stack, read from config space the
 // way the model's scheme says (platforms/intel/iio_*.json), each register once.
+#include "pmukit/families/intel/iio_stacks.h"
+
 #include <algorithm>
 #include <map>
 #include <set>

@@ -11,7 +11,9 @@
 #include "pmukit/access/pci_access.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
+#include "intel_overlap.h"
 #include "pmukit/families/intel/intel_table.h"
+#include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/families/intel/intel_regs.h"
 #include "pmukit/util/error.h"
@@ -150,17 +152,14 @@ std::vector<TableLocation> msr_tables(Machine& machine, const Topology& topo, st
 
 // Maps a table once: the whole BAR when its size is known (one mmap), else the global record's
 // page first and then exactly the table's size (two).
-std::unique_ptr<RegisterWindow> map_table(Machine& machine, std::uint64_t base, unsigned& mmaps) {
+std::unique_ptr<RegisterWindow> map_table(Machine& machine, std::uint64_t base) {
   PhysicalMemory& mem = machine.memory();
   if (auto bar = mem.find_bar(base, kRecordBytes)) {
-    ++mmaps;
     return mem.map(base, std::min(bar->end - base + 1, kMaxTableBytes), false);
   }
-  ++mmaps;
   auto first = mem.map(base, 0x1000, false);
   std::uint64_t need = std::min(table_bytes(first->read64(0)), kMaxTableBytes);
   if (need <= first->size()) return first;
-  ++mmaps;
   return mem.map(base, need, false);
 }
 
@@ -342,7 +341,6 @@ void add_units(UnitContext& ctx, const DecodedTable& decoded, IntelTable& table)
       continue;
     }
     PmuUnit pu;
-    pu.family = Family::IntelUncore;
     pu.type_name = bt ? bt->name : "";
     pu.pmu_kind = bt ? bt->pmu_kind : ctx.platform ? ctx.platform->unnamed_pmu : "intel_generic";
     pu.socket = table.socket;
@@ -352,7 +350,7 @@ void add_units(UnitContext& ctx, const DecodedTable& decoded, IntelTable& table)
     if (bt && bt->unreliable) pu.notes.push_back("unreliable discovery data: " + *bt->unreliable);
     if (iu.access == RegAccess::Msr && iu.msr_cpu < 0)
       pu.notes.push_back("no CPU of this socket is known for MSR access");
-    pu.detail = std::move(iu);
+    pu.set_detail(std::move(iu));
     ctx.inv.units.push_back(std::move(pu));
     ++table.valid_units;
   }
@@ -375,9 +373,9 @@ void name_units(Inventory& inv) {
 
 }  // namespace
 
-IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Device>& devices, const Topology& topology,
-                                   const platform::IntelUncore* platform, Inventory& inventory) {
-  IntelDiscoveryStats stats;
+unsigned discover_intel(Machine& machine, const std::vector<pci::Device>& devices, const Topology& topology,
+                        const platform::IntelUncore* platform, Inventory& inventory) {
+  unsigned tables = 0;
   auto locations = pci_tables(machine, devices, topology, inventory);
   auto from_msr = msr_tables(machine, topology, inventory.warnings);
   locations.insert(locations.end(), from_msr.begin(), from_msr.end());
@@ -389,9 +387,7 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
     if (table.origin == "pci") table.die = dies_per_socket[table.socket]++;
     std::unique_ptr<RegisterWindow> window;
     try {
-      unsigned mmaps = 0;
-      window = map_table(machine, loc.base, mmaps);
-      stats.mmap_calls += mmaps;
+      window = map_table(machine, loc.base);
     } catch (const Error& e) {
       inventory.warnings.push_back(
           fmt::format("{}: table at {:#x} cannot be read: {}", table.source, loc.base, e.what()));
@@ -413,13 +409,13 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
     table.global_ctl = decoded.global_ctl;
     table.skipped_units = decoded.skipped;
     table.empty_records = decoded.empty;
-    ++stats.tables;
+    ++tables;
     inventory.intel_tables.push_back(table);
     if (decoded.valid) add_units(ctx, decoded, inventory.intel_tables.back());
   }
   name_units(inventory);
   warn_overlapping_units(inventory);
-  return stats;
+  return tables;
 }
 
 }  // namespace pmukit::discovery

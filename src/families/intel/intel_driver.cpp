@@ -7,12 +7,16 @@
 // kernel path passes config as-is (hardware.md 1.7). Register widths are the layout's. Events go
 // on the counters their box type's constraint table allows (platforms/intel/counter_constraints.json,
 // the kernel's uncore_assign_events): IIO inbound events on counters 0-1, outbound on 2-3.
+#include "intel_driver.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "../../pmu/drivers.h"
+#include "pmukit/families/intel/intel_layout.h"
+#include "pmukit/families/intel/intel_unit.h"
+#include "pmukit/util/error.h"
 #include "pmukit/pmu/counter_assignment.h"
 #include "pmukit/families/intel/intel_regs.h"
 
@@ -21,6 +25,7 @@ namespace pmukit::pmu {
 namespace {
 
 using namespace regs::intel;
+using Role = IntelRole;
 
 constexpr std::uint64_t kFixedEvent = 0xff;  // UNCORE_FIXED_EVENT: the box's fixed counter
 
@@ -118,7 +123,7 @@ class IntelBoxDriver : public UnitDriver {
     if (phase == RestorePhase::Quiesce) g.write(box_, BoxCtlFreeze::put(1));
     if (phase != RestorePhase::PutBack) return;
     for (const auto& r : layout_.registers)
-      if (r.owned && r.role != Role::BoxControl) g.write(r.reg, g.original(r.reg));
+      if (r.owned && !r.is(Role::BoxControl)) g.write(r.reg, g.original(r.reg));
     g.write(box_, g.original(box_));
   }
 

@@ -1,14 +1,16 @@
 // pmukit -- simulated Intel uncore box: freeze, reset-control, reset-counter and enable bits, and
 // the event constraints (an event counts only on the counters its rule allows).
+#include "intel_model.h"
+#include "pmukit/families/intel/intel_layout.h"
 #include "pmukit/families/intel/intel_regs.h"
-#include "pmukit/sim/simulator.h"
+#include "pmukit/families/intel/intel_unit.h"
 
 namespace pmukit::sim {
 
 namespace {
 
 using namespace regs::intel;
-using pmu::Role;
+using Role = pmu::IntelRole;
 
 class IntelModel : public UnitModel {
  public:

@@ -1,6 +1,8 @@
 // pmukit -- no two discovered Intel units may claim one register block. A table that places two
 // boxes on one block (an early gnr-2s description put I/O-die IIO boxes on the MSRs of a compute
 // die's mdf_sbo boxes) makes every write to one a write to the other.
+#include "intel_overlap.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -8,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/families/intel/intel_discovery.h"
 #include "pmukit/families/intel/intel_regs.h"
+#include "pmukit/families/intel/intel_unit.h"
 
 namespace pmukit::discovery {
 

@@ -1,10 +1,11 @@
-// pmukit -- machine-spec sections for Intel: discovery tables (in a BAR or behind an MSR) and MSRs.
+// pmukit -- the machine spec's "intel_tables" section: discovery tables (in a BAR or behind an MSR).
+#include "intel_spec.h"
+
 #include <fmt/format.h>
 
 #include "pmukit/families/intel/intel_table_writer.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/limits.h"
-#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 
@@ -86,18 +87,6 @@ void add_group(const json& g, const std::string& where, int socket, int msr_cpu,
 }
 
 }  // namespace
-
-void write_msrs(const json& section, Context& ctx) {
-  const std::string sw = "msrs";
-  if (!section.is_array()) expected(sw, "an array", section);
-  for (std::size_t i = 0; i < section.size(); ++i) {
-    std::string where = index_path(sw, i);
-    const json& m = section[i];
-    ctx.builder.set_msr(static_cast<int>(num_in(need(m, "cpu", where), limits::kCpus - 1, key_path(where, "cpu"))),
-                        static_cast<std::uint32_t>(num_in(need(m, "msr", where), 0xffffffff, key_path(where, "msr"))),
-                        num(need(m, "value", where), key_path(where, "value")));
-  }
-}
 
 void write_intel_tables(const json& section, Context& ctx) {
   const std::string sw = "intel_tables";

@@ -6,9 +6,10 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/kernel_pmus.h"
+#include "pmukit/discovery/unit_helpers.h"
+#include "pmukit/families/tegra410/tegra410_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/file.h"
-#include "../../discovery/unit_helpers.h"
 
 namespace pmukit::discovery {
 
@@ -23,8 +24,8 @@ PmuUnit unit_of(const acpi::AcpiDevice& dev, const platform::T410Block& block, T
   u.acpi_path = dev.path;
   u.peer = block.peer;
   u.registers = block.registers;
+  u.kind = block.family == "t410-c2c" ? T410Unit::Kind::C2c : T410Unit::Kind::CmemLatency;
   PmuUnit pu;
-  pu.family = block.family == "t410-c2c" ? Family::T410C2c : Family::T410CmemLatency;
   pu.type_name = block.interface;
   pu.pmu_kind = block.pmu_kind;
   pu.num_counters = block.counters;
@@ -127,11 +128,11 @@ unsigned discover_t410_blocks(Machine& machine, const std::vector<acpi::AcpiDevi
     find_regions(*iomem, machine.param("iomem.path").string(), dev, *block, u, pu, inv);
     if (kernel->has(pu.name)) {
       if (auto peer = machine.files().read_line(machine.param("events.path") / pu.name / "peer")) u.peer = *peer;
-    } else if (pu.family == Family::T410C2c && u.peer.empty()) {
+    } else if (u.kind == T410Unit::Kind::C2c && u.peer.empty()) {
       pu.notes.push_back("peer (CPU or GPU) comes from _DSD cpu_en_mask/gpu*_en_mask, not exported; the driver's "
                          "'peer' sysfs file shows it once loaded");
     }
-    pu.detail = std::move(u);
+    pu.set_detail(std::move(u));
     inv.units.push_back(std::move(pu));
     ++found;
   }

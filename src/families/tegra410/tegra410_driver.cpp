@@ -8,8 +8,11 @@
 // off in cmem_lat_pmu_disable), so stop/start need only CTRL.
 #include <fmt/format.h>
 
-#include "../../pmu/drivers.h"
+#include "pmukit/families/tegra410/tegra410_layout.h"
 #include "pmukit/families/tegra410/tegra410_regs.h"
+#include "pmukit/families/tegra410/tegra410_unit.h"
+#include "pmukit/util/error.h"
+#include "tegra410_driver.h"
 #include "pmukit/util/bits.h"
 
 namespace pmukit::pmu {
@@ -17,6 +20,7 @@ namespace pmukit::pmu {
 namespace {
 
 using namespace regs::t410;
+using Role = T410Role;
 
 class T410Driver : public UnitDriver {
  public:
@@ -111,11 +115,11 @@ class T410Driver : public UnitDriver {
 std::unique_ptr<UnitDriver> make_t410_block(const UnitLayout& layout) {
   const auto& unit = *layout.unit;
   const auto& u = *unit.as<discovery::T410Unit>();
-  if (!layout.find(Role::PmuControl))
+  if (!layout.find(T410Role::PmuControl))
     throw Error(fmt::format("{}: its register regions are not visible here ({}); pmukit cannot program it directly, "
                             "use --backend perf",
                             unit.name, u.resources_source.empty() ? "no resources" : u.resources_source));
-  return std::make_unique<T410Driver>(layout, unit.family == discovery::Family::T410CmemLatency);
+  return std::make_unique<T410Driver>(layout, u.kind == discovery::T410Unit::Kind::CmemLatency);
 }
 
 }  // namespace pmukit::pmu

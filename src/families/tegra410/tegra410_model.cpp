@@ -2,21 +2,23 @@
 // clear of every instance's counters, and per-instance counting at the modelled rates.
 #include <array>
 
+#include "pmukit/families/tegra410/tegra410_layout.h"
 #include "pmukit/families/tegra410/tegra410_regs.h"
-#include "pmukit/sim/simulator.h"
+#include "pmukit/families/tegra410/tegra410_unit.h"
+#include "tegra410_model.h"
 
 namespace pmukit::sim {
 
 namespace {
 
 using namespace regs::t410;
-using pmu::Role;
+using Role = pmu::T410Role;
 
 class T410Model : public UnitModel {
  public:
   T410Model(const pmu::UnitLayout& layout, const Rates& rates)
       : l_(layout), kind_(layout.unit->pmu_kind), rates_(rates),
-        cmem_(layout.unit->family == discovery::Family::T410CmemLatency),
+        cmem_(layout.unit->as<discovery::T410Unit>()->kind == discovery::T410Unit::Kind::CmemLatency),
         instances_(static_cast<unsigned>(layout.unit->as<discovery::T410Unit>()->instance_bases.size())),
         acc_(instances_) {}
 
@@ -76,7 +78,7 @@ class T410Model : public UnitModel {
 }  // namespace
 
 std::unique_ptr<UnitModel> make_t410_model(const pmu::UnitLayout& layout, const Rates& rates) {
-  if (!layout.find(Role::PmuControl)) return nullptr;  // regions not visible: nothing to model
+  if (!layout.find(pmu::T410Role::PmuControl)) return nullptr;  // regions not visible: nothing to model
   return std::make_unique<T410Model>(layout, rates);
 }
 

@@ -2,6 +2,7 @@
 // UIDs and containers, and /proc/iomem as root and non-root see it.
 #include <gtest/gtest.h>
 
+#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,7 @@ json arm_machine(json extra) {
 
 TEST(AcpiDevices, ProcessorsMapUidsToCpusAndContainers) {
   test::TempDir dir;
-  snapshot::build_from_spec(arm_machine({{"acpi_processors", {{"containers", true}, {"uid_base", 0x100}}}}), dir / "m");
+  families::build_from_spec(arm_machine({{"acpi_processors", {{"containers", true}, {"uid_base", 0x100}}}}), dir / "m");
   Machine m(MachineOptions{dir / "m"});
   auto devs = acpi::list_devices(m);
   auto procs = acpi::processors(devs);
@@ -56,7 +57,7 @@ TEST(AcpiDevices, PlatformDeviceResourcesComeFromIomemOnceEach) {
            {"kernel_pmu", "nvidia_cmem_latency_pmu_1"},
            {"resources", json::array({json{{"base", "0x40000000"}, {"size", "0x1000"}},
                                       json{{"base", "0x40010000"}, {"size", "0x1000"}}})}};
-  snapshot::build_from_spec(arm_machine({{"acpi_devices", json::array({dev})}}), dir / "m");
+  families::build_from_spec(arm_machine({{"acpi_devices", json::array({dev})}}), dir / "m");
   Machine m(MachineOptions{dir / "m"});
   auto devs = acpi::list_devices(m);
   ASSERT_EQ(devs.size(), 1u);

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "discovered.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/families/cmn/cmn_discovery.h"
+#include "pmukit/families/cmn/cmn_mesh.h"
 
 using namespace pmukit;
 using discovery::CmnNode;
@@ -54,7 +56,7 @@ TEST(CmnDiscovery, BundledYitianHasTheGuidesCclaNodes) {
   Discovered y(std::string("yitian"));
   const auto* pu = y.unit("arm_cmn_0");
   ASSERT_NE(pu, nullptr) << y.warnings();
-  EXPECT_EQ(pu->family, discovery::Family::Cmn);
+  EXPECT_EQ(discovery::family_name(*pu), "arm-cmn");
   const auto& u = *pu->as<CmnUnit>();
   EXPECT_TRUE(u.walked);
   EXPECT_EQ(u.part_name, "CMN-700");

@@ -11,7 +11,9 @@
 #include <map>
 #include <set>
 
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/families/cmn/cmn_discovery.h"
+#include "pmukit/families/cmn/cmn_walk.h"
 #include "pmukit/platform/database.h"
 
 using namespace pmukit;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "discovered.h"
+#include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/families/coresight/coresight_discovery.h"
 #include "pmukit/discovery/discover.h"
@@ -79,7 +80,7 @@ TEST(CoreSight, Grace2sInventoryIsComplete) {
   ASSERT_TRUE(g.r.inventory.apmt);
   EXPECT_EQ(g.r.inventory.apmt->nodes, 10u);
   EXPECT_TRUE(g.r.inventory.apmt->checksum_ok);
-  EXPECT_EQ(g.r.coresight_mmaps, 20u);  // page 0 and page 1 of each dual-page node
+  EXPECT_EQ(g.mmaps, 20u);  // page 0 and page 1 of each dual-page node
 }
 
 TEST(CoreSight, T410RcComesFromTheKernelPmuOfEachNode) {

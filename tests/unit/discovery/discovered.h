@@ -9,7 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/access/register_window.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/test_support.h"
 
@@ -19,14 +20,15 @@ struct Discovered {
   TempDir dir;
   std::unique_ptr<Machine> machine;
   discovery::DiscoveryResult r;
+  std::uint64_t mmaps = 0;  // mappings discovery made (RegisterWindow::mmap_calls)
   // A machine spec (docs/snapshot-format.md); `opts` may move paths (its root is set here).
   explicit Discovered(const nlohmann::json& spec, MachineOptions opts = {}) {
-    snapshot::build_from_spec(spec, dir.path() / "m");
+    families::build_from_spec(spec, dir.path() / "m");
     discover_at(std::move(opts));
   }
   // A bundled machine (pmu-sim list).
   explicit Discovered(const std::string& bundled) {
-    snapshot::build_bundled(bundled, dir.path() / "m");
+    families::build_bundled(bundled, dir.path() / "m");
     discover_at({});
   }
   const discovery::PmuUnit* unit(const std::string& name) const {
@@ -54,7 +56,9 @@ struct Discovered {
   void discover_at(MachineOptions opts) {
     opts.root = dir.path() / "m";
     machine = std::make_unique<Machine>(opts);
-    r = discovery::discover(*machine);
+    const auto before = RegisterWindow::mmap_calls();
+    r = families::discover(*machine);
+    mmaps = RegisterWindow::mmap_calls() - before;
   }
 };
 

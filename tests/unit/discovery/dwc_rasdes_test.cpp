@@ -9,8 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmukit/families/designware/designware_unit.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/families/designware/designware_discovery.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/machine_spec.h"
@@ -215,13 +216,13 @@ TEST(DwcRasDes, WrongRevisionAndNonRootPortsAreRejected) {
 
 TEST(DwcRasDes, YitianMachineHasEighteenRootPortsNamedAsTheKernelDoes) {
   test::TempDir dir;
-  snapshot::build_bundled("yitian", dir / "m");
+  families::build_bundled("yitian", dir / "m");
   Machine m(MachineOptions{dir / "m"});
-  auto r = discovery::discover(m);
+  auto r = families::discover(m);
   std::vector<std::string> names;
   std::vector<const discovery::PmuUnit*> dwc;  // the machine also has a CMN mesh
   for (const auto& u : r.inventory.units)
-    if (u.family == discovery::Family::DwcRasDes) names.push_back(u.name), dwc.push_back(&u);
+    if (u.as<discovery::DwcUnit>()) names.push_back(u.name), dwc.push_back(&u);
   ASSERT_EQ(names.size(), 18u);
   // dwc_pcie_pmu.rst: 30:03.0 is dwc_rootport_3018; the Yitian article's pcie_bdf_<n> ports.
   EXPECT_NE(std::find(names.begin(), names.end(), "dwc_rootport_3018"), names.end());

@@ -10,8 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/families/intel/iio_stacks.h"
+#include "pmukit/families/intel/iio_devices.h"
 #include "pmukit/discovery/system.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/machine_spec.h"
@@ -67,7 +68,7 @@ struct IioMapped {
 
   // Builds the machine; `edit` may add files (Linux die files) before it is read.
   explicit IioMapped(const json& spec, const std::function<void(const std::filesystem::path&)>& edit = nullptr) {
-    snapshot::build_from_spec(spec, dir.path() / "m");
+    families::build_from_spec(spec, dir.path() / "m");
     if (edit) edit(dir.path() / "m");
     machine = std::make_unique<Machine>(MachineOptions{dir.path() / "m"});
     devices = pci::scan(*machine);

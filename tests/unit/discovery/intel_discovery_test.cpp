@@ -5,9 +5,10 @@
 #include <fstream>
 
 #include "discovered.h"
+#include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/register_window.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/machines.h"
@@ -241,11 +242,9 @@ TEST(IntelDiscovery, RegistersStraddlingABarEndAreSkipped) {
 
 TEST(IntelDiscovery, OneMappingPerTable) {
   json units = json::array({msr_group(0, "0-31", "0x2000"), test::pcm_spr_imc_group()});
-  auto before = RegisterWindow::mmap_calls();
   Discovered d(spr_with(units));
   EXPECT_EQ(d.r.inventory.units.size(), 40u);
-  EXPECT_EQ(d.r.intel_table_mmaps, 1u);
-  EXPECT_EQ(RegisterWindow::mmap_calls() - before, 1u);
+  EXPECT_EQ(d.mmaps, 1u);
 }
 
 TEST(IntelDiscovery, DumpFilesMapThroughDevMemInTwoSteps) {
@@ -269,9 +268,10 @@ TEST(IntelDiscovery, DumpFilesMapThroughDevMemInTwoSteps) {
   MachineOptions o{live.dir.path() / "m"};
   o.pci_dump = dump_dir / "d.txt";
   Machine m(o);
-  auto r = discovery::discover(m);
+  const auto before = RegisterWindow::mmap_calls();
+  auto r = families::discover(m);
   EXPECT_EQ(r.inventory.units.size(), 8u);
-  EXPECT_EQ(r.intel_table_mmaps, 1u);  // the whole 8-unit table fits in the first page
+  EXPECT_EQ(RegisterWindow::mmap_calls() - before, 1u);  // the whole 8-unit table fits in the first page
   EXPECT_NE(r.inventory.intel_tables.at(0).mapped_through.find("dev/mem"), std::string::npos);
 }
 

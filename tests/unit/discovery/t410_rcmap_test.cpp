@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "discovered.h"
+#include "pmukit/families/tegra410/tegra410_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/discovery/discover.h"
@@ -51,7 +52,7 @@ TEST(T410Blocks, BundledMachineListsEveryBlockWithInstancesAndBroadcast) {
   for (const char* name : want) ASSERT_NE(t.unit(name), nullptr) << name;
   const auto* c2c = t.unit("nvidia_nvlink_c2c_pmu_0");
   const auto& u = *c2c->as<T410Unit>();
-  EXPECT_EQ(c2c->family, discovery::Family::T410C2c);
+  EXPECT_EQ(discovery::family_name(*c2c), "t410-c2c");
   EXPECT_EQ(u.hid, "NVDA2023");
   EXPECT_TRUE(u.exposed);
   ASSERT_EQ(u.instance_bases.size(), 14u);
@@ -61,7 +62,7 @@ TEST(T410Blocks, BundledMachineListsEveryBlockWithInstancesAndBroadcast) {
   EXPECT_EQ(c2c->num_counters, 9u);
   EXPECT_TRUE(noted(*c2c, "peer (CPU or GPU) comes from _DSD"));
   const auto* cmem = t.unit("nvidia_cmem_latency_pmu_1");
-  EXPECT_EQ(cmem->family, discovery::Family::T410CmemLatency);
+  EXPECT_EQ(discovery::family_name(*cmem), "t410-cmem-latency");
   EXPECT_EQ(cmem->socket, 1);
   EXPECT_EQ(cmem->as<T410Unit>()->instance_bases.size(), 14u);
   EXPECT_EQ(t.unit("nvidia_nvdlink_pmu_0")->as<T410Unit>()->instance_bases.size(), 16u);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"
 #include "support/test_support.h"
@@ -22,7 +23,7 @@ namespace pmukit::test {
 class HostileSnapshot {
  public:
   explicit HostileSnapshot(const std::string& bundled) {
-    snapshot::build_bundled(bundled, root);
+    families::build_bundled(bundled, root);
     std::filesystem::create_directories(canary);
     // What a hostile link points at: files a tool must neither read nor write.
     for (const char* name : {"APMT", "cpuinfo", "type", "lock", "msr", "mem", "config"})

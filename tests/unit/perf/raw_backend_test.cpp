@@ -8,9 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "live_perf.h"
+#include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"
@@ -76,9 +77,9 @@ TEST(RawPerfBackend, AutoFallsBackToPerfForABusyUnit) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
   test::TempDir dir;
   auto root = dir.path() / "grace";
-  snapshot::build_bundled("grace-2s", root);
+  families::build_bundled("grace-2s", root);
   Machine machine(MachineOptions{root});
-  auto found = discovery::discover(machine);
+  auto found = families::discover(machine);
   auto units = found.inventory.find("nvidia_scf_pmu_0");
   ASSERT_EQ(units.size(), 1u);
   const auto* cs = units[0]->as<discovery::CoreSightUnit>();
@@ -120,7 +121,7 @@ TEST(RawPerfBackend, AutoMultiplexesDirectlyWhatOutnumbersTheCounters) {
   PMUKIT_REQUIRE_PERF_AND_MSR();
   test::TempDir dir;
   auto root = dir.path() / "t410";
-  snapshot::build_bundled("t410-2s", root);
+  families::build_bundled("t410-2s", root);
   write_file(root / "sys/bus/event_source/devices/nvidia_ucf_pmu_0/type",
              read_file(Machine::live().param("events.path") / "msr" / "type"));
   std::vector<std::string> args{"--snapshot", root.string(), "--live-perf"};

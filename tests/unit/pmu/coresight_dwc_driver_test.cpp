@@ -3,6 +3,8 @@
 // 64-bit counters, the RAS DES time-based and lane counters, and a byte-for-byte restore.
 #include <gtest/gtest.h>
 
+#include "pmukit/families/coresight/coresight_unit.h"
+#include "pmukit/families/designware/designware_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/session.h"
@@ -23,7 +25,6 @@ constexpr std::uint64_t kBase0 = 0x1'0000'0000, kBase1 = 0x1'0001'0000;
 
 discovery::PmuUnit coresight_unit(unsigned counters, unsigned width, bool dual_page, bool atomic) {
   discovery::PmuUnit u;
-  u.family = discovery::Family::CoreSight;
   u.name = "nvidia_scf_pmu_0";
   u.pmu_kind = "cs_test";
   u.socket = 0;
@@ -35,19 +36,18 @@ discovery::PmuUnit coresight_unit(unsigned counters, unsigned width, bool dual_p
   cs.has_cycle_counter = true;
   u.num_counters = counters;
   u.counter_width = width;
-  u.detail = cs;
+  u.set_detail(cs);
   return u;
 }
 
 discovery::PmuUnit dwc_unit() {
   discovery::PmuUnit u;
-  u.family = discovery::Family::DwcRasDes;
   u.name = "dwc_rootport_b000";
   u.pmu_kind = "dwc_pcie";
   discovery::DwcUnit d;
   d.root_port = *Bdf::parse("0000:b0:00.0");
   d.vsec_offset = 0x374;
-  u.detail = d;
+  u.set_detail(d);
   return u;
 }
 

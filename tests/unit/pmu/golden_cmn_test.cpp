@@ -13,6 +13,7 @@
 #include <map>
 
 #include "golden.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/pmu/preflight.h"
 #include "pmukit/snapshot/builder.h"
 #include "support/test_support.h"
@@ -53,10 +54,9 @@ struct CmnRig {
     u.xps[1].node = 1, u.xps[1].devices = {4}, u.xps[1].dtms = {1};
     u.dtms = {{0, 0, kXp0 + 0x2000}, {1, 0, kXp1 + 0x2000}};
     u.dtcs = {{0, 2, kDtc}};
-    unit.family = discovery::Family::Cmn;
     unit.name = "arm_cmn_0";
     unit.pmu_kind = "arm_cmn";
-    unit.detail = u;
+    unit.set_detail(u);
     snapshot::SnapshotBuilder b(dir.path());
     b.write_phys32(kBase + kSize - 4, 0);
     machine = std::make_unique<Machine>(MachineOptions{dir.path()});
@@ -157,7 +157,7 @@ TEST(CmnKernelRules, CountersPerDtmPerDtcCyclesAndNodes) {
 // says why (CONFIG_IO_STRICT_DEVMEM keeps /dev/mem off the region it claimed) and where to count.
 TEST(CmnKernelRules, KernelDriverLoadedSendsCountingToPerf) {
   CmnRig rig;
-  std::get<discovery::CmnUnit>(rig.unit.detail).kernel_pmu = "arm_cmn_0";
+  rig.unit.as<discovery::CmnUnit>()->kernel_pmu = "arm_cmn_0";
   pmu::Preflight pf(*rig.machine, platform::Database::builtin());
   const auto& v = pf.access(rig.unit);
   const auto* no = std::get_if<pmu::NoDriver>(&v);

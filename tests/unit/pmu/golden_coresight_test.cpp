@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/snapshot/builder.h"
 #include "support/test_support.h"
 
@@ -47,12 +48,11 @@ struct Rig {
     cs.base1 = b.dual_page ? kBase1 : kBase0;
     cs.atomic64 = b.atomic;
     cs.has_cycle_counter = true;
-    unit.family = discovery::Family::CoreSight;
     unit.name = "cs_" + b.kind;
     unit.pmu_kind = b.kind;
     unit.num_counters = b.counters;
     unit.counter_width = b.width;
-    unit.detail = cs;
+    unit.set_detail(cs);
     snapshot::SnapshotBuilder builder(dir.path());
     builder.write_phys32(kBase0 + 0xe04, b.pmcr);
     builder.write_phys32(kBase0 + 0xffc, 0);  // both pages exist

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "pmukit/families/designware/designware_unit.h"
+#include "pmukit/families/tegra410/tegra410_unit.h"
 #include "pmukit/snapshot/builder.h"
 #include "support/machines.h"
 #include "support/test_support.h"
@@ -31,10 +33,9 @@ struct DwcRig {
     discovery::DwcUnit d;
     d.root_port = *Bdf::parse(kRootPort);
     d.vsec_offset = 0x374;  // the counters at +0x08..+0x1b: 0x37c..0x38f
-    unit.family = discovery::Family::DwcRasDes;
     unit.name = "dwc_rootport_b000";
     unit.pmu_kind = "dwc_pcie";
-    unit.detail = d;
+    unit.set_detail(d);
     snapshot::SnapshotBuilder b(dir.path());
     b.add_pci_device(test::dwc_root_port(d.root_port));
     machine = std::make_unique<Machine>(MachineOptions{dir.path()});
@@ -52,10 +53,10 @@ struct T410Rig {
     t.instance_bases = {kInstance0, kInstance1};
     t.broadcast_base = kBroadcast;
     t.region_size = 0x1000;
-    unit.family = cmem ? discovery::Family::T410CmemLatency : discovery::Family::T410C2c;
+    t.kind = cmem ? discovery::T410Unit::Kind::CmemLatency : discovery::T410Unit::Kind::C2c;
     unit.name = cmem ? "nvidia_cmem_latency_pmu_0" : "nvidia_nvlink_c2c_pmu_0";
     unit.pmu_kind = cmem ? "nvidia_t410_cmem_latency" : "nvidia_t410_nvlink_c2c";
-    unit.detail = t;
+    unit.set_detail(t);
     snapshot::SnapshotBuilder b(dir.path());
     for (auto base : {kInstance0, kInstance1, kBroadcast}) b.write_phys32(base + 0xffc, 0);
     machine = std::make_unique<Machine>(MachineOptions{dir.path()});

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/machines.h"
 #include "support/test_support.h"
@@ -49,9 +49,9 @@ TEST(GoldenTrace, IntelBoxesOverMmioMsrAndPciConfigSpace) {
   // its control +0x54, from platforms/intel/spr.json); CHA boxes at MSR 0x2000 + 0x10 * id
   // (controls +2, counters +8); an M2M box at config offset 0x438 of 0000:7e:0c.0 (controls
   // +0x30, counters +8).
-  snapshot::build_from_spec(test::spr_every_access_type(), dir.path() / "m");
+  families::build_from_spec(test::spr_every_access_type(), dir.path() / "m");
   Machine machine(MachineOptions{dir.path() / "m"});
-  auto found = discovery::discover(machine);
+  auto found = families::discover(machine);
   const auto* imc = unit(found, "uncore_imc_0");
   const auto* cha = unit(found, "uncore_cha_1");
   const auto* m2m = unit(found, "uncore_m2m");
@@ -123,9 +123,9 @@ TEST(GoldenTrace, IntelBoxesOverMmioMsrAndPciConfigSpace) {
 // the counter left over. The box's controls are at MSR 0x3008 + i, counters at 0x3001 + i.
 TEST(GoldenTrace, IntelIioEventsLandOnTheCountersTheirConstraintsAllow) {
   test::TempDir dir;
-  snapshot::build_from_spec(test::spr_every_access_type(test::spr_iio_boxes()), dir.path() / "m");
+  families::build_from_spec(test::spr_every_access_type(test::spr_iio_boxes()), dir.path() / "m");
   Machine machine(MachineOptions{dir.path() / "m"});
-  auto found = discovery::discover(machine);
+  auto found = families::discover(machine);
   const auto* iio = unit(found, "uncore_iio_0");
   ASSERT_TRUE(iio);
   auto trace = test::run_fixed_events(machine, {{iio,

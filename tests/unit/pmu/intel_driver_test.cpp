@@ -5,7 +5,7 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/events/unit_events.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/session.h"
@@ -33,9 +33,9 @@ struct Rig {
   std::unique_ptr<sim::Simulator> sim;
 
   explicit Rig(const json& spec, std::vector<std::string> rates = {}) {
-    snapshot::build_from_spec(spec, dir.path() / "m");
+    families::build_from_spec(spec, dir.path() / "m");
     machine = std::make_unique<Machine>(MachineOptions{dir.path() / "m"});
-    found = discovery::discover(*machine);
+    found = families::discover(*machine);
     auto r = sim::Rates::defaults();
     for (const auto& rule : rates) r.add_rule(rule);
     sim = std::make_unique<sim::Simulator>(*machine, found.inventory, r);

@@ -12,9 +12,10 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/families/designware/designware_layout.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/machine_lock.h"
-#include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/journal.h"
 #include "pmukit/pmu/preflight.h"
@@ -40,9 +41,9 @@ struct Rig {
   discovery::DiscoveryResult found;
   test::RegisterImage before;
   Rig() : root(dir.path() / "m") {
-    snapshot::build_from_spec(test::spr_every_access_type(), root);
+    families::build_from_spec(test::spr_every_access_type(), root);
     machine = std::make_unique<Machine>(MachineOptions{root});
-    found = discovery::discover(*machine);
+    found = families::discover(*machine);
     before = test::register_image(*machine, found.inventory);
   }
   const discovery::PmuUnit& unit(const std::string& name) const {
@@ -261,10 +262,10 @@ TEST(Journal, UndoWriteOutsideACommandRegisterIsRefusedWithoutAWrite) {
   // Lane event 0x700 on lane 0 off (0x1 in [4:2]) and cleared (0x1 in [1:0]): Linux dwc_pcie_pmu.c.
   const std::uint64_t off = 0x7000005;
   const std::pair<pmu::Reg, std::string> refused[] = {
-      {layout.at(pmu::Role::TimeControl), "not a command register of unit dwc_rootport_3018"},
-      {other_layout.at(pmu::Role::LaneControl), "not a register of a unit the journal restores"}};
+      {layout.at(pmu::DwcRole::TimeControl), "not a command register of unit dwc_rootport_3018"},
+      {other_layout.at(pmu::DwcRole::LaneControl), "not a register of a unit the journal restores"}};
   for (const auto& [reg, says] : refused) {
-    j.undo = {{layout.at(pmu::Role::LaneControl), off}, {reg, off}};
+    j.undo = {{layout.at(pmu::DwcRole::LaneControl), off}, {reg, off}};
     pmu::write_journal(*rig.machine, j);
     MachineLock lock(*rig.machine);
     try {

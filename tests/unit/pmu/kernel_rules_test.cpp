@@ -5,6 +5,7 @@
 // format attributes, as literals.
 #include <gtest/gtest.h>
 
+#include "pmukit/families/designware/designware_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/multiplex.h"
 #include "pmukit/pmu/preflight.h"

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 
+#include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/machine_lock.h"
 #include "pmukit/access/register_window.h"
@@ -27,7 +28,7 @@ struct Rig : test::SpecRig {
   // A copy of an MSR box reached through another CPU (-1: none known).
   discovery::PmuUnit msr_box_on_cpu(int cpu) const {
     auto u = unit("uncore_cha_0");
-    std::get<discovery::IntelUnit>(u.detail).msr_cpu = cpu;
+    u.as<discovery::IntelUnit>()->msr_cpu = cpu;
     return u;
   }
 };

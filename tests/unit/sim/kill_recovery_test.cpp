@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/families/designware/designware_layout.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/register_io.h"
 #include "pmukit/pmu/unit_layout.h"
@@ -129,7 +130,7 @@ struct LaneEvent {
 // its value back.
 std::uint64_t lane_event_moves(test::BundledRig& rig, const discovery::PmuUnit& unit, LaneEvent e) {
   const auto layout = pmu::make_layout(unit, platform::Database::builtin());
-  const pmu::Reg ctl = layout.at(pmu::Role::LaneControl), data = layout.at(pmu::Role::LaneCounter);
+  const pmu::Reg ctl = layout.at(pmu::DwcRole::LaneControl), data = layout.at(pmu::DwcRole::LaneCounter);
   auto time = sim::machine_clock(*rig.machine);
   pmu::RegisterIo io(*rig.machine);
   const std::uint64_t was = io.read(ctl);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
@@ -25,7 +26,7 @@ json minimal() {
 // The Error build_from_spec throws for `spec`, "" when it builds.
 std::string error_for(const json& spec, const fs::path& root) {
   try {
-    snapshot::build_from_spec(spec, root, "my.json");
+    families::build_from_spec(spec, root, "my.json");
   } catch (const Error& e) {
     return e.what();
   }

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "pmukit/discovery/inventory.h"
+
 namespace pmukit::discovery {
 
 struct CmnNode {
@@ -103,6 +105,8 @@ struct CmnUnit {
   unsigned register_reads = 0;  // loads the walk made
 
   std::uint64_t phys(std::uint64_t offset) const { return base + offset; }
+
+  static const Family& family();  // the family these details belong to
 };
 
 }  // namespace pmukit::discovery

@@ -17,12 +17,8 @@ class Machine;
 
 namespace pmukit::discovery {
 
-struct CoreSightStats {
-  unsigned nodes = 0;
-  unsigned mmaps = 0;
-};
-
-CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
-                                  const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inventory);
+// Adds one unit per usable APMT node; returns how many.
+unsigned discover_coresight(Machine& machine, const Topology& topology, const std::vector<acpi::AcpiDevice>& acpi_devices,
+                            Inventory& inventory);
 
 }  // namespace pmukit::discovery

@@ -1,4 +1,4 @@
-// pmukit -- internal: small helpers the non-Intel discoverers share.
+// pmukit -- small helpers the families' discoverers share.
 #pragma once
 
 #include <string>

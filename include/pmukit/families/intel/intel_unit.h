@@ -1,0 +1,51 @@
+// pmukit -- an Intel uncore PMON box as the discovery table gives it: its registers' addresses in
+// one address space (MSR, MMIO or config space), and what platform data adds (fixed counter,
+// filter register, counter constraints).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "pmukit/access/bdf.h"
+#include "pmukit/families/intel/counter_constraints.h"
+#include "pmukit/discovery/inventory.h"
+
+namespace pmukit::discovery {
+
+enum class RegAccess { Msr, Mmio, PciConfig };
+std::string_view access_name(RegAccess a);  // "MSR", "MMIO", "PCI"
+
+struct IntelUnit {
+  std::uint16_t type = 0;
+  std::uint16_t box_id = 0;
+  RegAccess access = RegAccess::Msr;
+  // MSR number, physical address, or config-space offset (PCI) of the box control.
+  std::uint64_t box_ctl = 0;
+  std::optional<Bdf> pci_device;           // PCI access: the function holding the registers
+  std::vector<std::uint64_t> ctl;          // counter controls, same address space as box_ctl
+  std::vector<std::uint64_t> ctr;          // counters
+  std::optional<std::uint64_t> status;     // overflow status, when the table gives an offset
+  std::optional<std::uint64_t> fixed_ctl;  // fixed counter (IMC DRAM clocks), from platform data
+  std::optional<std::uint64_t> fixed_ctr;
+  std::optional<std::uint64_t> filter;  // filter register (CHA TID filter MSR), from platform data
+  std::uint64_t filter_mask = 0;        // bits of config<filter_config> it takes
+  int filter_config = 1;
+  // Which counters each event may use (the kernel's event constraint table for this box type, from
+  // platform data); none: any event on any counter.
+  std::optional<platform::CounterConstraints> counter_constraints;
+  unsigned ctl_offset = 0;
+  unsigned ctr_offset = 0;
+  unsigned status_offset = 0;
+  unsigned ctl_step = 0;
+  unsigned ctr_step = 0;
+  int msr_cpu = -1;                  // MSR access: a CPU of this unit's package and die
+  std::size_t table = 0;             // index into Inventory::intel_tables
+  unsigned table_index = 0;          // position in its table
+  std::uint64_t raw[3] = {0, 0, 0};  // the record as read
+
+  static const Family& family();  // the family these details belong to
+};
+
+}  // namespace pmukit::discovery

@@ -1,0 +1,100 @@
+// pmukit -- the Intel uncore family: what the core layers reach through its units.
+#include "pmukit/families/intel/intel_family.h"
+
+#include "intel_driver.h"
+#include "intel_model.h"
+#include "intel_spec.h"
+#include "iio_spec.h"
+#include "pmukit/discovery/inventory_json.h"
+#include "pmukit/families/intel/intel_discovery.h"
+#include "pmukit/families/intel/intel_layout.h"
+#include "pmukit/families/intel/intel_unit.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/family_driver.h"
+
+namespace pmukit::families {
+
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// After pci_devices and msrs (a table names its device; an MSR table's pointer is an MSR).
+constexpr snapshot::spec::Section kSpecSections[] = {{"intel_tables", 30, snapshot::spec::write_intel_tables},
+                                                     {"intel_iio", 40, snapshot::spec::write_intel_iio}};
+
+class Intel final : public discovery::Family,
+                    public pmu::FamilyDriver,
+                    public sim::FamilyModel,
+                    public snapshot::FamilySpec {
+ public:
+  std::string_view name() const override { return "intel-uncore"; }
+  // Tables are found by what the hardware exposes, not by the CPU model: an unknown model still
+  // decodes, with generic names.
+  void discover(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {
+    const platform::IntelUncore* names = nullptr;
+    if (f.cpu_model && !f.cpu_model->intel_uncore.empty())
+      names = platform::Database::builtin().intel_uncore(f.cpu_model->intel_uncore);
+    discovery::discover_intel(f.machine, f.devices, f.topology, names, inventory);
+  }
+  ojson detail_json(const discovery::PmuUnit& unit) const override {
+    const auto& u = *unit.as<discovery::IntelUnit>();
+    return ojson{{"type", u.type},
+                 {"box_id", u.box_id},
+                 {"access", discovery::access_name(u.access)},
+                 {"box_ctl", hex(u.box_ctl)},
+                 {"pci_device", u.pci_device ? ojson(u.pci_device->str()) : ojson(nullptr)},
+                 {"ctl", discovery::hex_list(u.ctl)},
+                 {"ctr", discovery::hex_list(u.ctr)},
+                 {"status", discovery::opt_hex(u.status)},
+                 {"fixed_ctl", discovery::opt_hex(u.fixed_ctl)},
+                 {"fixed_ctr", discovery::opt_hex(u.fixed_ctr)},
+                 {"filter", discovery::opt_hex(u.filter)},
+                 {"ctl_offset", u.ctl_offset},
+                 {"ctr_offset", u.ctr_offset},
+                 {"ctl_step", u.ctl_step},
+                 {"ctr_step", u.ctr_step},
+                 {"msr_cpu", u.msr_cpu},
+                 {"table", u.table},
+                 {"table_index", u.table_index},
+                 {"raw", ojson::array({hex(u.raw[0]), hex(u.raw[1]), hex(u.raw[2])})}};
+  }
+  pmu::UnitLayout layout(const discovery::PmuUnit& unit, const platform::Database&) const override {
+    return pmu::intel_layout(unit);
+  }
+  std::unique_ptr<pmu::UnitDriver> driver(const pmu::UnitLayout& layout, const platform::Database&) const override {
+    return pmu::make_intel_box(layout);
+  }
+  std::unique_ptr<sim::UnitModel> model(const pmu::UnitLayout& layout, const sim::Rates& rates) const override {
+    return sim::make_intel_model(layout, rates);
+  }
+  std::span<const snapshot::spec::Section> spec_sections() const override { return kSpecSections; }
+};
+
+}  // namespace
+
+const discovery::Family& intel_family() {
+  static const Intel family;
+  return family;
+}
+
+}  // namespace pmukit::families
+
+namespace pmukit::discovery {
+
+const Family& IntelUnit::family() {
+  return families::intel_family();
+}
+
+std::string_view access_name(RegAccess a) {
+  switch (a) {
+  case RegAccess::Msr:
+    return "MSR";
+  case RegAccess::Mmio:
+    return "MMIO";
+  case RegAccess::PciConfig:
+    return "PCI";
+  }
+  return "?";
+}
+
+}  // namespace pmukit::discovery
