@@ -100,7 +100,9 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
         server.wait(bell, kIdleWakeNs);  // blocks: an idle simulator takes no CPU
         continue;
       }
-      std::uint64_t dt = request > now ? request - now : 0;
+      // Another client's request stops at a counting process's hold (ClockPage::hold_ns).
+      const std::uint64_t to = server.limit(request, now);
+      std::uint64_t dt = to > now ? to - now : 0;
       simulator.step(dt);
       now += dt;
       server.complete(seq, now);
@@ -135,6 +137,14 @@ int advance_clock(Machine& machine, std::uint64_t ns) {
   auto time = sim::machine_clock(machine);
   if (!time.simulated()) throw Error(fmt::format("{}: no pmu-sim is serving this machine", machine.describe()));
   time.clock->sleep_until(time.clock->now_ns() + ns);
+  return 0;
+}
+
+int print_clock(Machine& machine) {
+  machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
+  auto time = sim::machine_clock(machine);
+  if (!time.simulated()) throw Error(fmt::format("{}: no pmu-sim is serving this machine", machine.describe()));
+  fmt::print("{}\n", time.clock->now_ns());
   return 0;
 }
 
