@@ -39,6 +39,8 @@ struct Rate {
   // This rate times num / den, exact when it was and the product still fits; else per second.
   Rate times(std::uint64_t num, std::uint64_t den) const;
   Rate scaled(double share) const { return share == 1.0 ? *this : of(per_second() * share); }
+  // The sum of two rates, exact when both are and it fits.
+  Rate plus(const Rate& other) const;
 };
 
 // Counts per second of simulated time, by PMU kind and the family's event code; per unit, and a
@@ -58,8 +60,10 @@ class Rates {
   double rate(const std::string& kind, std::uint64_t code) const;
   // The rate of `code` on the unit named `unit` of kind `kind`, in this order: a --rate rule, a
   // per-unit or per-kind rule (a scenario's, then rates.json's "units"), an occupancy rule
-  // (outstanding = requests x latency x the unit's cycle rate), the kind's default rule.
-  Rate lookup(std::string_view unit, const std::string& kind, std::string_view code) const;
+  // (outstanding = requests x latency x the unit's cycle rate), the kind's default rule. A derived
+  // rule (the sum of other events' rates) comes after the rules for this very code and before
+  // those for every code of a unit.
+  Rate lookup(std::string_view unit, const std::string& kind, std::string_view code, unsigned depth = 0) const;
   Rate lookup(std::string_view unit, const std::string& kind, std::uint64_t code) const;
   // Whether a rule names exactly this kind and code (no fallback to "*" or the default).
   bool has(const std::string& kind, std::string_view code) const;
@@ -96,6 +100,10 @@ class Rates {
     std::string requests;  // canonical code
     std::uint64_t latency_ns = 0;
   };
+  struct Derived {  // an event that counts what others do together (total = read + write)
+    Match event;
+    std::vector<std::string> sum;  // canonical codes
+  };
 
  private:
   struct IioTraffic {
@@ -108,6 +116,7 @@ class Rates {
   std::set<std::pair<std::string, std::string>> exact_;  // (kind, code or "*") set by add_rule
   std::vector<std::pair<Match, Rate>> matched_;          // scenario rules first, then rates.json's
   std::vector<Occupancy> occupancy_;                     // the same order
+  std::vector<Derived> derived_;                         // the same order
   std::vector<TrafficFilter> filters_;                   // the same order
   std::vector<std::string> scenario_units_;              // add_scenario's unit names
 };
