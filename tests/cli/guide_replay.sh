@@ -9,7 +9,7 @@ TABLE=$(dirname "$0")/guide_replay.table
 WHOLE=$(dirname "$0")/guide_replay
 # A line without a workload counts until Ctrl-C: it is sent SIGINT once pmu-sim's clock, which then
 # follows real time, has moved this far past where it was when the line started.
-STOP_NS=200000000
+STOP_NS=100000000
 
 # The guides' workloads (fio, numactl ... dd, dd, sleep 10, cmem_write_test, ./stream.exe) stand in as
 # shims that run nothing and move the machine's virtual clock instead: `sleep N` by N seconds, any
