@@ -91,6 +91,7 @@ class SimClock final : public Clock, public pmu::Settle {
   }
   void wait_until(std::uint64_t t, std::uint64_t max_real_ns) override {
     if (mode_ == SimMode::RealTime) return Clock::wait_until(t, max_real_ns);
+    if (g_interrupted.load()) return nap_ns(max_real_ns);  // a signal came: no faster look at the page
     const std::uint64_t end = monotonic_ns() + max_real_ns;
     while (at(page_->now_ns).load() < t && !g_interrupted.load() && monotonic_ns() < end) nap_ns(kPollNs);
   }
