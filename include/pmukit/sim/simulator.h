@@ -158,6 +158,9 @@ class UnitModel {
  public:
   virtual ~UnitModel() = default;
   virtual void step(Registers& io, std::uint64_t dt_ns) = 0;
+  // Writes the hardware would refuse (a reserved bit set), as step() found them; the simulator
+  // takes them after each step.
+  std::vector<std::string> faults;
 };
 
 // Also the settle point of an in-process session (tests): settling is a step of no time.
@@ -172,6 +175,10 @@ class Simulator : public pmu::Settle {
   void settle() override { step(0); }
   std::size_t units() const { return models_.size(); }
   const std::vector<std::string>& skipped() const { return skipped_; }  // units it cannot model
+  // Every register write a model found the hardware would refuse (a reserved bit set), in the
+  // order found, each once: "uncore_cha_1: counter control 0 (MSR 0x2012 (CPU 0)) = 0x400001 sets
+  // reserved bit 22: ...". pmu-sim run prints them as they appear.
+  const std::vector<std::string>& faults() const { return faults_; }
 
  private:
   Rates rates_;
@@ -179,6 +186,7 @@ class Simulator : public pmu::Settle {
   std::vector<std::unique_ptr<pmu::UnitLayout>> layouts_;  // models keep references
   std::vector<std::unique_ptr<UnitModel>> models_;
   std::vector<std::string> skipped_;
+  std::vector<std::string> faults_;
 };
 
 // The family models (sim/*_model.cpp), each stepping a unit's registers as its layout places them;
