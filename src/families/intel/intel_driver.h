@@ -8,6 +8,6 @@
 namespace pmukit::pmu {
 
 // Throws Error when an MSR box has no CPU to reach it through.
-std::unique_ptr<UnitDriver> make_intel_box(const UnitLayout& layout);
+std::unique_ptr<UnitDriver> make_intel_box(const UnitLayout& layout, const platform::Database& db);
 
 }  // namespace pmukit::pmu

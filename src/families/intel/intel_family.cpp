@@ -61,8 +61,8 @@ class Intel final : public discovery::Family,
   pmu::UnitLayout layout(const discovery::PmuUnit& unit, const platform::Database&) const override {
     return pmu::intel_layout(unit);
   }
-  std::unique_ptr<pmu::UnitDriver> driver(const pmu::UnitLayout& layout, const platform::Database&) const override {
-    return pmu::make_intel_box(layout);
+  std::unique_ptr<pmu::UnitDriver> driver(const pmu::UnitLayout& layout, const platform::Database& db) const override {
+    return pmu::make_intel_box(layout, db);
   }
   std::unique_ptr<sim::UnitModel> model(const pmu::UnitLayout& layout, const sim::Rates& rates) const override {
     return sim::make_intel_model(layout, rates);
