@@ -18,11 +18,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/families/cmn/cmn_discovery.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/families/cmn/cmn_walk.h"
 #include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"

@@ -17,8 +17,8 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/families/intel/iio_devices.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "pmukit/families/intel/intel_unit.h"
-#include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
+#include "pmukit/families/coresight/coresight_regs.h"
+#include "pmukit/families/coresight/coresight_unit.h"
+#include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/session.h"
-#include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/snapshot/builder.h"
 #include "scratch_dir.h"
 

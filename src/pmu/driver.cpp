@@ -46,7 +46,8 @@ const FamilyDriver* family_driver(const discovery::PmuUnit& unit) {
 
 std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform::Database& db) {
   if (const FamilyDriver* f = family_driver(*layout.unit)) return f->driver(layout, db);
-  throw Error(fmt::format("{}: pmukit cannot program {} units", layout.unit->name, discovery::family_name(*layout.unit)));
+  throw Error(
+      fmt::format("{}: pmukit cannot program {} units", layout.unit->name, discovery::family_name(*layout.unit)));
 }
 
 std::string describe(const Verdict& v, const std::string& unit_name) {

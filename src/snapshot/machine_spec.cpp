@@ -5,12 +5,12 @@
 #include <fmt/std.h>
 
 #include "pmukit/platform/embedded.h"
+#include "pmukit/snapshot/spec_context.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
 #include "pmukit/util/json_fields.h"
 #include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
-#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot {
 
@@ -190,9 +190,12 @@ namespace {
 
 // The core's sections (spec_context.h); the families' go among them by their order.
 constexpr spec::Section kSections[] = {
-    {"pci_devices", 10, spec::write_pci_devices},        {"msrs", 20, spec::write_msrs},
-    {"iomem", 50, spec::write_iomem_section},            {"acpi_processors", 60, spec::write_acpi_processors},
-    {"pcie_root_ports", 70, spec::write_pcie_root_ports}, {"acpi_devices", 90, spec::write_acpi_devices},
+    {"pci_devices", 10, spec::write_pci_devices},
+    {"msrs", 20, spec::write_msrs},
+    {"iomem", 50, spec::write_iomem_section},
+    {"acpi_processors", 60, spec::write_acpi_processors},
+    {"pcie_root_ports", 70, spec::write_pcie_root_ports},
+    {"acpi_devices", 90, spec::write_acpi_devices},
 };
 
 std::vector<spec::Section> sections_in_order(std::span<const spec::Section> family_sections) {

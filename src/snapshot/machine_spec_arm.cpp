@@ -1,14 +1,14 @@
 // pmukit -- machine-spec sections for Arm servers and PCIe-vendor PMUs: /proc/iomem, ACPI
 // processors and devices as Linux shows them in sysfs, PCIe root ports (with the Tegra410
-// RC-mapping DVSEC and endpoints below), and the perf PMUs a loaded driver registers. Everything is written where Linux puts it, so discovery
-// reads a synthetic machine exactly as it reads a real one (docs/snapshot-format.md).
+// RC-mapping DVSEC and endpoints below), and the perf PMUs a loaded driver registers. Everything is written where Linux
+// puts it, so discovery reads a synthetic machine exactly as it reads a real one (docs/snapshot-format.md).
 #include <algorithm>
 
 #include <fmt/format.h>
 
+#include "pmukit/snapshot/spec_context.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/limits.h"
-#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 

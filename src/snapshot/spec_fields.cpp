@@ -2,10 +2,10 @@
 // expected ("pcie_root_ports[2].id: expected a hex string vvvv:dddd, got a number").
 #include <fmt/format.h>
 
+#include "pmukit/snapshot/spec_context.h"
 #include "pmukit/util/file.h"
 #include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
-#include "pmukit/snapshot/spec_context.h"
 
 namespace pmukit::snapshot::spec {
 

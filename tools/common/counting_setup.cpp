@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/syntax/event_parser.h"

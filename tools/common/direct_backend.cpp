@@ -113,8 +113,7 @@ class DirectBackend : public Backend {
   std::vector<std::string> notes() const override {
     // Units, not names: one kernel PMU name covers a box on every socket.
     std::map<std::string, std::set<const discovery::PmuUnit*>> by_family;
-    for (const auto& s : slots_)
-      by_family[std::string(discovery::family_name(*s.bound.unit))].insert(s.bound.unit);
+    for (const auto& s : slots_) by_family[std::string(discovery::family_name(*s.bound.unit))].insert(s.bound.unit);
     std::vector<std::string> out;
     for (const auto& [family, names] : by_family)
       out.push_back(fmt::format("direct register access ({}, {} unit{}; {})", family, names.size(),

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/families/cmn/cmn_mesh.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::tools {

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "pmukit/families/registry.h"
 #include "pmukit/events/perfmon_json.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/text.h"

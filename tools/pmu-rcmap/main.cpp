@@ -5,15 +5,15 @@
 // (a drop-in replacement that reads each DVSEC once instead of running lspci and five setpci per
 // device), followed by Grace root ports, whose mapping is derived from the domain number.
 // Intel Xeon (SKX, ICX/SNR, SPR/EMR, GNR/SRF): the IIO stacks, each device's stack, IIO PMU, part
-// and the ch_mask/fc_mask terms that count it (pmukit/discovery/iio_map.h).
+// and the ch_mask/fc_mask terms that count it (pmukit/families/intel/iio_stacks.h).
 #include <functional>
 
 #include <fmt/format.h>
 
 #include "common/bundled.h"
 #include "common/tool.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/discovery/inventory_json.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/util/error.h"
 #include "views.h"
 

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmukit/families/intel/iio_devices.h"
 #include "pmukit/discovery/kernel_pmus.h"
 #include "pmukit/families/coresight/nvidia_rcmap.h"
+#include "pmukit/families/intel/iio_devices.h"
 #include "pmukit/pci/device.h"
 
 namespace pmukit {

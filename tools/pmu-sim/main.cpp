@@ -4,8 +4,8 @@
 
 #include "common/bundled.h"
 #include "common/tool.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"

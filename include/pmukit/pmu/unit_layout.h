@@ -48,8 +48,8 @@ struct MmioBlock {
 
 struct UnitLayout {
   const discovery::PmuUnit* unit = nullptr;
-  std::vector<UnitRegister> registers;  // in the order they are saved and put back
-  std::vector<MmioBlock> blocks;        // what must be mapped to reach the MMIO ones
+  std::vector<UnitRegister> registers;           // in the order they are saved and put back
+  std::vector<MmioBlock> blocks;                 // what must be mapped to reach the MMIO ones
   std::span<const std::string_view> role_names;  // the family's name of each role: "counter control", "PMCNTENSET"
 
   template <RoleEnum E>

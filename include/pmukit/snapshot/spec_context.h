@@ -125,7 +125,7 @@ void flush_iomem(Context& ctx);
 void add_cap(ConfigImage& c, const json& cap, const std::string& where);
 
 // A PCI function and the functions below it ({bdf, id, class, rev, type, buses, devices, nvme};
-// machine_spec_iio.cpp). `sysfs_dir`: the directory of its parent in /sys/devices ("" if none).
+// families/intel/iio_spec.cpp). `sysfs_dir`: the directory of its parent in /sys/devices ("" if none).
 void add_function(Context& ctx, const json& d, Bdf at, int node, const std::string& where,
                   const std::string& sysfs_dir = "");
 

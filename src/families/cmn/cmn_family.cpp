@@ -16,7 +16,10 @@ namespace {
 // Last: the meshes' ACPI devices and perf PMUs are numbered after every other section's.
 constexpr snapshot::spec::Section kSpecSections[] = {{"cmn", 100, snapshot::spec::write_cmn}};
 
-class Cmn final : public discovery::Family, public pmu::FamilyDriver, public sim::FamilyModel, public snapshot::FamilySpec {
+class Cmn final : public discovery::Family,
+                  public pmu::FamilyDriver,
+                  public sim::FamilyModel,
+                  public snapshot::FamilySpec {
  public:
   std::string_view name() const override { return "arm-cmn"; }
   void discover(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {

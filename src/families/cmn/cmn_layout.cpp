@@ -21,8 +21,8 @@ using Role = CmnRole;
 
 constexpr std::uint64_t kPage = 0x1000;  // a node's PMU registers fill one 4 KiB page
 
-constexpr std::string_view kRoleNames[] = {"DTC_CTL",            "PMU control",     "cycle counter", "counter",
-                                           "por_dtm_pmu_config", "por_dtm_pmevcnt", "pmu_event_sel"};
+constexpr std::string_view kRoleNames[] = {
+    "DTC_CTL", "PMU control", "cycle counter", "counter", "por_dtm_pmu_config", "por_dtm_pmevcnt", "pmu_event_sel"};
 static_assert(std::size(kRoleNames) == static_cast<std::size_t>(CmnRole::EventSelect) + 1);
 
 void add(UnitLayout& l, Role role, unsigned index, Reg reg, unsigned instance = 0) {

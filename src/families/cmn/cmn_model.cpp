@@ -4,7 +4,7 @@
 // DTC_CTL.DT_EN and PMCR.PMU_EN of the domain and of DTC 0 are set. The DTC's clock is gated while
 // its domain idles unless DTC_CTL.CG_DISABLE is set: then the cycle counter sees only the cycles
 // the clock ran ("cycles_gated", a fraction of "cycles"), with it every cycle. Register fields are
-// regs/cmn.h's; rates are looked up as "TYPE:EVENTID@NODEID", then "TYPE:EVENTID" of the node's event
+// cmn_regs.h's; rates are looked up as "TYPE:EVENTID@NODEID", then "TYPE:EVENTID" of the node's event
 // type (the kernel's type and eventid terms, lower-case hex), and "cycles" (platforms/sim/rates.json).
 #include <fmt/format.h>
 

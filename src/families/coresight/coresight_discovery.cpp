@@ -10,9 +10,9 @@
 #include "pmukit/acpi/apmt.h"
 #include "pmukit/discovery/kernel_pmus.h"
 #include "pmukit/discovery/unit_helpers.h"
+#include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
 
@@ -214,8 +214,8 @@ bool add_node(NodeContext& ctx, const acpi::ApmtNode& n) {
 
 }  // namespace
 
-unsigned discover_coresight(Machine& machine, const Topology& topology, const std::vector<acpi::AcpiDevice>& acpi_devices,
-                            Inventory& inv) {
+unsigned discover_coresight(Machine& machine, const Topology& topology,
+                            const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inv) {
   unsigned nodes = 0;
   const auto& db = platform::Database::builtin();
   std::optional<std::vector<std::uint8_t>> bytes;

@@ -12,9 +12,9 @@ namespace pmukit::pmu {
 
 namespace {
 
-constexpr std::string_view kRoleNames[] = {"PMU control", "PMEVTYPER",     "PMEVFILTR",  "PMEVFILT2R",
-                                           "counter",     "PMCCFILTR",     "cycle counter", "PMCNTENSET",
-                                           "PMCNTENCLR",  "PMOVSCLR",      "auxiliary filter"};
+constexpr std::string_view kRoleNames[] = {"PMU control", "PMEVTYPER", "PMEVFILTR",       "PMEVFILT2R",
+                                           "counter",     "PMCCFILTR", "cycle counter",   "PMCNTENSET",
+                                           "PMCNTENCLR",  "PMOVSCLR",  "auxiliary filter"};
 static_assert(std::size(kRoleNames) == static_cast<std::size_t>(CoreSightRole::AuxFilter) + 1);
 
 }  // namespace

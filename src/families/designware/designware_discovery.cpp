@@ -10,11 +10,11 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
-#include "pmukit/pci/pci_regs.h"
-#include "pmukit/platform/database.h"
 #include "pmukit/discovery/unit_helpers.h"
 #include "pmukit/families/designware/designware_regs.h"
 #include "pmukit/families/designware/designware_unit.h"
+#include "pmukit/pci/pci_regs.h"
+#include "pmukit/platform/database.h"
 #include "pmukit/util/bits.h"
 
 namespace pmukit::discovery {

@@ -11,8 +11,8 @@
 #include "iio_kernel.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
-#include "pmukit/platform/database.h"
 #include "pmukit/families/intel/iio_regs.h"
+#include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::discovery {

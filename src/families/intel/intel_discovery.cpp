@@ -6,16 +6,16 @@
 
 #include <fmt/format.h>
 
+#include "intel_overlap.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/msr.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
-#include "intel_overlap.h"
+#include "pmukit/families/intel/intel_regs.h"
 #include "pmukit/families/intel/intel_table.h"
 #include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/families/intel/intel_regs.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::discovery {

@@ -18,10 +18,11 @@
 #include <fmt/ranges.h>
 
 #include "pmukit/families/intel/intel_layout.h"
-#include "pmukit/families/intel/intel_unit.h"
-#include "pmukit/util/error.h"
-#include "pmukit/pmu/counter_assignment.h"
 #include "pmukit/families/intel/intel_regs.h"
+#include "pmukit/families/intel/intel_unit.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/counter_assignment.h"
+#include "pmukit/util/error.h"
 
 namespace pmukit::pmu {
 

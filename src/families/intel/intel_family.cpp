@@ -1,10 +1,10 @@
 // pmukit -- the Intel uncore family: what the core layers reach through its units.
 #include "pmukit/families/intel/intel_family.h"
 
+#include "iio_spec.h"
 #include "intel_driver.h"
 #include "intel_model.h"
 #include "intel_spec.h"
-#include "iio_spec.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/families/intel/intel_discovery.h"
 #include "pmukit/families/intel/intel_layout.h"

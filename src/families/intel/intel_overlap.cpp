@@ -21,7 +21,7 @@ using regs::intel::AccessType;
 
 // One register as an address range in its own space: MSR numbers are counted one per register,
 // reached through the unit's CPU (uncore MSRs are per package: units of one package share a CPU);
-// MMIO and config-space ranges are bytes, as wide as regs/intel_pmon.h says the access is.
+// MMIO and config-space ranges are bytes, as wide as intel_regs.h says the access is.
 // The space is a number (Spaces) so that sorting thousands of spans compares integers.
 struct Span {
   std::size_t space = 0;  // index into Spaces::names

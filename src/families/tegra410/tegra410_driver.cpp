@@ -11,9 +11,9 @@
 #include "pmukit/families/tegra410/tegra410_layout.h"
 #include "pmukit/families/tegra410/tegra410_regs.h"
 #include "pmukit/families/tegra410/tegra410_unit.h"
+#include "pmukit/util/bits.h"
 #include "pmukit/util/error.h"
 #include "tegra410_driver.h"
-#include "pmukit/util/bits.h"
 
 namespace pmukit::pmu {
 

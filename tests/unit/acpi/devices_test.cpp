@@ -2,8 +2,8 @@
 // UIDs and containers, and /proc/iomem as root and non-root see it.
 #include <gtest/gtest.h>
 
-#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
+#include "pmukit/families/registry.h"
 #include <nlohmann/json.hpp>
 
 #include "pmukit/acpi/devices.h"

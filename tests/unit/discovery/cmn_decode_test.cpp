@@ -9,9 +9,9 @@
 //   DTM        = the XP's DTM 0, + port / 2 with multiple DTMs (arm_cmn_init_dtcs())
 #include <gtest/gtest.h>
 
-#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/families/cmn/cmn_discovery.h"
 #include "pmukit/families/cmn/cmn_mesh.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/platform/database.h"
 
 using namespace pmukit;

@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "discovered.h"
-#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/families/cmn/cmn_discovery.h"
 #include "pmukit/families/cmn/cmn_mesh.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 
 using namespace pmukit;
 using discovery::CmnNode;

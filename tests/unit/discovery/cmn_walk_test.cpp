@@ -11,8 +11,8 @@
 #include <map>
 #include <set>
 
-#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/families/cmn/cmn_discovery.h"
+#include "pmukit/families/cmn/cmn_unit.h"
 #include "pmukit/families/cmn/cmn_walk.h"
 #include "pmukit/platform/database.h"
 

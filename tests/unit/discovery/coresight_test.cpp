@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include "discovered.h"
-#include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/families/coresight/coresight_discovery.h"
 #include "pmukit/discovery/discover.h"
+#include "pmukit/families/coresight/coresight_discovery.h"
 #include "pmukit/families/coresight/coresight_regs.h"
+#include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/test_support.h"
 

@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmukit/families/designware/designware_unit.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/families/designware/designware_discovery.h"
+#include "pmukit/families/designware/designware_unit.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/machines.h"

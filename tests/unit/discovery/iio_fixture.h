@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/families/intel/iio_devices.h"
 #include "pmukit/discovery/system.h"
+#include "pmukit/families/intel/iio_devices.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/test_support.h"

@@ -5,9 +5,9 @@
 #include <fstream>
 
 #include "discovered.h"
-#include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/register_window.h"
+#include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/families/registry.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/machine_spec.h"

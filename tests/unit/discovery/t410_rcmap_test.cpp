@@ -5,11 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include "discovered.h"
-#include "pmukit/families/tegra410/tegra410_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/families/coresight/nvidia_rcmap.h"
+#include "pmukit/families/tegra410/tegra410_unit.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/test_support.h"
 

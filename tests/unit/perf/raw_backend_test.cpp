@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "live_perf.h"
-#include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/families/coresight/coresight_regs.h"
+#include "pmukit/families/coresight/coresight_unit.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"
 #include "support/test_support.h"

@@ -3,14 +3,14 @@
 // 64-bit counters, the RAS DES time-based and lane counters, and a byte-for-byte restore.
 #include <gtest/gtest.h>
 
-#include "pmukit/families/coresight/coresight_unit.h"
-#include "pmukit/families/designware/designware_unit.h"
 #include "pmukit/access/machine.h"
+#include "pmukit/families/coresight/coresight_regs.h"
+#include "pmukit/families/coresight/coresight_unit.h"
+#include "pmukit/families/designware/designware_regs.h"
+#include "pmukit/families/designware/designware_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/register_io.h"
 #include "pmukit/pmu/session.h"
-#include "pmukit/families/coresight/coresight_regs.h"
-#include "pmukit/families/designware/designware_regs.h"
 #include "pmukit/sim/simulator.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/util/error.h"

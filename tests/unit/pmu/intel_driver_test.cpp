@@ -5,8 +5,8 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/events/unit_events.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/session.h"
 #include "pmukit/sim/simulator.h"

@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/families/designware/designware_layout.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/machine_lock.h"
+#include "pmukit/families/designware/designware_layout.h"
 #include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/journal.h"

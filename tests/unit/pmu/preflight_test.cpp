@@ -5,11 +5,11 @@
 
 #include <cerrno>
 
-#include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/machine_lock.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/discovery/discover.h"
+#include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/preflight.h"
 #include "pmukit/pmu/session.h"

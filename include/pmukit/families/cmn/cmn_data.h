@@ -1,6 +1,6 @@
 // pmukit -- Arm CMN platform data (platforms/arm/cmn.json): the firmware IDs that describe a CMN
 // instance, what differs between CMN parts, and the names of node types and port device types.
-// Discovery reads registers with the layouts of regs/cmn.h and asks this table everything that
+// Discovery reads registers with the layouts of cmn_regs.h and asks this table everything that
 // varies by part, so a new part is a data change.
 #pragma once
 

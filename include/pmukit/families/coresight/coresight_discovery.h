@@ -18,7 +18,7 @@ class Machine;
 namespace pmukit::discovery {
 
 // Adds one unit per usable APMT node; returns how many.
-unsigned discover_coresight(Machine& machine, const Topology& topology, const std::vector<acpi::AcpiDevice>& acpi_devices,
-                            Inventory& inventory);
+unsigned discover_coresight(Machine& machine, const Topology& topology,
+                            const std::vector<acpi::AcpiDevice>& acpi_devices, Inventory& inventory);
 
 }  // namespace pmukit::discovery

@@ -2,10 +2,10 @@
 // (NVIDIA, Ampere, generic) Linux would bind to it.
 #pragma once
 
+#include "pmukit/discovery/inventory.h"
 #include <cstdint>
 #include <string>
 #include <vector>
-#include "pmukit/discovery/inventory.h"
 
 namespace pmukit::discovery {
 

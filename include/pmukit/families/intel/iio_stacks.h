@@ -19,8 +19,8 @@
 #include "pmukit/access/bdf.h"
 #include "pmukit/discovery/inventory.h"
 #include "pmukit/discovery/system.h"
-#include "pmukit/pci/device.h"
 #include "pmukit/families/intel/iio_scheme.h"
+#include "pmukit/pci/device.h"
 
 namespace pmukit {
 class Machine;

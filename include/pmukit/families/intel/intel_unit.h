@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "pmukit/access/bdf.h"
-#include "pmukit/families/intel/counter_constraints.h"
 #include "pmukit/discovery/inventory.h"
+#include "pmukit/families/intel/counter_constraints.h"
 
 namespace pmukit::discovery {
 

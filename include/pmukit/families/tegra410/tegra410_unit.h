@@ -2,12 +2,12 @@
 // broadcast region's MMIO resources.
 #pragma once
 
+#include "pmukit/discovery/inventory.h"
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-#include "pmukit/discovery/inventory.h"
 
 namespace pmukit::discovery {
 
