@@ -9,13 +9,30 @@ cd "$(dirname "$0")/.."
 # layer builds on it, so it can share a row with none.
 ranks="util=0 regs=1 syntax=1 access=2 platform=2 pci=3 acpi=3 discovery=4 snapshot=5 pmu=5 perf=5 events=6 metrics=6 sim=6 families=7"
 status=0
-grep -rHo '#include "pmukit/[a-z_]*/[a-z_./]*"' include/pmukit src |
-  awk -v ranks="$ranks" '
-    BEGIN { n = split(ranks, r, " "); for (i = 1; i <= n; i++) { split(r[i], kv, "="); rank[kv[1]] = kv[2] } }
+# A family's folder (families/<name>/) is a column through the layers: its register map
+# (<x>_regs.h) ranks with regs and the types of its platform data (the files named in
+# family_platform below), which the platform database parses, with platform; the rest of it ranks
+# above every core layer.
+family_platform="counter_constraints iio_scheme coresight_programming cmn_data"
+grep -rHo '#include "pmukit/[a-z_]*/[a-z0-9_./]*"' include/pmukit src |
+  awk -v ranks="$ranks" -v fplat="$family_platform" '
+    BEGIN {
+      n = split(ranks, r, " "); for (i = 1; i <= n; i++) { split(r[i], kv, "="); rank[kv[1]] = kv[2] }
+      n = split(fplat, f, " "); for (i = 1; i <= n; i++) platform_file[f[i]] = 1
+    }
+    # The layer of a file of families/<name>/ by its name (without folder and extension).
+    function family_layer(base) {
+      if (base ~ /_regs$/) return "regs"
+      if (base in platform_file) return "platform"
+      return "families"
+    }
+    function stem(path,   q, k) { k = split(path, q, "/"); sub(/\.[a-z]+$/, "", q[k]); return q[k] }
     {
       split($0, parts, ":"); file = parts[1]
       split(file, p, "/"); layer = (p[1] == "include") ? p[3] : p[2]
+      if (layer == "families") layer = family_layer(stem(file))
       match($0, /"pmukit\/[a-z_]+\//); dep = substr($0, RSTART + 8, RLENGTH - 9)
+      if (dep == "families") { match($0, /"pmukit\/[a-z0-9_.\/]+"/); dep = family_layer(stem(substr($0, RSTART + 1, RLENGTH - 2))) }
       if (!(layer in rank)) { print file ": unknown layer folder " layer; bad = 1; next }
       if (!(dep in rank)) { print file ": includes the unknown layer " dep; bad = 1; next }
       if (rank[dep] > rank[layer]) { print file ": layer " layer " includes the higher layer " dep; bad = 1 }
@@ -35,7 +52,9 @@ grep -rHo '#include "pmukit/families/[a-z0-9_]*/' include/pmukit/families src/fa
 # No code outside the families tells one family from another: the core dispatches through the
 # unit's family (discovery/family.h), so no family name is compared or spelled out there.
 # (Comments may name families.)
-if find src include/pmukit tools -name '*.cpp' -o -name '*.h' | grep -vE '^(src|include/pmukit)/families/' |
+# The platform database (platform/) reads each family's data under its JSON key ("coresight"):
+# data, not dispatch.
+if find src include/pmukit tools -name '*.cpp' -o -name '*.h' | grep -vE '^(src|include/pmukit)/(families|platform)/' |
   xargs perl -ne 's{//.*}{}; print "$ARGV:$.: $_" if /family_name\([^)]*\) *[!=]=|unit_family\([^)]*\) *[!=]=|"(intel-uncore|coresight|dwc-rasdes|t410-c2c|t410-cmem-latency|arm-cmn)"/; close ARGV if eof' |
   grep .; then
   echo "code outside src/families/ tells families apart: dispatch through the unit's family (docs/architecture.md, 'Families')"
