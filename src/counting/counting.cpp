@@ -1,8 +1,8 @@
-// pmukit tools -- setting up a counting run (pmu-raw, pmu-exporter).
-#include "common/counting_setup.h"
+// pmukit -- setting up a counting run.
+#include "pmukit/counting/counting.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -13,33 +13,37 @@
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
+
+namespace {
+
+// Each events argument numbers its {...} groups from 0: renumber them so that groups of different
+// arguments stay apart (a multiplexed unit keeps each group whole).
+std::vector<syntax::EventSpec> parse_events(const std::vector<std::string>& lists) {
+  std::vector<syntax::EventSpec> specs;
+  int groups = 0;
+  for (const auto& e : lists) {
+    int last = -1;
+    for (auto& p : syntax::parse_event_list(e)) {
+      if (p.group >= 0) last = std::max(last, p.group), p.group += groups;
+      specs.push_back(std::move(p));
+    }
+    groups += last + 1;
+  }
+  return specs;
+}
+
+}  // namespace
 
 bool is_duration_time(const syntax::EventSpec& s) {
   return s.pmu.empty() && s.terms.size() == 1 && s.terms[0].key == "duration_time";
-}
-
-std::map<std::string, double> parse_metric_params(const std::vector<std::string>& args) {
-  std::map<std::string, double> params;
-  for (const auto& a : args) {
-    auto eq = a.find('=');
-    try {
-      if (eq == std::string::npos || eq == 0) throw std::invalid_argument(a);
-      double v = std::stod(a.substr(eq + 1));
-      if (!std::isfinite(v)) throw std::invalid_argument(a);
-      params[a.substr(0, eq)] = v;
-    } catch (const std::exception&) {
-      throw UsageError(fmt::format("--metric-param '{}': expected NAME=NUMBER", a));
-    }
-  }
-  return params;
 }
 
 std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inventory& inventory) {
   std::vector<std::string> names;
   for (const auto& u : inventory.units) {
     names.push_back(u.name);
-    for (const auto& a : u.aliases) names.push_back(a.name);  // pcie_bdf_200: -e and -M take either name
+    for (const auto& a : u.aliases) names.push_back(a.name);  // pcie_bdf_200: events and metrics take either name
   }
   for (auto& p : perf::pmu_names(machine)) names.push_back(std::move(p));  // names only: one bad PMU stops nothing
   std::map<std::string, std::size_t> numbered;
@@ -52,34 +56,25 @@ std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inve
   return names;
 }
 
-void set_up_counting(Machine& machine, const CountingRequest& request, CountingSetup& run) {
-  // Each -e list numbers its {...} groups from 0: renumber them so that groups of different
-  // arguments stay apart (a multiplexed unit keeps each group whole).
-  int groups = 0;
-  for (const auto& e : request.events) {
-    int last = -1;
-    for (auto& p : syntax::parse_event_list(e)) {
-      if (p.group >= 0) last = std::max(last, p.group), p.group += groups;
-      run.specs.push_back(std::move(p));
-    }
-    groups += last + 1;
-  }
+Run::Run(Machine& machine, const Request& request, const std::function<void(const std::string&)>& note)
+    : specs(parse_events(request.events)), params(request.metric_params), per_socket(request.backend.per_socket) {
   std::vector<events::PerfmonEvents> event_files;
   for (const auto& f : request.event_files) event_files.push_back(events::PerfmonEvents::load(f));
-  run.spec_scales = apply_event_files(event_files, run.specs);
+  spec_scales = apply_event_files(event_files, specs);
   machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
-  run.time = sim::machine_clock(machine);
-  run.found = discovery::discover(machine);
-  if (!request.metrics.empty() || request.iio_scope != IioScope::None) run.catalog = metrics::Catalog::embedded();
+  time = sim::machine_clock(machine);
+  found = discovery::discover(machine);
+  if (!request.metrics.empty() || request.iio_scope != IioScope::None) catalog = pmukit::metrics::Catalog::embedded();
   if (request.iio_scope != IioScope::None)
-    run.metrics =
-        add_iio_metric_events(machine, run.found, run.catalog, request.metrics, pmu_names(machine, run.found.inventory),
-                              request.iio_scope, run.specs, run.warnings);
+    metrics = add_iio_metric_events(machine, found, catalog, request.metrics, pmu_names(machine, found.inventory),
+                                    request.iio_scope, specs, warnings);
   else
-    run.metrics = add_metric_events(run.catalog, request.metrics, pmu_names(machine, run.found.inventory), run.specs);
-  if (std::all_of(run.specs.begin(), run.specs.end(), is_duration_time))
+    metrics = add_metric_events(catalog, request.metrics, pmu_names(machine, found.inventory), specs);
+  if (std::all_of(specs.begin(), specs.end(), is_duration_time))
     throw UsageError("only duration_time given: add an event");
-  run.backend = make_backend(machine, run.specs, run.found, request.backend, run.time, is_duration_time);
+  std::function<void(const std::string&)> told = note;
+  if (!told) told = [](const std::string& m) { std::fprintf(stderr, "pmukit: %s\n", m.c_str()); };
+  backend = make_backend(machine, specs, found, request.backend, time, is_duration_time, told);
 }
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

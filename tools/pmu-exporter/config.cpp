@@ -85,9 +85,9 @@ void parse_settings(const std::filesystem::path& path, const json& doc, Config& 
   if (doc.contains("timestamps")) c.timestamps = doc["timestamps"].get<bool>();
   if (doc.contains("force")) c.force = doc["force"].get<bool>();
   if (doc.contains("backend")) {
-    c.backend = doc["backend"].get<std::string>();
-    if (c.backend != "auto" && c.backend != "direct" && c.backend != "perf")
-      bad(path, "backend", "expected \"auto\", \"direct\" or \"perf\"");
+    auto mode = counting::backend_mode(doc["backend"].get<std::string>());
+    if (!mode) bad(path, "backend", "expected \"auto\", \"direct\" or \"perf\"");
+    c.backend = *mode;
   }
 }
 
