@@ -38,15 +38,20 @@ void ReadLoop::count() {
 void ReadLoop::start() {
   backend_.start();
   t0_ = last_ = last_read_ = clock_.now_ns();
-  spawn_clock_ = t0_, spawn_real_ = monotonic_ns();
-  child_ = o_.command.empty() ? 0 : spawn_workload(o_.command);
-  child_done_ = child_ == 0;
   next_ = o_.interval_ns ? t0_ + o_.interval_ns : UINT64_MAX;
   end_ = o_.duration_ns ? t0_ + *o_.duration_ns : UINT64_MAX;
   // Narrow direct counters (32-bit DesignWare lane counters have no overflow flag) are read at
   // least this often whatever the output asks for, so that none wraps twice unseen; the counts
   // since the last report pile up in pending_.
   poll_ns_ = backend_.max_read_period_ns();
+  // Nothing ends the run but a signal: pmu-sim's virtual time goes along with real time, so a line
+  // counted until Ctrl-C counts what it would on hardware.
+  follow_real_time_ =
+      o_.command.empty() && deadline() == UINT64_MAX && run_.time.virtual_time && !o_.watch_virtual_time;
+  hold();  // before the command starts: it may move the clock at once
+  spawn_clock_ = t0_, spawn_real_ = monotonic_ns();
+  child_ = o_.command.empty() ? 0 : spawn_workload(o_.command);
+  child_done_ = child_ == 0;
   if (o_.report_at_start) report(t0_);
 }
 
@@ -56,12 +61,23 @@ void ReadLoop::run() {
     if (o_.interval_count && intervals_ >= *o_.interval_count) break;
     if (!(watching() ? watch_once() : sleep_once())) break;
   }
+  clock_.hold_at(UINT64_MAX);
+  // A simulator has answered every request by then (one a signal cut short moves the clock still):
+  // the time read next is the one the counters stop at.
+  if (run_.time.settle) run_.time.settle->settle();
   stop_time_ = clock_.now_ns();
   backend_.stop();
 }
 
 bool ReadLoop::watching() const {
   return !child_done_ || deadline() == UINT64_MAX || (o_.watch_virtual_time && run_.time.virtual_time);
+}
+
+// The clock is held at the run's next read or interval: under pmu-sim, a command that moves virtual
+// time in one jump stops there until this loop has read (and turned a multiplexed unit). A loop that
+// only watches virtual time holds nothing: whoever moves it sets the pace.
+void ReadLoop::hold() {
+  if (!o_.watch_virtual_time) clock_.hold_at(std::min(deadline(), next_poll()));
 }
 
 std::uint64_t ReadLoop::deadline() const {
@@ -108,9 +124,23 @@ bool ReadLoop::watch_once() {
     emit_interval(now);
   else if (now >= next_poll())
     poll(now);
-  else  // a watch never sleeps past the next read (a multiplexed unit rotates at reads)
-    nap_ns(std::min<std::uint64_t>(child_done_ ? o_.watch_nap_ns : 1'000'000, next_poll() - now));
+  else if (follow_real_time_)
+    follow_real_time(now);
+  else  // a watch never waits past the next read (a multiplexed unit rotates at reads)
+    clock_.wait_until(std::min(deadline(), next_poll()), child_done_ ? o_.watch_nap_ns : 1'000'000);
   return true;
+}
+
+// Virtual time moved to where real time is since the start, in whole milliseconds (so a run stops
+// on the millisecond and a rate of whole counts per millisecond counts exactly), never past the
+// next read; then a nap.
+void ReadLoop::follow_real_time(std::uint64_t now) {
+  const std::uint64_t real = spawn_clock_ + (monotonic_ns() - spawn_real_) / kFollowGrainNs * kFollowGrainNs;
+  if (real > now) {
+    clock_.sleep_until(std::min(real, next_poll()));
+    return;
+  }
+  nap_ns(kFollowStepNs);
 }
 
 bool ReadLoop::sleep_once() {
@@ -141,6 +171,7 @@ void ReadLoop::poll(std::uint64_t now) {
     if (backend_.rereads()) backend_rows_ = read_.size();
   }
   last_read_ = now;
+  hold();
   if (!have_pending_) {
     pending_.swap(read_);  // no copy; each keeps its storage
     have_pending_ = true;
@@ -172,6 +203,7 @@ void ReadLoop::emit_interval(std::uint64_t now) {
   ++intervals_;
   next_ += o_.interval_ns;
   if (o_.skip_missed_intervals && next_ <= now) next_ = now + o_.interval_ns;  // after a jump, one report
+  hold();
 }
 
 std::vector<std::string> ReadLoop::finish() {
