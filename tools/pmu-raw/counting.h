@@ -32,7 +32,11 @@ struct RawOptions {
 // all be restored.
 int run_counting(RawOptions& options);
 // pmu-raw --recover: puts back the registers a killed run left programmed (pmu/journal.h), then exits.
-int run_recover(const MachineArgs& machine);
+// --recover: restores a killed run's registers from its journal; `take_over` (--recover --force):
+// also when its writer cannot be proven gone.
+int run_recover(const MachineArgs& machine, bool take_over);
+// --discard-journal: sets a journal that cannot be recovered aside, its registers not restored.
+int run_discard_journal(const MachineArgs& machine);
 // --list-metrics [--all] [--names-only]
 int list_metric_catalog(const MachineArgs& machine, bool all, bool names_only = false);
 
