@@ -52,9 +52,10 @@ struct Decision {
 class Chooser {
  public:
   Chooser(Machine& machine, const std::vector<syntax::EventSpec>& specs, const discovery::DiscoveryResult& found,
-          const BackendRequest& req, bool (*skip)(const syntax::EventSpec&))
+          const BackendRequest& req, bool (*skip)(const syntax::EventSpec&), bool simulated)
       : machine_(machine), specs_(specs), found_(found), req_(req), skip_(skip),
-        preflight_(std::make_unique<pmu::Preflight>(machine, platform::Database::builtin())), choices_(specs.size()) {}
+        preflight_(std::make_unique<pmu::Preflight>(machine, platform::Database::builtin())), choices_(specs.size()),
+        static_snapshot_(!machine.is_live() && !simulated) {}
 
   void recover_first(const sim::MachineClock& time);
   void choose_each_event();
@@ -68,6 +69,7 @@ class Chooser {
  private:
   bool skipped(std::size_t i) const { return skip_ && skip_(specs_[i]); }
   std::optional<Refusal> first_refusal(const std::vector<const discovery::PmuUnit*>& units);
+  bool programmable_static(const std::optional<Refusal>& refused) const;
   std::optional<Refusal> refusal_of_group(const std::vector<syntax::EventSpec>& group);
   void require_a_way(const syntax::EventSpec& s, const Choice& c);
   std::string decision_note(const std::string& key, const Choice& c) const;
@@ -82,7 +84,22 @@ class Chooser {
   std::unique_ptr<pmu::Preflight> preflight_;
   std::vector<Choice> choices_;
   std::map<std::string, Decision> decisions_;  // PMU as written -> what was decided
+  bool static_snapshot_;                       // a snapshot no pmu-sim serves: never programmed
 };
+
+// A snapshot without a simulator is a set of files: what is written stays (a counter enabled
+// stays enabled, a write-one-to-clear register is not cleared), and nothing counts. Programming it
+// would change it for every later reader, so it is refused, with the way to make it count.
+std::string static_snapshot_text(const Machine& machine) {
+  return fmt::format("{} is a static snapshot: no pmu-sim runs on it, so its registers are files that would keep "
+                     "what is written and never count; start 'pmu-sim run {}' first",
+                     machine.describe(), machine.root().string());
+}
+
+// A static snapshot whose unit would be programmed (nothing refuses it, or --force takes it busy).
+bool Chooser::programmable_static(const std::optional<Refusal>& refused) const {
+  return static_snapshot_ && (!refused || (refused->busy() && req_.force));
+}
 
 std::optional<Refusal> Chooser::first_refusal(const std::vector<const discovery::PmuUnit*>& units) {
   for (const auto* u : units)
@@ -108,10 +125,15 @@ void Chooser::choose_each_event() {
       if (c.units.empty())
         throw UsageError(fmt::format("event '{}': no PMU '{}' among the units pmukit discovered{}", s.text, s.pmu,
                                      c.kernel ? " (the kernel's perf has it: use --backend perf or auto)" : ""));
+      // A unit's own refusal (in use, no access, a hostile file) is the more useful answer: the
+      // session says it; a unit that could be programmed is refused on a static snapshot.
+      if (programmable_static(first_refusal(c.units))) throw Error(static_snapshot_text(machine_));
       c.direct = true;
     } else if (req_.mode == "auto" && !c.units.empty()) {
       c.refused = first_refusal(c.units);
-      c.direct = !c.refused || (!c.kernel && req_.force);
+      const bool static_refusal = programmable_static(c.refused);
+      if (static_refusal) c.refused = Refusal{pmu::NoAccess{static_snapshot_text(machine_), 0}, c.units.front()->name};
+      c.direct = !c.refused || (!c.kernel && req_.force && !static_refusal);
     }
     if (!c.direct) require_a_way(s, c);
   }
@@ -284,7 +306,7 @@ void Chooser::add_perf_part(CompositeBackend& composite) {
 std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<syntax::EventSpec>& specs,
                                       const discovery::DiscoveryResult& found, const BackendRequest& req,
                                       const sim::MachineClock& time, bool (*skip)(const syntax::EventSpec&)) {
-  Chooser chooser(machine, specs, found, req, skip);
+  Chooser chooser(machine, specs, found, req, skip, time.simulated());
   chooser.recover_first(time);
   chooser.choose_each_event();
   chooser.check_kernel_rules();
