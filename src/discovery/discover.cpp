@@ -8,6 +8,7 @@
 #include "pmukit/discovery/intel_pmon.h"
 #include "pmukit/discovery/rcmap.h"
 #include "pmukit/discovery/t410_blocks.h"
+#include "pmukit/discovery/unit_overlap.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::discovery {
@@ -35,6 +36,8 @@ DiscoveryResult discover(Machine& machine) {
   discover_dwc_rasdes(machine, r.devices, r.topology, r.inventory);
   discover_t410_blocks(machine, acpi_devices, r.inventory);
   discover_cmn(machine, r.topology, acpi_devices, r.inventory);
+  // After every family: a register two units claim is found whichever families they are.
+  warn_overlapping_units(r.inventory);
   r.inventory.root_ports = map_root_ports(machine, r.devices, r.inventory.warnings);
   return r;
 }

@@ -67,6 +67,13 @@ void find_regions(const acpi::Iomem& iomem, const std::string& iomem_file, const
                     iomem_file, ranges.size(), platform_name));
     return;
   }
+  if (!ranges.front().bytes()) {
+    inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} names {:#x}-{:#x}: the whole address space, not a "
+                                       "register block: not used",
+                                       dev.name, block.interface, iomem_file, ranges.front().start,
+                                       ranges.front().end));
+    return;
+  }
   u.exposed = true;
   // _CRS order is not visible: /proc/iomem sorts by address. The driver takes resources
   // 0..N-1 as instances and N as broadcast; pmukit assumes firmware lists them ascending.
@@ -74,7 +81,7 @@ void find_regions(const acpi::Iomem& iomem, const std::string& iomem_file, const
   std::size_t n = ranges.size() > 1 ? ranges.size() - 1 : ranges.size();
   for (std::size_t i = 0; i < n; ++i) u.instance_bases.push_back(ranges[i].start);
   if (ranges.size() > 1) u.broadcast_base = ranges.back().start;
-  u.region_size = ranges.front().end - ranges.front().start + 1;
+  u.region_size = *ranges.front().bytes();
   pu.notes.push_back("instance order is /proc/iomem's address order; _CRS order (which makes "
                      "the last one the "
                      "broadcast region) is not exported and is assumed to be ascending");
