@@ -6,11 +6,13 @@
 
 #include <fmt/format.h>
 
+#include "intel_clash.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/msr.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
+#include "pmukit/acpi/devices.h"
 #include "pmukit/discovery/intel_table.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/regs/intel_pmon.h"
@@ -82,6 +84,15 @@ std::vector<TableLocation> pci_tables(Machine& machine, const std::vector<pci::D
   std::vector<TableLocation> out;
   for (const auto& d : devices) {
     if (d.vendor_id != kVendorIntel) continue;
+    // The discovery DVSEC is in extended config space: a table device whose config space reads
+    // short (sysfs shows 64 bytes to users other than root; a truncated snapshot) hides every
+    // unit of its tables. Said, not skipped silently.
+    if (d.device_id == kDiscoveryTableDevice && d.config_size < 4096)
+      inv.warnings.push_back(fmt::format("{} ({:04x}:{:04x}, a PMON discovery table device): only {} bytes of its "
+                                         "config space can be read, and its discovery DVSECs are in extended config "
+                                         "space (0x100 and up): the units of its tables are not listed (as root, "
+                                         "sysfs shows all 4096 bytes; a snapshot's config file may be truncated)",
+                                         d.bdf.str(), d.vendor_id, d.device_id, d.config_size));
     for (const auto* cap : d.find_ext(0x23)) {
       if (!cap->dvsec || cap->dvsec->id != kDvsecIdPmon) continue;
       auto& cfg = machine.pci().config(d.bdf);
@@ -164,12 +175,29 @@ std::unique_ptr<RegisterWindow> map_table(Machine& machine, std::uint64_t base, 
   return mem.map(base, need, false);
 }
 
+// What a unit's registers must stay out of: the table's BAR (or the table, found through an MSR).
+ClashContext table_extent(Machine& machine, std::uint64_t base, const DecodedTable& decoded, const std::string& source,
+                          const acpi::Iomem* iomem) {
+  ClashContext c;
+  c.iomem = iomem;
+  if (const auto* bar = machine.memory().find_bar(base, kRecordBytes)) {
+    c.table_first = bar->start, c.table_last = bar->end;
+    c.table_name = fmt::format("{} BAR{}", bar->bdf.str(), bar->index);
+  } else {
+    c.table_first = base;
+    c.table_last = base + std::max<std::uint64_t>(decoded.stride_bytes, 8) * (decoded.max_units + 1ull) - 1;
+    c.table_name = "the table of " + source;
+  }
+  return c;
+}
+
 struct UnitContext {
   Machine& machine;
   const std::vector<pci::Device>& devices;
   const Topology& topo;
   const platform::IntelUncore* platform;
   Inventory& inv;
+  ClashContext clash;  // the current table's
 };
 
 bool pci_device_exists(const std::vector<pci::Device>& devices, const Bdf& bdf) {
@@ -341,6 +369,11 @@ void add_units(UnitContext& ctx, const DecodedTable& decoded, IntelTable& table)
       ++table.skipped_units;
       continue;
     }
+    if (auto clash = register_clash(iu, ctx.clash); !clash.empty()) {
+      ctx.inv.warnings.push_back(fmt::format("{}: skipped: {}", where, clash));
+      ++table.skipped_units;
+      continue;
+    }
     PmuUnit pu;
     pu.family = Family::IntelUncore;
     pu.type_name = bt ? bt->name : "";
@@ -382,7 +415,9 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
   auto from_msr = msr_tables(machine, topology, inventory.warnings);
   locations.insert(locations.end(), from_msr.begin(), from_msr.end());
   std::map<int, int> dies_per_socket;
-  UnitContext ctx{machine, devices, topology, platform, inventory};
+  const auto iomem = acpi::read_iomem(machine);
+  UnitContext ctx{machine, devices, topology, platform, inventory, {}};
+  ctx.clash.iomem = &iomem;
   for (auto& loc : locations) {
     IntelTable table = loc.table;
     table.base = loc.base;
@@ -414,11 +449,11 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
     table.skipped_units = decoded.skipped;
     table.empty_records = decoded.empty;
     ++stats.tables;
+    ctx.clash = table_extent(machine, loc.base, decoded, table.source, &iomem);
     inventory.intel_tables.push_back(table);
     if (decoded.valid) add_units(ctx, decoded, inventory.intel_tables.back());
   }
   name_units(inventory);
-  warn_overlapping_units(inventory);
   return stats;
 }
 
