@@ -93,6 +93,7 @@ class SnapshotBuilder {
 
  private:
   void rewrite_topology_files();
+  void write_cpu_list(const std::filesystem::path& file, const std::vector<int>& cpus);
   void write_file(const std::filesystem::path& file, std::string_view data);
   std::filesystem::path device_dir(const Bdf& bdf) const;
 
