@@ -85,13 +85,11 @@ std::vector<IomemRange> Iomem::named(std::string_view name) const {
   return out;
 }
 
-Iomem read_iomem(const Machine& machine) {
+Iomem parse_iomem(std::string_view text) {
   Iomem m;
-  auto text = machine.files().read_text(machine.param("iomem.path"), kProcTextLimit);
-  if (!text) return m;
   m.readable = true;
   bool any_address = false;
-  for (std::string_view line : split(*text, '\n')) {
+  for (std::string_view line : split(text, '\n')) {
     std::size_t indent = line.find_first_not_of(' ');
     if (indent == std::string_view::npos) continue;
     auto colon = line.find(" : ");
@@ -99,12 +97,18 @@ Iomem read_iomem(const Machine& machine) {
     if (colon == std::string_view::npos || dash == std::string_view::npos || dash > colon) continue;
     auto start = parse_hex(line.substr(indent, dash - indent));
     auto end = parse_hex(trim(line.substr(dash + 1, colon - dash - 1)));
-    if (!start || !end) continue;
+    if (!start || !end || *end < *start) continue;  // the kernel prints no range that ends before it starts
     m.ranges.push_back({*start, *end, std::string(line.substr(colon + 3)), static_cast<unsigned>(indent / 2)});
     any_address = any_address || *start || *end;
   }
   m.addresses_hidden = !m.ranges.empty() && !any_address;
   return m;
+}
+
+Iomem read_iomem(const Machine& machine) {
+  auto text = machine.files().read_text(machine.param("iomem.path"), kProcTextLimit);
+  if (!text) return Iomem{};
+  return parse_iomem(*text);
 }
 
 }  // namespace pmukit::acpi

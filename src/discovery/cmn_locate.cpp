@@ -31,9 +31,9 @@ std::vector<acpi::IomemRange> ranges_named(const acpi::Iomem& iomem, const std::
 bool split_cfg_root(const std::vector<acpi::IomemRange>& ranges, CmnLocation& loc) {
   for (const auto& cfg : ranges)
     for (const auto& root : ranges)
-      if (&cfg != &root && root.start >= cfg.start && root.end <= cfg.end) {
+      if (&cfg != &root && root.start >= cfg.start && root.end <= cfg.end && cfg.bytes()) {
         loc.base = cfg.start;
-        loc.size = cfg.end - cfg.start + 1;
+        loc.size = *cfg.bytes();
         loc.root_offset = root.start - cfg.start;
         return true;
       }
@@ -64,9 +64,13 @@ void resources_from_iomem(const acpi::Iomem& iomem, const std::string& iomem_fil
                                       iomem_file, ranges.size(), loc.device));
       return;
     }
+  } else if (!ranges.front().bytes()) {
+    loc.notes.push_back(fmt::format("{} names {:#x}-{:#x} for {}: the whole address space, not a configuration region",
+                                    iomem_file, ranges.front().start, ranges.front().end, loc.device));
+    return;
   } else {
     loc.base = ranges.front().start;
-    loc.size = ranges.front().end - ranges.front().start + 1;
+    loc.size = *ranges.front().bytes();
     if (ranges.size() > 1)
       loc.notes.push_back(fmt::format("{} lists {} ranges for {}; the first is taken as the configuration region",
                                       iomem_file, ranges.size(), loc.device));

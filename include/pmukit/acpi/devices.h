@@ -55,6 +55,12 @@ struct IomemRange {
   std::uint64_t end = 0;  // inclusive
   std::string name;
   unsigned depth = 0;  // nesting level (two spaces each in the file)
+  // Its length; nullopt for the whole 64-bit space (0-ffffffffffffffff: 2^64 bytes do not fit in
+  // 64 bits), which is no device's register block.
+  std::optional<std::uint64_t> bytes() const {
+    if (end - start == ~0ull) return std::nullopt;
+    return end - start + 1;
+  }
 };
 
 struct Iomem {
@@ -69,5 +75,7 @@ struct Iomem {
 
 // Parses iomem.path ("%08llx-%08llx : name", nested by two spaces, as kernel/resource.c r_show()).
 Iomem read_iomem(const Machine& machine);
+// The same from the file's text (readable is set); lines that are not a range are passed over.
+Iomem parse_iomem(std::string_view text);
 
 }  // namespace pmukit::acpi
