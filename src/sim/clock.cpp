@@ -159,7 +159,7 @@ class SimClock final : public Clock, public pmu::Settle {
       const std::uint64_t pid = at(page_->hold_pid).load();
       if (pid == 0 || pid == me || at(page_->hold_ns).load() > now || pid_gone(pid)) return true;
       if (g_interrupted.load()) return false;
-      if (gone_ || pid_gone(page_->server_pid)) check_answering(start);
+      if (gone_ || server_gone(lock_fd_)) check_answering(start);
       nap_ns(kPollNs);
     }
   }
