@@ -238,7 +238,7 @@ void print_root_ports(const discovery::DiscoveryResult& r) {
 
 }  // namespace
 
-void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose) {
+void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose, const std::vector<std::string>& why_none) {
   const auto& inv = r.inventory;
   if (inv.platform.empty() && r.cpu && r.cpu->vendor.empty())
     fmt::print(
@@ -258,6 +258,7 @@ void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose) {
   print_cmn_summary(inv, verbose);
   print_root_ports(r);
   if (inv.units.empty()) fmt::print("No uncore PMU units found.\n");
+  for (const auto& why : why_none) fmt::print("  why: {}\n", why);
   if (!inv.warnings.empty())
     fmt::print("\n{} warning{} (on stderr)\n", inv.warnings.size(), inv.warnings.size() == 1 ? "" : "s");
 }
