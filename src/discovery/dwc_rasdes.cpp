@@ -86,12 +86,12 @@ PmuUnit pmu_unit_of(const platform::DwcRasDes& dwc, const pci::Device& d, const 
   pu.pmu_kind = dwc.pmu_kind;
   if (d.numa_node >= 0)
     if (auto s = topo.socket_of_node(d.numa_node)) pu.socket = *s;
-  // One 32-bit lane event counter and one 64-bit time-based counter (dwc_pcie_pmu.c).
+  // Lane event counters (regs::dwc::lane_counter_width) and one 64-bit time-based counter (dwc_pcie_pmu.c).
   pu.num_counters = 2;
   pu.counter_width = 64;
   pu.filters = filters_of(db.pmu_kind(dwc.pmu_kind));
-  pu.notes.push_back("one lane event counter (32-bit) and one time-based counter (64-bit, read hi-lo-hi); no "
-                     "overflow interrupt");
+  pu.notes.push_back("lane event counters (32-bit; 4-bit in groups 0 and 4, 8-bit in groups 1-3) and one time-based "
+                     "counter (64-bit, read hi-lo-hi); no overflow interrupt");
   return pu;
 }
 

@@ -286,6 +286,7 @@ void add_registers(const DecodedUnit& u, const platform::IntelBoxType* bt, Intel
     iu.filter = bt->filter->msr + std::uint64_t{bt->filter->box_stride} * u.box_id;
     iu.filter_mask = bt->filter->mask;
     iu.filter_config = bt->filter->term_config;
+    iu.filter_enable_bit = bt->filter->enable_bit;
   }
   if (bt) iu.counter_constraints = bt->constraints;
   if (bt && bt->fixed && iu.access == RegAccess::Mmio) {

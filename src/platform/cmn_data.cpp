@@ -1,6 +1,8 @@
 // pmukit -- loading and querying the Arm CMN platform data (platforms/arm/cmn.json).
 #include "pmukit/platform/cmn_data.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -51,6 +53,15 @@ CmnPart part(const json& p, const std::string& where) {
   if (c.node_size < 0x4000 || (c.node_size & (c.node_size - 1)))
     throw Error(w + ": node_size must be a power of two of at least 16 KiB");
   c.xp_port_count = p.value("xp_port_count", false);
+  if (p.contains("port_info_stride")) c.port_info_stride = json_number(p["port_info_stride"], w + " port_info_stride");
+  const json& values = p.contains("register_values") ? p["register_values"] : json::object();
+  for (const auto& [type, regs] : values.items()) {
+    if (type == "about") continue;
+    for (const auto& [off, value] : regs.items()) {
+      const std::string rw = fmt::format("{} register_values {} {}", w, type, off);
+      c.register_values[type][json_number(json(off), rw)] = json_number(value, rw);
+    }
+  }
   c.note = json_string(p, "note", w, false);
   return c;
 }
@@ -131,6 +142,10 @@ void load_cmn_data(const json& c, const std::string& where, std::optional<CmnDat
   }
   for (const auto& f : d.firmware)
     if (!d.part(f.part)) throw Error(fmt::format("{}: cmn firmware entry names unknown part {:#x}", where, f.part));
+  for (const auto& p : d.parts)
+    for (const auto& [type, regs] : p.register_values)
+      if (std::none_of(d.node_types.begin(), d.node_types.end(), [&](const auto& t) { return t.name == type; }))
+        throw Error(fmt::format("{}: cmn part {} register_values names unknown node type '{}'", where, p.name, type));
   out = std::move(d);
 }
 

@@ -49,6 +49,8 @@ IntelBoxType parse_box(const json& j, const std::string& where) {
                            json_number(f.at("mask"), where + " filter mask"),
                            static_cast<std::uint32_t>(json_number(f.at("msr"), where + " filter msr")),
                            static_cast<std::uint32_t>(json_number(f.at("box_stride"), where + " filter box_stride"))};
+    if (f.contains("enable"))
+      b.filter->enable_bit = static_cast<int>(json_number(f["enable"], where + " filter enable"));
   }
   if (j.contains("fixed")) {
     const auto& f = j["fixed"];
@@ -97,12 +99,32 @@ IntelUncore parse_intel_uncore(const json& doc, const std::string& where) {
   return u;
 }
 
-PmuKind parse_pmu_kind(const json& p, std::string where) {
+// A kind's formats: "formats" as sysfs shows them, or "format_group", the kernel's attribute
+// identifiers looked up in the file's "format_attrs" table (each: the sysfs name and its bits).
+void parse_formats(const json& p, const json& attrs, const std::string& where, PmuKind& k) {
+  if (p.contains("formats") == p.contains("format_group")) throw Error(where + ": give either formats or format_group");
+  if (p.contains("formats")) {
+    for (const auto& [name, fmt_text] : p["formats"].items()) k.formats[name] = fmt_text.get<std::string>();
+    return;
+  }
+  for (const auto& id : p["format_group"]) {
+    const std::string a = id.get<std::string>();
+    if (!attrs.contains(a)) throw Error(fmt::format("{}: format_group names unknown format attribute '{}'", where, a));
+    const std::string name = json_string(attrs[a], "name", where + " format attribute " + a);
+    if (!k.formats.emplace(name, json_string(attrs[a], "bits", where + " format attribute " + a)).second)
+      throw Error(fmt::format("{}: format_group gives '{}' twice (attribute {})", where, name, a));
+  }
+}
+
+PmuKind parse_pmu_kind(const json& p, const json& attrs, std::string where) {
   PmuKind k;
   k.kind = json_string(p, "kind", where);
   where += " pmu " + k.kind;
   k.description = json_string(p, "description", where, false);
-  for (const auto& [name, fmt_text] : p.at("formats").items()) k.formats[name] = fmt_text.get<std::string>();
+  parse_formats(p, attrs, where, k);
+  if (p.contains("event_mask"))
+    k.config_mask = json_number(p["event_mask"], where + " event_mask") |
+                    json_number(p.at("event_mask_ext"), where + " event_mask_ext") << 32;
   const json format_help = p.value("format_help", json::object());
   for (const auto& [name, help] : format_help.items()) {
     if (!k.formats.count(name)) throw Error(fmt::format("{}: format_help names unknown format '{}'", where, name));
@@ -131,7 +153,7 @@ bool key_belongs(std::string_view key, int part) {
       {"cpus"},
       {"name", "description", "unnamed_pmu", "box_types", "global_init", "cha_count", "iio_maps",
        "counter_constraints"},
-      {"pmus"},
+      {"pmus", "format_attrs"},
       {"coresight", "pcie_rc_maps", "t410_blocks", "designware_rasdes", "cmn"}};
   if (key == "about") return true;
   for (auto k : keys.at(static_cast<std::size_t>(part)))
@@ -222,12 +244,14 @@ void Database::load(const std::string& path, const std::string& body, bool lazy)
       IntelUncore u = parse_intel_uncore(doc, where);
       intel_[u.name] = std::move(u);
     }
-    if (doc.contains("pmus"))
+    if (doc.contains("pmus")) {
+      const json attrs = doc.contains("format_attrs") ? doc["format_attrs"] : json::object();
       for (const auto& p : doc["pmus"]) {
-        PmuKind k = parse_pmu_kind(p, where);
+        PmuKind k = parse_pmu_kind(p, attrs, where);
         if (!pmus_.emplace(k.kind, k).second)
           throw Error(fmt::format("{} pmu {}: pmu kind defined twice", where, k.kind));
       }
+    }
     load_soc_data(doc, where, soc_);
     load_iio_maps(doc, where, iio_maps_);
     load_counter_constraints(doc, where, constraints_);

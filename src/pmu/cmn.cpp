@@ -4,7 +4,10 @@
 // on; arm_cmn_event_add: a free global counter, then a free local counter in each node's DTM,
 // PMU_CONFIG with input select, global number and pairing; arm_cmn_init_counter: the global
 // counter of every DTC from CMN_COUNTER_INIT; arm_cmn_event_start: the node's event select slot;
-// the cycle counter from CMN_CC_INIT; the PMU enabled through DTC 0's PMCR).
+// a cycles event: DTC_CTL = DT_EN | CG_DISABLE, then the cycle counter from CMN_CC_INIT, and
+// arm_cmn_event_stop: DTC_CTL = DT_EN again -- "perf/arm-cmn: Make cycle counts less surprising":
+// clock gating stays off while a DTC's cycle counter is in use, so it counts every cycle, not only
+// those the domain was busy; the PMU enabled through DTC 0's PMCR).
 //
 // Where pmukit differs: PMCR is written without OVFL_INTR_EN (no interrupt handler exists outside
 // the kernel), DTC_CTL.DT_EN is set at reset rather than at probe, and occupancy filters and
@@ -48,6 +51,7 @@ class CmnDriver : public UnitDriver {
   // Stopped; the DTCs on; whatever the last configuration paired or selected released as
   // arm_cmn_event_clear() and arm_cmn_event_stop() release it.
   void reset(WriteGuard& g) override {
+    cycles_on_ = 0;
     for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
       g.write(layout_.at(Role::DtcControl, d), cmn::DtcCtlDtEn::put(1));
       // DTC 0's PMU_EN gates the mesh (arm_cmn_set_state()); the others stay enabled.
@@ -95,6 +99,8 @@ class CmnDriver : public UnitDriver {
     for (std::size_t i = 0; i < p.plan.events.size(); ++i) {
       const CmnEventPlan& e = p.plan.events[i];
       if (e.cycles) {
+        g.write(layout_.at(Role::DtcControl, e.domain), cmn::DtcCtlDtEn::put(1) | cmn::DtcCtlCgDisable::put(1));
+        cycles_on_ |= 1u << e.domain;
         g.write(layout_.at(Role::CycleCounter, e.domain), cmn::kCycleInit);
         plan.add(layout_.at(Role::CycleCounter, e.domain), cmn::kCycleCounterBits);
         continue;
@@ -107,8 +113,23 @@ class CmnDriver : public UnitDriver {
     }
   }
 
-  void start(WriteGuard& g) override { g.write(layout_.at(Role::PmuControl, 0), cmn::PmcrPmuEn::put(1)); }
-  void stop(WriteGuard& g) override { g.write(layout_.at(Role::PmuControl, 0), 0); }
+  // A cycle counter stopped (stop()) and started again without a new configuration gets its clock
+  // gating turned off again, as arm_cmn_event_start() does.
+  void start(WriteGuard& g) override {
+    for (unsigned d = 0; d < mesh_.dtcs.size() && cg_released_; ++d)
+      if (cycles_on_ >> d & 1)
+        g.write(layout_.at(Role::DtcControl, d), cmn::DtcCtlDtEn::put(1) | cmn::DtcCtlCgDisable::put(1));
+    cg_released_ = false;
+    g.write(layout_.at(Role::PmuControl, 0), cmn::PmcrPmuEn::put(1));
+  }
+  // The mesh stopped (arm_cmn_set_state()), then each running cycle counter's DTC back to clock
+  // gating (arm_cmn_event_stop()).
+  void stop(WriteGuard& g) override {
+    g.write(layout_.at(Role::PmuControl, 0), 0);
+    for (unsigned d = 0; d < mesh_.dtcs.size(); ++d)
+      if (cycles_on_ >> d & 1) g.write(layout_.at(Role::DtcControl, d), cmn::DtcCtlDtEn::put(1));
+    cg_released_ = cycles_on_ != 0;
+  }
 
   void restore(WriteGuard& g, RestorePhase phase) override {
     if (phase == RestorePhase::Quiesce) {
@@ -139,6 +160,8 @@ class CmnDriver : public UnitDriver {
 
   const CmnUnit& mesh_;
   std::shared_ptr<const CmnPlacement> programmed_;  // what configure() programmed: reset() releases it
+  unsigned cycles_on_ = 0;                          // DTC domains whose cycle counter is programmed (bit per domain)
+  bool cg_released_ = false;                        // stop() put those DTCs back to clock gating
 };
 
 }  // namespace

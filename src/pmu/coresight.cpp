@@ -151,10 +151,13 @@ class CoreSightDriver : public UnitDriver {
 
  private:
   // Linux nvidia_cspmu.c pcie_v2_pmu_validate_event, for events on general counters (the cycle
-  // counter is exempt): a root-port mask and a BDF filter exclude each other, and the RC has one
-  // BDF filter for all its counters (an event without one counts as BDF 0, as in the kernel's
-  // comparison) -- the Tegra410 guide: "the PMU in each RC can only have one BDF filter for the
-  // whole counters". Group members without a filter already carry their leader's (below).
+  // counter is exempt): a root-port mask and a BDF filter exclude each other in one event (a kernel
+  // rule: refused); and the RC has one BDF filter for all its counters, so the events on them at
+  // one time must agree on it (an event without one counts as BDF 0, as in the kernel's
+  // comparison). The kernel checks that when it schedules an event (arm_cspmu_get_event_idx): one
+  // that disagrees with the events already on the counters waits for a later turn, so ungrouped
+  // events with different BDF filters are multiplexed (counters_short); a {...} group whose members
+  // disagree is refused. Group members without a filter already carry their leader's (below).
   std::optional<DoesNotFit> one_bdf_filter(const std::vector<syntax::EncodedEvent>& events) const {
     if (!prog_.one_bdf_filter) return std::nullopt;
     const auto& rule = *prog_.one_bdf_filter;
@@ -172,11 +175,12 @@ class CoreSightDriver : public UnitDriver {
       if (!first) {
         first.emplace(bdf, e.name);
       } else if (first->first != bdf) {
-        return DoesNotFit{fmt::format("events '{}' and '{}': {} has one BDF filter for all its counters, so events "
-                                      "counted together must name the same src_bdf (or none) (Linux nvidia_cspmu.c "
+        return DoesNotFit{fmt::format("events '{}' and '{}': {} has one BDF filter for all its counters, and "
+                                      "they do not filter the same BDF (an event without src_bdf_en filters none); "
+                                      "counted at one time, events must agree on it (Linux nvidia_cspmu.c "
                                       "pcie_v2_pmu_validate_event)",
                                       first->second, e.name, unit_.name),
-                          "", true};
+                          "", true, true};
       }
     }
     return std::nullopt;
@@ -184,7 +188,8 @@ class CoreSightDriver : public UnitDriver {
 
   // Linux nvidia_cspmu.c pcie_v2_pmu_event_filter: an event whose filter fields are all 0 takes
   // its group leader's filter when the leader filters by BDF (src_bdf_en), else the default (all
-  // root ports).
+  // root ports). Not the cycles event: its PMCCFILTR is nv_cspmu_set_cc_filter's, from the
+  // event's own filter fields (nv_cspmu_event_filter: 0 means filter_default_val, all root ports).
   void inherit_group_filters(std::vector<syntax::EncodedEvent>& events, const std::vector<int>& group) const override {
     if (!prog_.one_bdf_filter) return;
     const auto& rule = *prog_.one_bdf_filter;
@@ -192,7 +197,7 @@ class CoreSightDriver : public UnitDriver {
     for (std::size_t i = 0; i < events.size() && i < group.size(); ++i) {
       if (group[i] < 0) continue;
       auto [it, first] = leader.emplace(group[i], i);
-      if (first) continue;
+      if (first || is_cycles(events[i])) continue;
       const auto& lead = events[it->second];
       const std::uint64_t from[3] = {lead.config, lead.config1, lead.config2};
       std::uint64_t cfg[3] = {events[i].config, events[i].config1, events[i].config2};

@@ -43,7 +43,7 @@ std::size_t SamplePlan::add_sliced(const std::vector<Reg>& regs, const std::vect
 std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform::Database& db) {
   switch (layout.unit->family) {
   case discovery::Family::IntelUncore:
-    return make_intel_box(layout);
+    return make_intel_box(layout, db);
   case discovery::Family::CoreSight:
     return make_coresight(layout, db);
   case discovery::Family::DwcRasDes:

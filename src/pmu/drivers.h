@@ -9,7 +9,7 @@
 
 namespace pmukit::pmu {
 
-std::unique_ptr<UnitDriver> make_intel_box(const UnitLayout& layout);
+std::unique_ptr<UnitDriver> make_intel_box(const UnitLayout& layout, const platform::Database& db);
 std::unique_ptr<UnitDriver> make_coresight(const UnitLayout& layout, const platform::Database& db);
 std::unique_ptr<UnitDriver> make_dwc_rasdes(const UnitLayout& layout);
 std::unique_ptr<UnitDriver> make_t410_block(const UnitLayout& layout);

@@ -21,7 +21,9 @@
 // - Reading (dwc_pcie_pmu_read_lane_event_counter): write select | lane | per-event on, read
 //   EVENT_CNT_DATA, then write the same with per-event clear: the kernel adds each read to the
 //   count. pmukit writes the same select (SamplePlan::Select) and reads, but does not clear: the
-//   value is tracked across 32-bit wraps as every counter is (one write per read, not two).
+//   value is tracked across wraps as every counter is (one write per read, not two), at its
+//   group's width (4 bits for groups 0 and 4, 8 for 1-3, else 32: regs::dwc::lane_counter_width),
+//   read often enough that none wraps twice unseen.
 //
 // Where pmukit differs otherwise: controls are written whole, stop() turns an event off without
 // clearing it (the kernel reads before it stops; pmukit reads after), and the time-based control
@@ -157,7 +159,7 @@ class DwcDriver : public UnitDriver {
         slots_.push_back(select);
         if (std::find(programmed_.begin(), programmed_.end(), select) == programmed_.end())
           programmed_.push_back(select);
-        auto c = plan.add(layout_.at(Role::LaneCounter), 32);
+        auto c = plan.add(layout_.at(Role::LaneCounter), lane_counter_width(ConfigEventId::get(e.config)));
         plan.counters[c].zero_at_start = true;  // start() clears it too
         plan.counters[c].select = static_cast<int>(plan.selects.size());
         plan.selects.push_back({lane_, select | EventCntEnable::put(kPerEventOn)});

@@ -1,12 +1,15 @@
 // pmukit -- Intel uncore PMON box driver (SPR and later: generic discovery box controls).
 //
-// Sequence (Linux uncore_discovery.c intel_generic_uncore_*_init_box/enable_box/disable_box, PCM's
-// resetUnfreeze): box ctl = FRZ; box ctl = FRZ | RST_CTRL | RST_CTRS; counter controls =
-// config | EN; start: box ctl = 0; stop: box ctl = FRZ. EN (bit 22) is set on every programmed
-// counter: PCM does, and the SNB-EP paths (snbep_uncore_msr_enable_event) OR it in; the generic
-// kernel path passes config as-is (hardware.md 1.7). Register widths are the layout's. Events go
-// on the counters their box type's constraint table allows (platforms/intel/counter_constraints.json,
-// the kernel's uncore_assign_events): IIO inbound events on counters 0-1, outbound on 2-3.
+// Sequence (Linux uncore_discovery.c intel_generic_uncore_*_init_box/enable_box/disable_box,
+// uncore_snbep.c spr_uncore_*_enable_event): box ctl = FRZ; box ctl = FRZ | RST_CTRL | RST_CTRS;
+// per event the filter (SPR/GNR CHA with tid_en: spr_cha_hw_config, written before the control as
+// spr_uncore_msr_enable_event does), then the counter control = config & the type's event mask
+// (hwc->config) and nothing else: the kernel sets no enable bit in a general counter's control on
+// SPR and later (bit 22, SNBEP_PMON_CTL_EN, is reserved there); a fixed counter's control gets
+// SNBEP_PMON_CTL_EN alone (spr_uncore_mmio_enable_event); start: box ctl = 0; stop: box ctl = FRZ.
+// Register widths are the layout's. Events go on the counters their box type's constraint table
+// allows (platforms/intel/counter_constraints.json, the kernel's uncore_assign_events): IIO inbound
+// events on counters 0-1, outbound on 2-3.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -22,13 +25,14 @@ namespace {
 
 using namespace regs::intel;
 
-constexpr std::uint64_t kFixedEvent = 0xff;  // UNCORE_FIXED_EVENT: the box's fixed counter
+constexpr std::uint64_t kFixedEvent = 0xff;         // UNCORE_FIXED_EVENT: the box's fixed counter
+constexpr std::uint64_t kFixedEnable = 1ull << 22;  // SNBEP_PMON_CTL_EN: what a fixed control is written
 
 class IntelBoxDriver : public UnitDriver {
  public:
-  explicit IntelBoxDriver(const UnitLayout& layout)
-      : UnitDriver(layout), u_(*unit_.as<discovery::IntelUnit>()), box_(layout.at(Role::BoxControl)),
-        counters_(static_cast<unsigned>(layout.count(Role::CounterControl))),
+  IntelBoxDriver(const UnitLayout& layout, std::uint64_t config_mask)
+      : UnitDriver(layout), u_(*unit_.as<discovery::IntelUnit>()), config_mask_(config_mask),
+        box_(layout.at(Role::BoxControl)), counters_(static_cast<unsigned>(layout.count(Role::CounterControl))),
         ctl_width_(counters_ ? layout.at(Role::CounterControl).width : 64),
         fixed_(layout.find(Role::FixedControl) != nullptr), filter_(layout.find(Role::Filter)) {}
 
@@ -53,12 +57,12 @@ class IntelBoxDriver : public UnitDriver {
         ++fixed;
         continue;
       }
-      if (ctl_width_ == 32 && (e.config >> 32))
+      if (e.config1 && !filter_)
+        return refuse(fmt::format("config1 {:#x} needs a filter register this box does not have", e.config1));
+      if ((e.config & config_mask_) >> 32 && ctl_width_ == 32)
         return refuse(fmt::format("config {:#x} sets bits above 31 (umask extension), which its 32-bit MMIO counter "
                                   "control cannot hold",
                                   e.config));
-      if (e.config1 && !filter_)
-        return refuse(fmt::format("config1 {:#x} needs a filter register this box does not have", e.config1));
       masks.push_back(allowed(e));
       if (!masks.back()) return never_fits(e);
     }
@@ -67,13 +71,16 @@ class IntelBoxDriver : public UnitDriver {
                                     fixed_ ? " and 1 fixed counter" : ""),
                         "", false, true};
     if (!assign_counters(masks)) return crowded(events, masks);
-    std::uint64_t filter = 0;
+    // One filter register: every event that uses it must want the same value (the kernel's shared
+    // register, uncore_get_constraint).
+    std::optional<std::uint64_t> filter;
     for (const auto& e : events) {
-      if (e.config1 && filter && filter != e.config1)
+      auto f = filter_value(e);
+      if (f && filter && *filter != *f)
         return refuse(fmt::format("events ask for different filter values ({:#x}, {:#x}) but the box has one filter "
                                   "register",
-                                  filter, e.config1));
-      if (e.config1) filter = e.config1;
+                                  *filter, *f));
+      if (f) filter = f;
     }
     return std::nullopt;
   }
@@ -99,13 +106,13 @@ class IntelBoxDriver : public UnitDriver {
     std::size_t next = 0;
     for (const auto& e : events) {
       if (is_fixed(e)) {
-        g.write(layout_.at(Role::FixedControl), CtrCtlEnable::put(1));  // spr_uncore_mmio_enable_event
+        g.write(layout_.at(Role::FixedControl), kFixedEnable);  // spr_uncore_mmio_enable_event
         plan.add(layout_.at(Role::FixedCounter), unit_.counter_width);
         continue;
       }
       const unsigned c = counter[next++];
-      g.write(layout_.at(Role::CounterControl, c), e.config | CtrCtlEnable::put(1));
-      if (e.config1 && filter_) g.write(filter_->reg, e.config1 & u_.filter_mask);
+      if (auto f = filter_value(e)) g.write(filter_->reg, *f);  // reg1 before the control
+      g.write(layout_.at(Role::CounterControl, c), e.config & config_mask_);
       plan.add(layout_.at(Role::Counter, c), unit_.counter_width);
     }
   }
@@ -123,7 +130,15 @@ class IntelBoxDriver : public UnitDriver {
   }
 
  private:
-  static bool is_fixed(const syntax::EncodedEvent& e) { return (e.config & 0xff) == kFixedEvent; }
+  // uncore_pmu_event_init: attr.config == UNCORE_FIXED_EVENT selects the fixed counter.
+  static bool is_fixed(const syntax::EncodedEvent& e) { return e.config == kFixedEvent; }
+  // What the event writes to the box's filter register, if it uses it: config1 & the filter's mask
+  // when the event sets the filter's enable bit (spr_cha_hw_config: only with tid_en).
+  std::optional<std::uint64_t> filter_value(const syntax::EncodedEvent& e) const {
+    if (!filter_ || is_fixed(e)) return std::nullopt;
+    if (u_.filter_enable_bit >= 0 ? !(e.config >> u_.filter_enable_bit & 1) : !e.config1) return std::nullopt;
+    return e.config1 & u_.filter_mask;
+  }
   DoesNotFit refuse(std::string why) const { return DoesNotFit{fmt::format("{}: {}", unit_.name, why), ""}; }
 
   // The general counters an event may use: those its box type's constraint rule names (the kernel
@@ -173,6 +188,7 @@ class IntelBoxDriver : public UnitDriver {
   }
 
   const discovery::IntelUnit& u_;
+  std::uint64_t config_mask_;  // hwc->config = attr.config & (event_mask | event_mask_ext << 32)
   const Reg& box_;
   unsigned counters_;
   unsigned ctl_width_;  // MMIO counter controls are 32-bit: no umask extension
@@ -182,12 +198,13 @@ class IntelBoxDriver : public UnitDriver {
 
 }  // namespace
 
-std::unique_ptr<UnitDriver> make_intel_box(const UnitLayout& layout) {
+std::unique_ptr<UnitDriver> make_intel_box(const UnitLayout& layout, const platform::Database& db) {
   const auto& unit = *layout.unit;
   const auto& iu = *unit.as<discovery::IntelUnit>();
   if (iu.access == discovery::RegAccess::Msr && iu.msr_cpu < 0)
     throw Error(fmt::format("{}: no CPU of socket {} is known to reach its MSRs", unit.name, unit.socket));
-  return std::make_unique<IntelBoxDriver>(layout);
+  const platform::PmuKind* kind = db.pmu_kind(unit.pmu_kind);
+  return std::make_unique<IntelBoxDriver>(layout, kind && kind->config_mask ? *kind->config_mask : ~std::uint64_t{0});
 }
 
 }  // namespace pmukit::pmu

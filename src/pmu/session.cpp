@@ -360,9 +360,11 @@ std::uint64_t DirectSession::max_read_period_ns() const {
   for (const auto& unit : trackers_)
     for (const auto& t : unit) {
       if (t.width() >= 48) continue;
-      // Half the wrap time at the fastest plausible rate; never below 1 ms (a 22-bit counter).
+      // Half the wrap time at the fastest plausible rate, in whole milliseconds (reads stay on a run's
+      // millisecond grid); never below 1 ms (a 22-bit counter).
+      constexpr std::uint64_t kMs = 1'000'000;
       std::uint64_t wrap_ns = (std::uint64_t{1} << t.width()) / kMaxCountsPerNs;
-      period = std::min(period, std::max<std::uint64_t>(wrap_ns / 2, 1'000'000));
+      period = std::min(period, std::max<std::uint64_t>(wrap_ns / 2 / kMs * kMs, kMs));
     }
   return period;
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 
@@ -24,6 +25,7 @@ namespace {
 
 constexpr std::uint64_t kAnswerTimeoutNs = 10'000'000'000ull;
 constexpr std::size_t kPageBytes = 4096;
+constexpr std::uint64_t kPollNs = 20'000;  // how often a waiting client looks at the page again
 
 template <class T>
 std::atomic_ref<T> at(T& field) {
@@ -78,7 +80,29 @@ class SimClock final : public Clock, public pmu::Settle {
   std::uint64_t now_ns() override { return mode_ == SimMode::Virtual ? at(page_->now_ns).load() : monotonic_ns(); }
   bool sleep_until(std::uint64_t t) override {
     if (mode_ == SimMode::RealTime) return real_->sleep_until(t);
-    return request(t, true);
+    // The server stops the clock at another process's hold before t: once that process has acted
+    // and moved its hold on, the rest is asked for again.
+    for (;;) {
+      if (!request(t, true)) return false;
+      const std::uint64_t now = at(page_->now_ns).load();
+      if (now >= t) return true;
+      if (!wait_for_hold_to_pass(now)) return false;
+    }
+  }
+  void wait_until(std::uint64_t t, std::uint64_t max_real_ns) override {
+    if (mode_ == SimMode::RealTime) return Clock::wait_until(t, max_real_ns);
+    if (g_interrupted.load()) return nap_ns(max_real_ns);  // a signal came: no faster look at the page
+    const std::uint64_t end = monotonic_ns() + max_real_ns;
+    while (at(page_->now_ns).load() < t && !g_interrupted.load() && monotonic_ns() < end) nap_ns(kPollNs);
+  }
+  void hold_at(std::uint64_t t) override {
+    if (mode_ != SimMode::Virtual) return;
+    if (t == UINT64_MAX) {
+      at(page_->hold_pid).store(0);
+      return;
+    }
+    at(page_->hold_ns).store(t);
+    at(page_->hold_pid).store(static_cast<std::uint64_t>(::getpid()));
   }
   // A request for the time it already is: answered after the simulator's next step, which has
   // seen every write made so far.
@@ -101,7 +125,7 @@ class SimClock final : public Clock, public pmu::Settle {
       holder = 0;
       if (interruptible && g_interrupted.load()) return false;
       check_answering(start);
-      nap_ns(20'000);
+      nap_ns(kPollNs);
     }
     at(page_->request_ns).store(t);
     std::uint64_t seq = at(page_->seq).fetch_add(1) + 1;
@@ -109,10 +133,21 @@ class SimClock final : public Clock, public pmu::Settle {
     while (at(page_->ack).load() < seq) {
       if (interruptible && g_interrupted.load()) break;
       check_answering(start);
-      nap_ns(20'000);
+      nap_ns(kPollNs);
     }
     at(page_->client).store(0);
     return !g_interrupted.load();
+  }
+  // Until the hold that stopped the clock at `now` moves past it, or its process is gone.
+  bool wait_for_hold_to_pass(std::uint64_t now) {
+    const std::uint64_t me = static_cast<std::uint64_t>(::getpid()), start = monotonic_ns();
+    for (;;) {
+      const std::uint64_t pid = at(page_->hold_pid).load();
+      if (pid == 0 || pid == me || at(page_->hold_ns).load() > now || pid_gone(pid)) return true;
+      if (g_interrupted.load()) return false;
+      if (gone_ || pid_gone(page_->server_pid)) check_answering(start);
+      nap_ns(kPollNs);
+    }
   }
   // A dead pmu-sim is an error at once (a restore must not wait on it); a live one that does not
   // answer, after 10 s.
@@ -200,6 +235,12 @@ std::uint32_t ClockServer::doorbell() const {
 void ClockServer::wait(std::uint32_t seen, std::uint64_t timeout_ns) const {
   timespec ts{static_cast<time_t>(timeout_ns / 1'000'000'000), static_cast<long>(timeout_ns % 1'000'000'000)};
   ::syscall(SYS_futex, &page_->doorbell, FUTEX_WAIT, seen, &ts, nullptr, 0);  // EAGAIN, EINTR, ETIMEDOUT: done
+}
+
+std::uint64_t ClockServer::limit(std::uint64_t request_ns, std::uint64_t now) const {
+  const std::uint64_t holder = at(page_->hold_pid).load(), hold = at(page_->hold_ns).load();
+  if (holder == 0 || hold >= request_ns || holder == at(page_->client).load() || pid_gone(holder)) return request_ns;
+  return std::max(hold, now);
 }
 
 void ClockServer::complete(std::uint64_t seq, std::uint64_t now) {

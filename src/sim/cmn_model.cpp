@@ -1,7 +1,9 @@
 // pmukit -- simulated Arm CMN mesh counting: each DTM's four 16-bit local counters count the event
 // their input select names (a device's or the XP's event select slot), carry into the DTC global
 // counter they are paired with, and the DTC's 40-bit cycle counter counts the mesh clock, while
-// DTC_CTL.DT_EN and PMCR.PMU_EN of the domain and of DTC 0 are set. Register fields are
+// DTC_CTL.DT_EN and PMCR.PMU_EN of the domain and of DTC 0 are set. The DTC's clock is gated while
+// its domain idles unless DTC_CTL.CG_DISABLE is set: then the cycle counter sees only the cycles
+// the clock ran ("cycles_gated", a fraction of "cycles"), with it every cycle. Register fields are
 // regs/cmn.h's; rates are looked up as "TYPE:EVENTID@NODEID", then "TYPE:EVENTID" of the node's event
 // type (the kernel's type and eventid terms, lower-case hex), and "cycles" (platforms/sim/rates.json).
 #include <fmt/format.h>
@@ -30,11 +32,12 @@ class CmnModel : public UnitModel {
     std::vector<bool> on(mesh_.dtcs.size());
     const bool master = cmn::PmcrPmuEn::get(io.read(l_.at(Role::PmuControl, 0))) != 0;
     for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
-      on[d] = master && cmn::DtcCtlDtEn::get(io.read(l_.at(Role::DtcControl, d))) &&
-              cmn::PmcrPmuEn::get(io.read(l_.at(Role::PmuControl, d)));
+      const std::uint64_t dtc_ctl = io.read(l_.at(Role::DtcControl, d));
+      on[d] = master && cmn::DtcCtlDtEn::get(dtc_ctl) && cmn::PmcrPmuEn::get(io.read(l_.at(Role::PmuControl, d)));
       if (!on[d]) continue;
       const pmu::Reg& cc = l_.at(Role::CycleCounter, d);
-      const std::uint64_t inc = cycles_[d].advance(rates_.lookup(l_.unit->name, kind_, "cycles"), dt_ns);
+      const char* clock = cmn::DtcCtlCgDisable::get(dtc_ctl) ? "cycles" : "cycles_gated";
+      const std::uint64_t inc = cycles_[d].advance(rates_.lookup(l_.unit->name, kind_, clock), dt_ns);
       io.write(cc, (io.read(cc) + inc) & ((1ull << cmn::kCycleCounterBits) - 1));
     }
     for (unsigned i = 0; i < mesh_.dtms.size(); ++i) {

@@ -1,4 +1,5 @@
-// pmukit -- simulated DesignWare RAS DES counters: a 32-bit counter per (lane event, lane), each
+// pmukit -- simulated DesignWare RAS DES counters: a counter per (lane event, lane) of its group's
+// width (4, 8 or 32 bits, wrapping there; regs::dwc::lane_counter_width), each
 // with its own per-event enable and clear, counting side by side (Linux dwc_pcie_pmu.c since
 // 71396cfac97d counts group 6/7 events in parallel), EVENT_CNT_DATA showing the one EVENT_CNT_CTL
 // selects; and the time-based analysis counter (cleared when a measurement starts).
@@ -7,8 +8,11 @@
 // settles after each write to it (WriteGuard::commands), so each step sees one command.
 #include <map>
 
+#include <fmt/format.h>
+
 #include "pmukit/regs/designware.h"
 #include "pmukit/sim/simulator.h"
+#include "pmukit/util/text.h"
 
 namespace pmukit::sim {
 
@@ -60,15 +64,22 @@ class DwcModel : public UnitModel {
     if (EventCntEnable::get(ctl) == kPerEventOff) selected.on = false;
     if (EventCntClear::get(ctl) == kPerEventClear) {  // done once: the clear bits read back 0
       selected.value = 0;
-      selected.acc.reset();
       io.write(lane_ctl_, ctl & ~EventCntClear::mask);
     }
+    // The events happen whether or not they are counted (the accumulator keeps their phase across
+    // a counter that is off, cleared or multiplexed away); an enabled counter adds them.
     if (dt_ns)
-      for (auto& [k, c] : lanes_)
-        if (c.on)
-          c.value =
-              (c.value + c.acc.advance(rates_.lookup(name_, kind_, EventCntSelect::get(k)), dt_ns)) & 0xffffffffull;
+      for (auto& [k, c] : lanes_) {
+        const std::uint64_t id = EventCntSelect::get(k), events = c.acc.advance(lane_rate(id), dt_ns);
+        if (c.on) c.value = (c.value + events) & low_mask(lane_counter_width(id));
+      }
     io.write(lane_data_, selected.value);
+  }
+  // A rule for the event, else its group's ("lane_group0": the error counters count rarely).
+  Rate lane_rate(std::uint64_t id) const {
+    const std::string code = hex(id);
+    if (rates_.names(name_, kind_, code)) return rates_.lookup(name_, kind_, code);
+    return rates_.lookup(name_, kind_, fmt::format("lane_group{}", LaneEventGroup::get(id)));
   }
 
   const pmu::Reg &lane_ctl_, &lane_data_, &time_ctl_, &time_data_;

@@ -1,5 +1,20 @@
-// pmukit -- simulated Intel uncore box: freeze, reset-control, reset-counter and enable bits, and
-// the event constraints (an event counts only on the counters its rule allows).
+// pmukit -- simulated Intel uncore box (SPR and later, the discovery-table boxes): freeze, reset-
+// control and reset-counter bits of the box control, and the event constraints (an event counts
+// only on the counters its rule allows).
+//
+// Counting follows the hardware's rules, not a driver's: a general counter counts the event its
+// control selects while the box is not frozen -- these boxes have no per-counter enable bit, and
+// Linux never sets one (spr_uncore_msr_enable_event, spr_uncore_mmio_enable_event,
+// intel_generic_uncore_*_enable_event write hwc->config as it is). A control that sets a bit outside
+// what the unit's type accepts (the kernel's event mask for it, platforms/pmus/intel_uncore.json)
+// sets a reserved bit -- bit 22, the EN bit of older uncores, is the case in point: Intel's SPR
+// uncore documentation marks it reserved, and a wrmsr of a reserved bit faults. The model treats
+// such a control as a write that did not take: it does not count, and the write is reported as a
+// fault (Simulator::faults()). A fixed counter's control is enabled by SNBEP_PMON_CTL_EN (bit 22),
+// which is what the kernel writes to it.
+#include <fmt/format.h>
+
+#include "pmukit/platform/database.h"
 #include "pmukit/regs/intel_pmon.h"
 #include "pmukit/sim/simulator.h"
 
@@ -12,9 +27,10 @@ using pmu::Role;
 
 class IntelModel : public UnitModel {
  public:
-  IntelModel(const pmu::UnitLayout& layout, const Rates& rates)
+  IntelModel(const pmu::UnitLayout& layout, const Rates& rates, std::uint64_t accepted)
       : l_(layout), kind_(layout.unit->pmu_kind), rates_(rates), mask_(low_mask(layout.unit->counter_width)),
-        counters_(static_cast<unsigned>(layout.count(Role::CounterControl))), acc_(counters_) {
+        accepted_(accepted), counters_(static_cast<unsigned>(layout.count(Role::CounterControl))), acc_(counters_),
+        reported_(counters_) {
     if (const auto* f = layout.find(Role::FixedControl)) fixed_ctl_ = &f->reg, fixed_ctr_ = &l_.at(Role::FixedCounter);
   }
 
@@ -35,10 +51,11 @@ class IntelModel : public UnitModel {
       box &= ~(BoxCtlResetCtrl::mask | BoxCtlResetCtrs::mask);
       io.write(box_ctl, box);
     }
+    for (unsigned i = 0; i < counters_; ++i) check_reserved(io, i);
     if (BoxCtlFreeze::get(box) || dt_ns == 0) return;
     for (unsigned i = 0; i < counters_; ++i) {
       std::uint64_t ctl = io.read(l_.at(Role::CounterControl, i));
-      if (!CtrCtlEnable::get(ctl) || !may_count(ctl, i)) continue;
+      if (!ctl || (ctl & ~accepted_) || !may_count(ctl, i)) continue;
       Rate rate =
           rates_.lookup(l_.unit->name, kind_, ctl & 0xffff).scaled(rates_.traffic_share(kind_, ctl, l_.unit->name));
       std::uint64_t inc = acc_[i].advance(rate, dt_ns);
@@ -52,6 +69,20 @@ class IntelModel : public UnitModel {
   }
 
  private:
+  // A control holding reserved bits is reported once per value it is seen with.
+  void check_reserved(Registers& io, unsigned i) {
+    const pmu::Reg& r = l_.at(Role::CounterControl, i);
+    const std::uint64_t ctl = io.read(r), bad = ctl & ~accepted_;
+    if (!bad || reported_[i] == ctl) return;
+    reported_[i] = ctl;
+    std::string bits;
+    for (unsigned b = 0; b < 64; ++b)
+      if (bad >> b & 1) bits += fmt::format("{}{}", bits.empty() ? "" : ",", b);
+    faults.push_back(fmt::format("{}: counter control {} ({}) = {:#x} sets reserved bit{} {}: the write would fault on "
+                                 "hardware; the counter does not count",
+                                 l_.unit->name, i, r.str(), ctl, bits.find(',') == std::string::npos ? "" : "s", bits));
+  }
+
   // An event on a counter its box type's constraint rule excludes counts nothing here (the hardware
   // does not specify what it counts; Intel's perfmon files list only the allowed counters).
   bool may_count(std::uint64_t ctl, unsigned i) const {
@@ -63,11 +94,13 @@ class IntelModel : public UnitModel {
   std::string kind_;
   const Rates& rates_;
   std::uint64_t mask_;
+  std::uint64_t accepted_;  // the bits a general counter control may hold
   unsigned counters_;
   const pmu::Reg* fixed_ctl_ = nullptr;
   const pmu::Reg* fixed_ctr_ = nullptr;
   std::vector<Accumulator> acc_;
   Accumulator fixed_acc_;
+  std::vector<std::uint64_t> reported_;  // per control: the reserved-bit value last reported
 };
 
 }  // namespace
@@ -75,7 +108,11 @@ class IntelModel : public UnitModel {
 std::unique_ptr<UnitModel> make_intel_model(const pmu::UnitLayout& layout, const Rates& rates) {
   const auto& iu = *layout.unit->as<discovery::IntelUnit>();
   if (iu.access == discovery::RegAccess::Msr && iu.msr_cpu < 0) return nullptr;
-  return std::make_unique<IntelModel>(layout, rates);
+  const platform::PmuKind* kind = platform::Database::builtin().pmu_kind(layout.unit->pmu_kind);
+  std::uint64_t accepted = kind && kind->config_mask ? *kind->config_mask : ~std::uint64_t{0};
+  // A 32-bit control holds the low half of what the type accepts.
+  if (layout.count(Role::CounterControl) && layout.at(Role::CounterControl).width == 32) accepted &= 0xffffffffull;
+  return std::make_unique<IntelModel>(layout, rates, accepted);
 }
 
 }  // namespace pmukit::sim

@@ -42,6 +42,19 @@ Rate Rate::times(std::uint64_t num, std::uint64_t den) const {
   return exact(static_cast<std::uint64_t>(c), static_cast<std::uint64_t>(p));
 }
 
+Rate Rate::plus(const Rate& o) const {
+  if (per_ns && o.per_ns) {
+    const std::uint64_t g = std::gcd(per_ns, o.per_ns);
+    const Wide p = Wide(per_ns / g) * o.per_ns, c = Wide(count) * (o.per_ns / g) + Wide(o.count) * (per_ns / g);
+    if (c <= ~0ull && p <= ~0ull) {
+      const std::uint64_t cc = static_cast<std::uint64_t>(c), pp = static_cast<std::uint64_t>(p);
+      const std::uint64_t r = std::gcd(cc, pp) ? std::gcd(cc, pp) : 1;
+      return exact(cc / r, pp / r);
+    }
+  }
+  return of(per_second() + o.per_second());
+}
+
 std::uint64_t Accumulator::advance(const Rate& rate, std::uint64_t dt_ns) {
   if (!rate.per_ns) return advance(rate.per_s, dt_ns);
   // In 128-bit integers: a run split into any number of steps counts exactly floor(count x t / per_ns).
@@ -107,6 +120,7 @@ void Rates::add_scenario(std::string_view text, const std::string& what) {
   std::vector<std::pair<Match, Rate>> matched;
   std::vector<Occupancy> occupancy;
   std::vector<TrafficFilter> filters;
+  std::vector<Derived> derived;
   try {
     auto doc = nlohmann::json::parse(text);
     const std::uint64_t span = doc.value("span_ns", std::uint64_t{0});
@@ -116,6 +130,13 @@ void Rates::add_scenario(std::string_view text, const std::string& what) {
       occupancy.push_back({parse_match(rule, "outstanding", what), canonical(rule.at("requests").get<std::string>()),
                            rule.at("latency_ns").get<std::uint64_t>()});
     for (const auto& rule : doc.value("filters", nlohmann::json::array())) filters.push_back(parse_filter(rule, what));
+    for (const auto& rule : doc.value("derived", nlohmann::json::array())) {
+      Derived d{parse_match(rule, "code", what), {}};
+      for (const auto& part : rule.at("sum")) d.sum.push_back(canonical(part.get<std::string>()));
+      if (d.sum.empty() || std::find(d.sum.begin(), d.sum.end(), d.event.code) != d.sum.end())
+        throw std::invalid_argument(fmt::format("derived '{}': a sum of other events", d.event.code));
+      derived.push_back(std::move(d));
+    }
   } catch (const std::invalid_argument& e) {
     throw Error(fmt::format("{}: not a scenario: {}", what, e.what()));
   } catch (const nlohmann::json::exception& e) {
@@ -128,6 +149,7 @@ void Rates::add_scenario(std::string_view text, const std::string& what) {
   matched_.insert(matched_.begin(), matched.begin(), matched.end());
   occupancy_.insert(occupancy_.begin(), occupancy.begin(), occupancy.end());
   filters_.insert(filters_.begin(), filters.begin(), filters.end());
+  derived_.insert(derived_.begin(), derived.begin(), derived.end());
 }
 
 double Rates::filter_share(std::string_view unit, const std::string& kind, std::uint64_t filter) const {
@@ -143,12 +165,20 @@ double Rates::filter_share(std::string_view unit, const std::string& kind, std::
   return 1.0;
 }
 
-Rate Rates::lookup(std::string_view unit, const std::string& kind, std::string_view code) const {
+Rate Rates::lookup(std::string_view unit, const std::string& kind, std::string_view code, unsigned depth) const {
   const std::string c = canonical(code);
   if (exact_.count({kind, c}) || exact_.count({kind, "*"})) return Rate::of(rate(kind, c));
-  for (const bool any : {false, true})  // a rule for this very code before a rule for every code
-    for (const auto& [m, r] : matched_)
-      if ((m.code == "*") == any && m.matches(unit, kind, c)) return r;
+  for (const auto& [m, r] : matched_)  // a rule for this very code before a rule for every code
+    if (m.code != "*" && m.matches(unit, kind, c)) return r;
+  for (const auto& d : derived_)
+    if (d.event.matches(unit, kind, c)) {
+      if (depth > 4) throw Error(fmt::format("derived rate of {} on {}: the rules refer to each other", c, unit));
+      Rate sum = Rate::of(0);
+      for (const auto& part : d.sum) sum = sum.plus(lookup(unit, kind, part, depth + 1));
+      return sum;
+    }
+  for (const auto& [m, r] : matched_)
+    if (m.code == "*" && m.matches(unit, kind, c)) return r;
   for (const auto& o : occupancy_)
     if (o.outstanding.matches(unit, kind, c)) {
       // Each cycle adds the requests then outstanding: requests/s x latency (ns) x cycles/ns.

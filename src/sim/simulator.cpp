@@ -83,7 +83,11 @@ Simulator::Simulator(Machine& machine, const discovery::Inventory& inventory, Ra
 Simulator::~Simulator() = default;
 
 void Simulator::step(std::uint64_t dt_ns) {
-  for (auto& m : models_) m->step(*io_, dt_ns);
+  for (auto& m : models_) {
+    m->step(*io_, dt_ns);
+    for (auto& f : m->faults) faults_.push_back(std::move(f));
+    m->faults.clear();
+  }
 }
 
 }  // namespace pmukit::sim

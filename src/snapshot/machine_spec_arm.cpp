@@ -264,22 +264,27 @@ void write_rcmap_dvsec(PciDeviceSpec& s, const json& m, const std::string& mw) {
   s.config.w8(base + 0x10u, static_cast<std::uint8_t>(num_in(need(m, "socket", mw), 0xff, key_path(mw, "socket"))));
 }
 
-// The endpoints below one root port: NVMe-class functions unless a class is given.
-void add_endpoints(Context& ctx, const json& rp, const std::string& where, int numa_node) {
+// The functions below one root port (NVMe-class endpoints unless a class or type is given, and
+// bridges with the functions below them), placed in /sys/devices below the port.
+void add_endpoints(Context& ctx, const json& rp, const Bdf& port, const std::string& where, int numa_node) {
   const json& endpoints = list_or_empty(rp, "endpoints", where);
+  const std::string dir = fmt::format("/sys/devices/pci{:04x}:{:02x}/{}", port.domain, port.bus, port.str());
   for (std::size_t i = 0; i < endpoints.size(); ++i) {
     const json& ep = endpoints[i];
     std::string ew = index_path(key_path(where, "endpoints"), i);
-    PciDeviceSpec e;
-    e.bdf = bdf(need(ep, "bdf", ew), key_path(ew, "bdf"));
-    auto [ev, ed] = pci_id(need(ep, "id", ew), key_path(ew, "id"));
-    e.config = ConfigImage(ev, ed, static_cast<std::uint32_t>(num_or_in(ep, "class", 0x010802, 0xffffff, ew)));
-    e.config.set_revision(static_cast<std::uint8_t>(num_or_in(ep, "rev", 0, 0xff, ew)));
-    e.config.add_pcie_cap(0x40, 0x0);
-    e.numa_node = numa_node;
-    ctx.builder.add_pci_device(e);
-    ctx.device_node[e.bdf] = e.numa_node;
+    if (!ep.is_object()) expected(ew, "an object", ep);
+    pci_id(need(ep, "id", ew), key_path(ew, "id"));  // checked here, with the message of the other sections
+    add_function(ctx, ep, bdf(need(ep, "bdf", ew), key_path(ew, "bdf")), numa_node, ew, dir);
   }
+}
+
+// The perf PMU a loaded DesignWare PMU driver registers for a root port, below its platform device.
+void add_root_port_pmu(Context& ctx, const json& rp, const Bdf& port, const std::string& where) {
+  if (!opt(rp, "kernel_pmu", where)) return;
+  const std::string pmu = spec::name(rp["kernel_pmu"], key_path(where, "kernel_pmu"));
+  const std::string pdev = fmt::format("/sys/devices/platform/dwc_pcie_pmu.{:x}", port.domain << 16 | port.rid());
+  const json* files = opt(rp, "pmu_files", where);
+  add_kernel_pmu(ctx, pdev, pmu, next_pmu_type(ctx), files ? *files : json::object(), key_path(where, "pmu_files"));
 }
 
 }  // namespace
@@ -325,7 +330,8 @@ void write_pcie_root_ports(const json& section, Context& ctx) {
     s.numa_node = int_or(rp, "numa_node", -1, -1, static_cast<int>(limits::kNumaNodes) - 1, where);
     ctx.builder.add_pci_device(s);
     ctx.device_node[s.bdf] = s.numa_node;
-    add_endpoints(ctx, rp, where, s.numa_node);
+    add_endpoints(ctx, rp, s.bdf, where, s.numa_node);
+    add_root_port_pmu(ctx, rp, s.bdf, where);
   }
 }
 

@@ -196,43 +196,87 @@ void flush(Context& ctx, std::uint64_t base, const std::map<std::uint64_t, std::
   }
 }
 
+using Regs = std::map<std::uint64_t, std::uint64_t>;
+
+// What the part's data says a booted node of this type holds (the TRM's reset values), at the node.
+void write_values(const Mesh& m, std::uint16_t type, std::uint64_t node, Regs& regs) {
+  auto it = m.part.register_values.find(m.data.type_name(type));
+  if (it == m.part.register_values.end()) return;
+  for (const auto& [off, value] : it->second) regs[node + off] = value;
+}
+
+// por_info_global: the part's value with what the machine says: multiple DTMs [63], device
+// isolation [44], and on CMN-650 and later the CHI issue [62:60] (1 = A ...; cmn-tools
+// chi_version()).
+std::uint64_t info_global(const Mesh& m, const json& e, std::uint64_t value) {
+  value &= ~(1ull << 63 | 1ull << 44);
+  value |= (e.value("multi_dtm", false) ? 1ull << 63 : 0) | (e.value("device_isolation", false) ? 1ull << 44 : 0);
+  if (e.contains("chi_version")) {
+    const std::uint64_t v = num(e["chi_version"], m.where + " chi_version");
+    if (v < 1 || v > 7) throw Error(m.where + ": chi_version is the CHI issue, 1 (A) to 7");
+    value = (value & ~(7ull << 60)) | v << 60;
+  }
+  return value;
+}
+
+// An XP's own registers: node_info, connect info, DTC domain (one per DTM), port info, children.
+void write_xp(Mesh& m, std::size_t i, std::uint64_t xo, const json& e, Regs& regs) {
+  auto w64 = [&](std::uint64_t off, std::uint64_t v) { regs[off] = v; };
+  unsigned x = static_cast<unsigned>(i % m.mx), y = static_cast<unsigned>(i / m.mx);
+  const auto& xp = m.xps[i];
+  write_values(m, 0x6, xo, regs);
+  // XP node_info: CMN-700 puts the number of device ports at [51:48].
+  std::uint64_t nports = m.part.xp_port_count ? static_cast<std::uint64_t>(xp.port_count()) << 48 : 0;
+  w64(xo, node_info(0x6, m.id(x, y, 0, 0), static_cast<unsigned>(i)) | nports);
+  for (unsigned p = 0; p < m.part.connect_info_ports; ++p)
+    if (xp.connect[p]) w64(xo + 0x8 + 8 * p + (p >= 2 ? m.part.high_ports_shift : 0), xp.connect[p]);
+  // por_dtm_unit_info(_dt1..3): the DTC domain of each of the XP's DTMs (two with multiple DTMs
+  // and more than two ports).
+  const unsigned dtms = e.value("multi_dtm", false) && xp.port_count() > 2 ? 2 : 1;
+  for (unsigned d = 0; m.part.dtc_domain_register && d < dtms; ++d)
+    w64(xo + *m.part.dtc_domain_register + 8 * d, xp.dtc);
+  // por_mxp_p<n>_info num_dev [2:0]: two devices behind a CAL (connect info bit 7), else one.
+  const std::uint64_t info1 = m.part.register_values.count("XP") && m.part.register_values.at("XP").count(0x908)
+                                  ? m.part.register_values.at("XP").at(0x908)
+                                  : 0;
+  for (unsigned p = 0; p < (m.part.xp_port_count ? xp.port_count() : 2u); ++p) {
+    const std::uint64_t at = xo + 0x900 + m.part.port_info_stride * p;
+    w64(at, xp.connect[p] ? (xp.connect[p] & 0x80 ? 2 : 1) : 0);
+    if (m.part.port_info_stride == 0x10) w64(at + 8, info1);
+  }
+  w64(xo + 0x80, xp.children.size() | 0x100u << 16);
+  if (xp.children.size() > kXpSlot / kBlock - 1)
+    throw Error(fmt::format("{}: too many nodes on XP ({},{})", m.where, x, y));
+  for (std::size_t k = 0; k < xp.children.size(); ++k) {
+    auto& n = m.nodes[xp.children[k]];
+    n.offset = xo + kBlock * (k + 1);
+    w64(xo + 0x100 + 8 * k, n.offset | (n.external ? 1ull << 31 : 0));  // external: pointer bit 31
+    write_values(m, n.type, n.offset, regs);
+    w64(n.offset, node_info(n.type, m.id(n.x, n.y, n.port, n.dev), *n.logid));
+  }
+}
+
 void write_region(Context& ctx, Mesh& m, std::uint64_t base, std::uint64_t size, std::uint64_t root, const json& e) {
   std::uint64_t end = kXpSlot * (m.xps.size() + 1);
   if (root % kBlock || (root >= kXpSlot && root < end))
     throw Error(fmt::format("{}: root_offset {:#x} must be 16 KiB aligned and below {:#x}", m.where, root, kXpSlot));
   if (size < end)
     throw Error(fmt::format("{}: size {:#x} is smaller than the {:#x} bytes the mesh needs", m.where, size, end));
-  std::map<std::uint64_t, std::uint64_t> regs;  // written once per node block below
+  Regs regs;  // written once per node block below
   auto w64 = [&](std::uint64_t off, std::uint64_t v) { regs[off] = v; };
   w64(size - 8, 0);  // the whole region exists
-  // CFG: node_info, periph_id_0/1 (part [7:0], part [11:8] at [35:32]; JEP106 Arm 0x3b), periph_id_2/3
-  // (revision [7:4]), por_info_global (multiple DTMs [63], device isolation [44]), child_info, XPs.
+  // CFG: the part's values, node_info, periph_id_0/1 (part [7:0], part [11:8] at [35:32]; JEP106 Arm
+  // 0x3b), periph_id_2/3 (revision [7:4]), por_info_global, child_info, XPs.
+  write_values(m, 0x2, root, regs);
   w64(root + 0x0, node_info(0x2, 0, 0));
   w64(root + 0x8, (m.part.part & 0xffu) | static_cast<std::uint64_t>(0xb0 | (m.part.part >> 8)) << 32);
   w64(root + 0x10, static_cast<std::uint64_t>(num_or(e, "revision", 0, m.where)) << 4 | 0xb);
-  w64(root + 0x900,
-      (e.value("multi_dtm", false) ? 1ull << 63 : 0) | (e.value("device_isolation", false) ? 1ull << 44 : 0));
+  w64(root + 0x900, info_global(m, e, regs.count(root + 0x900) ? regs[root + 0x900] : 0));
   w64(root + 0x80, m.xps.size() | 0x100u << 16);
   for (std::size_t i = 0; i < m.xps.size(); ++i) {
-    unsigned x = static_cast<unsigned>(i % m.mx), y = static_cast<unsigned>(i / m.mx);
     std::uint64_t xo = kXpSlot * (i + 1);
-    const auto& xp = m.xps[i];
     w64(root + 0x100 + 8 * i, xo);
-    // XP node_info: CMN-700 puts the number of device ports at [51:48].
-    std::uint64_t nports = m.part.xp_port_count ? static_cast<std::uint64_t>(xp.port_count()) << 48 : 0;
-    w64(xo, node_info(0x6, m.id(x, y, 0, 0), static_cast<unsigned>(i)) | nports);
-    for (unsigned p = 0; p < m.part.connect_info_ports; ++p)
-      if (xp.connect[p]) w64(xo + 0x8 + 8 * p + (p >= 2 ? m.part.high_ports_shift : 0), xp.connect[p]);
-    if (m.part.dtc_domain_register) w64(xo + *m.part.dtc_domain_register, xp.dtc);
-    w64(xo + 0x80, xp.children.size() | 0x100u << 16);
-    if (xp.children.size() > kXpSlot / kBlock - 1)
-      throw Error(fmt::format("{}: too many nodes on XP ({},{})", m.where, x, y));
-    for (std::size_t k = 0; k < xp.children.size(); ++k) {
-      auto& n = m.nodes[xp.children[k]];
-      n.offset = xo + kBlock * (k + 1);
-      w64(xo + 0x100 + 8 * k, n.offset | (n.external ? 1ull << 31 : 0));  // external: pointer bit 31
-      w64(n.offset, node_info(n.type, m.id(n.x, n.y, n.port, n.dev), *n.logid));
-    }
+    write_xp(m, i, xo, e, regs);
   }
   flush(ctx, base, regs);
 }

@@ -40,35 +40,6 @@ void add(Context& ctx, PciDeviceSpec& s, int node, const std::string& where) {
   ctx.device_node[s.bdf] = node;
 }
 
-// A function from {bdf, id, class, type, buses}: endpoints and RCiEPs get a PCIe capability of
-// their type, bridges (upstream, downstream, root_port) a type-1 header with their bus range.
-void add_function(Context& ctx, const json& d, Bdf at, int node, const std::string& where) {
-  std::string type = d.value("type", "endpoint");
-  bool bridge = type == "root_port" || type == "upstream" || type == "downstream" || type == "pci_bridge";
-  PciDeviceSpec s;
-  s.bdf = at;
-  auto id = d.at("id").get<std::string>();
-  std::uint32_t cls = static_cast<std::uint32_t>(num_or(d, "class", bridge ? 0x060400 : 0x010802, where));
-  s.config = ConfigImage(id_part(id, 0, where), id_part(id, 1, where), cls, bridge ? 1 : 0);
-  s.config.set_revision(static_cast<std::uint8_t>(num_or(d, "rev", 0, where)));
-  static const std::map<std::string, std::uint8_t> kTypes = {
-      {"endpoint", 0x0}, {"root_port", 0x4}, {"upstream", 0x5}, {"downstream", 0x6}, {"rciep", 0x9}};
-  if (auto t = kTypes.find(type); t != kTypes.end())
-    s.config.add_pcie_cap(0x40, t->second);
-  else if (type != "pci" && type != "pci_bridge")
-    throw Error(fmt::format("{}: unknown function type '{}'", where, type));
-  if (bridge) {
-    auto buses = d.at("buses");
-    s.config.set_bus_numbers(at.bus, static_cast<std::uint8_t>(num(buses.at(0), where)),
-                             static_cast<std::uint8_t>(num(buses.at(1), where)));
-  }
-  add(ctx, s, node, where);
-  for (const auto& below : d.value("devices", json::array())) {
-    std::string w = where + " > " + below.value("bdf", "?");
-    add_function(ctx, below, bdf(below.at("bdf"), w), node, w);
-  }
-}
-
 // An Intel register device (class 0x088000, a root-complex integrated endpoint) with dwords set.
 void add_register_device(Context& ctx, Bdf at, std::uint16_t device, const std::map<unsigned, std::uint32_t>& regs,
                          int node, const std::string& where) {
@@ -165,6 +136,49 @@ void write_socket(Context& ctx, const json& sj, const std::string& style, const 
 }
 
 }  // namespace
+
+// A function from {bdf, id, class, rev, type, buses, devices}: endpoints and RCiEPs get a PCIe
+// capability of their type, bridges (upstream, downstream, root_port, pcie_pci_bridge, pci_bridge)
+// a type-1 header with their bus range, and `devices` are the functions below a bridge. With the
+// function's directory in Linux's /sys/devices tree (`sysfs_dir`, "" when not placed there), an
+// "nvme": "nvmeN" member writes the NVMe class device below it and its /sys/class/nvme link, so
+// that `readlink -f /sys/class/nvme/nvme*` finds the drive's root port as on a live machine.
+void add_function(Context& ctx, const json& d, Bdf at, int node, const std::string& where,
+                  const std::string& sysfs_dir) {
+  std::string type = d.value("type", "endpoint");
+  bool bridge = type == "root_port" || type == "upstream" || type == "downstream" || type == "pci_bridge" ||
+                type == "pcie_pci_bridge";
+  PciDeviceSpec s;
+  s.bdf = at;
+  auto id = d.at("id").get<std::string>();
+  std::uint32_t cls = static_cast<std::uint32_t>(num_or(d, "class", bridge ? 0x060400 : 0x010802, where));
+  s.config = ConfigImage(id_part(id, 0, where), id_part(id, 1, where), cls, bridge ? 1 : 0);
+  s.config.set_revision(static_cast<std::uint8_t>(num_or(d, "rev", 0, where)));
+  static const std::map<std::string, std::uint8_t> kTypes = {{"endpoint", 0x0},        {"root_port", 0x4},
+                                                             {"upstream", 0x5},        {"downstream", 0x6},
+                                                             {"pcie_pci_bridge", 0x7}, {"rciep", 0x9}};
+  if (auto t = kTypes.find(type); t != kTypes.end())
+    s.config.add_pcie_cap(0x40, t->second);
+  else if (type != "pci" && type != "pci_bridge")
+    throw Error(fmt::format("{}: unknown function type '{}'", where, type));
+  if (bridge) {
+    auto buses = d.at("buses");
+    s.config.set_bus_numbers(at.bus, static_cast<std::uint8_t>(num(buses.at(0), where)),
+                             static_cast<std::uint8_t>(num(buses.at(1), where)));
+  }
+  add(ctx, s, node, where);
+  const std::string dir = sysfs_dir.empty() ? "" : sysfs_dir + "/" + at.str();
+  if (const json* nvme = opt(d, "nvme", where)) {
+    if (dir.empty()) throw SpecError(fmt::format("{}.nvme: only functions below pcie_root_ports have one", where));
+    const std::string dev = name(*nvme, key_path(where, "nvme"));
+    ctx.builder.write_text(dir + "/nvme/" + dev + "/dev", fmt::format("259:{}\n", ctx.acpi_instances["#nvme"]++));
+    link(ctx, "/sys/class/nvme/" + dev, dir + "/nvme/" + dev);
+  }
+  for (const auto& below : d.value("devices", json::array())) {
+    std::string w = where + " > " + below.value("bdf", "?");
+    add_function(ctx, below, bdf(below.at("bdf"), w), node, w, dir);
+  }
+}
 
 void write_intel_iio(const json& section, Context& ctx) {
   std::string where = ctx.machine + ": intel_iio";

@@ -119,6 +119,11 @@ void flush_iomem(Context& ctx);
 // One capability of a "caps" list ({"at", "pcie" | "dvsec" | "vsec" | "ext" | "id"}).
 void add_cap(ConfigImage& c, const json& cap, const std::string& where);
 
+// A PCI function and the functions below it ({bdf, id, class, rev, type, buses, devices, nvme};
+// machine_spec_iio.cpp). `sysfs_dir`: the directory of its parent in /sys/devices ("" if none).
+void add_function(Context& ctx, const json& d, Bdf at, int node, const std::string& where,
+                  const std::string& sysfs_dir = "");
+
 // Adds a plain PCI function (used for devices that PCI-access PMON units live in).
 void add_simple_device(Context& ctx, const Bdf& bdf, std::uint16_t vendor, std::uint16_t device, int numa_node);
 

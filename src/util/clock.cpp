@@ -20,6 +20,11 @@ void nap_ns(std::uint64_t ns) {
   ::nanosleep(&ts, nullptr);
 }
 
+void Clock::wait_until(std::uint64_t t, std::uint64_t max_real_ns) {
+  const std::uint64_t now = now_ns();
+  if (now < t) nap_ns(std::min(t - now, max_real_ns));
+}
+
 namespace {
 
 class RealClock : public Clock {

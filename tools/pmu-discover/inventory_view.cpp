@@ -170,7 +170,8 @@ void print_coresight(const discovery::DiscoveryResult& r, bool verbose) {
 void print_dwc(const discovery::DiscoveryResult& r, bool verbose) {
   auto units = units_of(r.inventory, {discovery::Family::DwcRasDes});
   if (units.empty()) return;
-  fmt::print("\nDesignWare PCIe RAS DES: {} root ports (2 counters each: 32-bit lane events, 64-bit time-based)\n",
+  fmt::print("\nDesignWare PCIe RAS DES: {} root ports (each: lane event counters of 32 bits, 4 or 8 in groups 0-4; "
+             "a 64-bit time-based counter)\n",
              units.size());
   fmt::print("    {:<22} {:<13} {:<20} {:<16} {:>5}  {}\n", "KERNEL PMU", "ROOT PORT", "VENDOR", "RAS DES VSEC",
              "LANES", "REGISTERS (config space)");

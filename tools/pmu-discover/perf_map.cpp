@@ -13,15 +13,21 @@ namespace pmukit::tools {
 std::vector<PerfMapping> map_to_perf(const Machine& machine, const discovery::Inventory& inventory) {
   std::vector<PerfMapping> out;
   for (const auto& u : inventory.units) {
-    PerfMapping m{u.name};
-    try {
-      if (auto pmu = perf::read_pmu(machine, u.name)) {
-        m.present = true;
-        m.type = pmu->type;
-        m.cpumask = pmu->cpumask;
+    PerfMapping m{u.name, u.name};
+    std::vector<std::string> names{u.name};
+    for (const auto& a : u.aliases) names.push_back(a.name);  // the Anolis OS kernel's pcie_bdf_200
+    for (const auto& name : names) {
+      try {
+        if (auto pmu = perf::read_pmu(machine, name)) {
+          m.perf = name;
+          m.present = true;
+          m.type = pmu->type;
+          m.cpumask = pmu->cpumask;
+          break;
+        }
+      } catch (const Error&) {
+        // A malformed kernel PMU directory is the perf backend's problem to report, not discovery's.
       }
-    } catch (const Error&) {
-      // A malformed kernel PMU directory is the perf backend's problem to report, not discovery's.
     }
     out.push_back(std::move(m));
   }
@@ -33,7 +39,8 @@ void print_perf_mapping(const Machine& machine, const std::vector<PerfMapping>& 
   std::vector<std::string> present, absent;
   for (const auto& m : map) {
     if (m.present)
-      present.push_back(fmt::format("{} (type {})", m.unit, m.type));
+      present.push_back(m.perf == m.unit ? fmt::format("{} (type {})", m.unit, m.type)
+                                         : fmt::format("{} (as {}, type {})", m.unit, m.perf, m.type));
     else if (absent.empty() || absent.back() != m.unit)
       absent.push_back(m.unit);
   }
@@ -52,8 +59,10 @@ void print_perf_mapping(const Machine& machine, const std::vector<PerfMapping>& 
 void add_perf_mapping(nlohmann::ordered_json& doc, const std::vector<PerfMapping>& map) {
   auto& units = doc["units"];
   for (std::size_t i = 0; i < units.size() && i < map.size(); ++i)
-    units[i]["perf_pmu"] = map[i].present ? nlohmann::ordered_json{{"type", map[i].type}, {"cpumask", map[i].cpumask}}
-                                          : nlohmann::ordered_json(nullptr);
+    units[i]["perf_pmu"] =
+        map[i].present
+            ? nlohmann::ordered_json{{"name", map[i].perf}, {"type", map[i].type}, {"cpumask", map[i].cpumask}}
+            : nlohmann::ordered_json(nullptr);
 }
 
 }  // namespace pmukit::tools

@@ -38,9 +38,6 @@ void add_duration_rows(const std::vector<syntax::EventSpec>& specs, std::uint64_
 void RunLoop::count() {
   backend_.start();
   t0_ = last_ = last_read_ = clock_.now_ns();
-  spawn_clock_ = t0_, spawn_real_ = monotonic_ns();
-  child_ = o_.command.empty() ? 0 : spawn(o_.command);
-  child_done_ = child_ == 0;
   interval_ns_ = o_.interval_ms.value_or(0) * 1'000'000ull;
   // Rounded: 20.693146778 s is 20,693,146,778 ns, not one less (the double is a hair below).
   end_ = o_.duration_s ? t0_ + static_cast<std::uint64_t>(round_to_int64(*o_.duration_s * 1e9)) : UINT64_MAX;
@@ -48,13 +45,30 @@ void RunLoop::count() {
   // least this often whatever the output asks for, so that none wraps twice unseen; the counts
   // since the last report pile up in pending_.
   poll_ns_ = backend_.max_read_period_ns();
+  // Nothing ends the run but a signal: pmu-sim's virtual time goes along with real time, so a line
+  // counted until Ctrl-C counts what it would on hardware.
+  follow_real_time_ = o_.command.empty() && deadline() == UINT64_MAX && run_.time.virtual_time;
+  hold();  // before the command starts: it may move the clock at once
+  spawn_clock_ = t0_, spawn_real_ = monotonic_ns();
+  child_ = o_.command.empty() ? 0 : spawn(o_.command);
+  child_done_ = child_ == 0;
   for (;;) {
     if (g_interrupted.load() && child_done_) break;
     if (o_.interval_count && intervals_ >= *o_.interval_count) break;
     if (!(!child_done_ || deadline() == UINT64_MAX ? watch_once() : sleep_once())) break;
   }
+  clock_.hold_at(UINT64_MAX);
+  // A simulator has answered every request by then (one a signal cut short moves the clock still):
+  // the time read next is the one the counters stop at.
+  if (run_.time.settle) run_.time.settle->settle();
   stop_time_ = clock_.now_ns();
   backend_.stop();
+}
+
+// The clock is held at the run's next read or interval: under pmu-sim, a command that moves virtual
+// time in one jump stops there until this loop has read (and turned a multiplexed unit).
+void RunLoop::hold() {
+  clock_.hold_at(std::min(deadline(), next_poll()));
 }
 
 std::uint64_t RunLoop::deadline() const {
@@ -104,9 +118,23 @@ bool RunLoop::watch_once() {
     emit_interval(now);
   else if (now >= next_poll())
     poll(now);
-  else  // a watch never sleeps past the next read (a multiplexed unit rotates at reads)
-    nap_ns(std::min<std::uint64_t>(child_done_ ? 20'000'000 : 1'000'000, next_poll() - now));
+  else if (follow_real_time_)
+    follow_real_time(now);
+  else  // a watch never waits past the next read (a multiplexed unit rotates at reads)
+    clock_.wait_until(next_poll(), child_done_ ? 20'000'000 : 1'000'000);
   return true;
+}
+
+// Virtual time moved to where real time is since the start, in whole milliseconds (so a run stops
+// on the millisecond and a rate of whole counts per millisecond counts exactly), never past the
+// next read; then a nap.
+void RunLoop::follow_real_time(std::uint64_t now) {
+  const std::uint64_t real = spawn_clock_ + (monotonic_ns() - spawn_real_) / kFollowGrainNs * kFollowGrainNs;
+  if (real > now) {
+    clock_.sleep_until(std::min(real, next_poll()));
+    return;
+  }
+  nap_ns(kFollowStepNs);
 }
 
 bool RunLoop::sleep_once() {
@@ -137,6 +165,7 @@ void RunLoop::poll(std::uint64_t now) {
     if (backend_.rereads()) backend_rows_ = read_.size();
   }
   last_read_ = now;
+  hold();
   if (!have_pending_) {
     pending_.swap(read_);  // no copy; each keeps its storage
     have_pending_ = true;
@@ -160,6 +189,7 @@ void RunLoop::emit_interval(std::uint64_t now) {
   have_pending_ = false;  // pending_ keeps its storage for the next interval
   last_ = now;
   ++intervals_;
+  hold();
 }
 
 void RunLoop::report_totals(std::vector<Row>& totals) {

@@ -40,6 +40,8 @@ class RunLoop {
   bool sleep_once();  // an interval or the duration ends next: sleep until then
   bool reap_child();
   void catch_up_modelled_time();
+  void follow_real_time(std::uint64_t now);
+  void hold();
   std::uint64_t deadline() const;
   std::uint64_t next_poll() const;
   void poll(std::uint64_t now);
@@ -58,6 +60,9 @@ class RunLoop {
   pid_t child_ = 0;
   int child_status_ = 0;
   bool child_done_ = true;
+  bool follow_real_time_ = false;                             // virtual time, and nothing but a signal ends the run
+  static constexpr std::uint64_t kFollowStepNs = 5'000'000;   // real time between two moves of it
+  static constexpr std::uint64_t kFollowGrainNs = 1'000'000;  // it moves in whole milliseconds
   // Reused from interval to interval, so that a steady-state interval allocates nothing.
   std::vector<Row> read_;     // the latest read
   std::vector<Row> pending_;  // counts read since the last report (valid while have_pending_)

@@ -28,7 +28,8 @@ constexpr const char* kAbout =
     "                                        count a guide's workload: its documented\n"
     "                                        counts over its span (platforms/sim/scenarios)\n"
     "  pmu-sim advance /tmp/spr 1000         move virtual time forward by 1000 ms\n"
-    "  pmu-sim advance /tmp/g 127496157ns    ... or by a time with a unit";
+    "  pmu-sim advance /tmp/g 127496157ns    ... or by a time with a unit\n"
+    "  pmu-sim now /tmp/spr                  the simulator's clock, in nanoseconds";
 
 // The subcommands and what each was given.
 struct Commands {
@@ -42,6 +43,8 @@ struct Commands {
   CLI::App* advance = nullptr;
   std::string advance_dir;
   std::string advance_time;
+  CLI::App* now = nullptr;
+  std::string now_dir;
 };
 
 void add_create(CLI::App& app, Commands& c) {
@@ -84,6 +87,12 @@ void add_advance(CLI::App& app, Commands& c) {
       ->required();
 }
 
+void add_now(CLI::App& app, Commands& c) {
+  c.now = app.add_subcommand("now", "Print a running simulator's clock in nanoseconds (virtual time: how far "
+                                    "clients have moved it)");
+  c.now->add_option("dir", c.now_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
+}
+
 int create_machine(const Commands& c) {
   const auto& args = c.create_args;
   if (args.size() != (c.spec_file.empty() ? 2u : 1u))
@@ -117,6 +126,7 @@ int main(int argc, char** argv) {
   add_create(app, c);
   add_run(app, c);
   add_advance(app, c);
+  add_now(app, c);
   app.set_version_flag("-V,--version", "pmu-sim (pmukit) 0.1.0");
   return tools::run_tool("pmu-sim", app, argc, argv, [&] {
     if (c.list->parsed()) {
@@ -130,6 +140,10 @@ int main(int argc, char** argv) {
     if (c.advance->parsed()) {
       Machine machine(MachineOptions{c.advance_dir});
       return tools::advance_clock(machine, tools::parse_span_ns(c.advance_time));
+    }
+    if (c.now->parsed()) {
+      Machine machine(MachineOptions{c.now_dir});
+      return tools::print_clock(machine);
     }
     return create_machine(c);
   });

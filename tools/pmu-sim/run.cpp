@@ -73,6 +73,11 @@ std::uint64_t parse_span_ns(const std::string& text) {
   return *v * scale;
 }
 
+// What the hardware would refuse (a reserved bit written), each once, as the simulator finds it.
+static void report_faults(const sim::Simulator& simulator, std::size_t& shown) {
+  for (; shown < simulator.faults().size(); ++shown) fmt::print(stderr, "pmu-sim: {}\n", simulator.faults()[shown]);
+}
+
 int run_simulator(Machine& machine, const RunOptions& opts) {
   auto found = discovery::discover(machine);
   std::string scenario;
@@ -91,6 +96,7 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
   for (const auto& s : simulator.skipped()) fmt::print("pmu-sim: not simulated: {}\n", s);
   std::fflush(stdout);
   std::uint64_t seq = 0, request = 0;
+  std::size_t faults_shown = 0;
   if (!opts.realtime) {
     std::uint64_t now = 0;
     while (!g_interrupted.load()) {
@@ -100,8 +106,11 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
         server.wait(bell, kIdleWakeNs);  // blocks: an idle simulator takes no CPU
         continue;
       }
-      std::uint64_t dt = request > now ? request - now : 0;
+      // Another client's request stops at a counting process's hold (ClockPage::hold_ns).
+      const std::uint64_t to = server.limit(request, now);
+      std::uint64_t dt = to > now ? to - now : 0;
       simulator.step(dt);
+      report_faults(simulator, faults_shown);
       now += dt;
       server.complete(seq, now);
     }
@@ -122,6 +131,7 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
       continue;
     }
     simulator.step(now - last);
+    report_faults(simulator, faults_shown);
     last = now;
     server.set_now(now);
     if (waiting) server.complete(seq, now);
@@ -135,6 +145,14 @@ int advance_clock(Machine& machine, std::uint64_t ns) {
   auto time = sim::machine_clock(machine);
   if (!time.simulated()) throw Error(fmt::format("{}: no pmu-sim is serving this machine", machine.describe()));
   time.clock->sleep_until(time.clock->now_ns() + ns);
+  return 0;
+}
+
+int print_clock(Machine& machine) {
+  machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
+  auto time = sim::machine_clock(machine);
+  if (!time.simulated()) throw Error(fmt::format("{}: no pmu-sim is serving this machine", machine.describe()));
+  fmt::print("{}\n", time.clock->now_ns());
   return 0;
 }
 

@@ -20,6 +20,8 @@ struct RunOptions {
 
 int run_simulator(Machine& machine, const RunOptions& opts);
 int advance_clock(Machine& machine, std::uint64_t ns);
+// Prints the serving simulator's clock (ns).
+int print_clock(Machine& machine);
 // "1000" (milliseconds), or a whole number with a unit: "127496157ns", "20us", "168ms", "2s".
 std::uint64_t parse_span_ns(const std::string& text);
 

@@ -44,6 +44,7 @@ struct IntelUnit {
   std::optional<std::uint64_t> filter;  // filter register (CHA TID filter MSR), from platform data
   std::uint64_t filter_mask = 0;        // bits of config<filter_config> it takes
   int filter_config = 1;
+  int filter_enable_bit = -1;  // config bit an event sets to use the filter (SPR CHA tid_en); -1: any config1
   // Which counters each event may use (the kernel's event constraint table for this box type, from
   // platform data); none: any event on any counter.
   std::optional<platform::CounterConstraints> counter_constraints;

@@ -35,6 +35,10 @@ struct CmnPart {
   std::optional<std::uint64_t> dtc_domain_register;  // XP register holding the DTC domain
   std::uint64_t node_size = 0x4000;                  // register block of one node (alignment too)
   bool xp_port_count = false;                        // XP node_info [51:48] counts device ports
+  std::uint64_t port_info_stride = 8;                // por_mxp_p<n>_info at 0x900 + n * stride
+  // What a booted mesh's registers hold where nothing about the mesh's layout decides it: by node
+  // type name, offset -> value (the TRM's reset values; a synthetic machine writes them).
+  std::map<std::string, std::map<std::uint64_t, std::uint64_t>> register_values;
   std::string note;
 
   std::string revision_name(unsigned rev) const;

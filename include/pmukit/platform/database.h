@@ -39,6 +39,7 @@ struct IntelFilter {
   std::uint64_t mask = 0;  // bits of that word it takes
   std::uint32_t msr = 0;   // filter MSR of box 0
   std::uint32_t box_stride = 0;
+  int enable_bit = -1;  // config bit that makes an event use the filter (SPR CHA tid_en); -1: always
 };
 
 struct IntelFixedCounter {
@@ -86,6 +87,9 @@ struct PmuKind {
   std::map<std::string, std::string> event_help;   // alias -> description
   std::map<std::string, std::string> format_help;  // format term -> what it selects
   std::optional<CoreSightProgramming> coresight;   // CoreSight kinds: config words -> registers
+  // Intel kinds: the config bits the kernel keeps (its type's event_mask | event_mask_ext << 32);
+  // the counter control takes config & this mask.
+  std::optional<std::uint64_t> config_mask;
 };
 
 // A section of the SoC data (soc_data.h), each parsed on its own: root-port mapping asks for the

@@ -159,7 +159,10 @@ constexpr unsigned kDtmCounterBits = 16;
 
 constexpr std::uint64_t kDtcCtl = 0x0a00;  // CMN_DT_DTC_CTL (32-bit access)
 struct DtcCtl;
-using DtcCtlDtEn = Field<DtcCtl, 0, 0>;            // CMN_DT_DTC_CTL_DT_EN: debug and trace on
+using DtcCtlDtEn = Field<DtcCtl, 0, 0>;  // CMN_DT_DTC_CTL_DT_EN: debug and trace on
+// CMN_DT_DTC_CTL_CG_DISABLE: the DTC's clock is not gated while the domain idles, so its cycle
+// counter counts every cycle (arm-cmn.c sets it while a cycles event runs).
+using DtcCtlCgDisable = Field<DtcCtl, 10, 10>;
 constexpr std::uint64_t dtc_pmevcnt(unsigned n) {  // CMN_DT_PMEVCNT: 32-bit counters paired on 16 bytes
   return kPmuPage + ((n / 2) * 4 + n % 2) * 4ull;
 }

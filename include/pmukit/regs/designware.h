@@ -20,8 +20,8 @@ using EventCntSelect = Field<EventCntCtl, 27, 16>;  // group [27:24] + event [23
 constexpr std::uint64_t kPerEventClear = 0x1;
 constexpr std::uint64_t kPerEventOff = 0x1;
 constexpr std::uint64_t kPerEventOn = 0x3;
-// 32-bit counter of the event and lane EVENT_CNT_CTL selects: Linux writes the select before
-// every read (dwc_pcie_pmu_read_lane_event_counter), since each group 6/7 event counts on its own.
+// The counter of the event and lane EVENT_CNT_CTL selects (32 bits, or narrower: lane_counter_width): Linux writes the
+// select before every read (dwc_pcie_pmu_read_lane_event_counter), since each group 6/7 event counts on its own.
 constexpr std::uint32_t EVENT_CNT_DATA = 0x0c;
 
 // A lane event id (EventCntSelect) is a group and an event number within it (Linux
@@ -32,6 +32,22 @@ struct LaneEventId;
 using LaneEventGroup = Field<LaneEventId, 11, 8>;
 using LaneEventNumber = Field<LaneEventId, 7, 0>;
 constexpr unsigned kParallelGroupFirst = 6, kParallelGroupLast = 7;
+// The width of a lane event's counter, by group (the DesignWare RAS DES event counter groups as
+// the Alibaba Yitian 710 PCIe PMU guide lists them: #0 and #4 4-bit per-lane layer-1 counters, #1-#3
+// 8-bit error counters, #5-#7 32-bit): EVENT_CNT_DATA shows the low bits, and the counter wraps there.
+constexpr unsigned lane_counter_width(std::uint64_t lane_event_id) {
+  switch (LaneEventGroup::get(lane_event_id)) {
+  case 0:
+  case 4:
+    return 4;
+  case 1:
+  case 2:
+  case 3:
+    return 8;
+  default:
+    return 32;
+  }
+}
 
 constexpr std::uint32_t TIME_BASED_ANAL_CTL = 0x10;
 struct TimeCtl;

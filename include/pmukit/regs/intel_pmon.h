@@ -94,7 +94,8 @@ using CtrCtlEvent = Field<CtrCtl, 7, 0>;
 using CtrCtlUmask = Field<CtrCtl, 15, 8>;
 using CtrCtlReset = Field<CtrCtl, 17, 17>;
 using CtrCtlEdge = Field<CtrCtl, 18, 18>;
-using CtrCtlEnable = Field<CtrCtl, 22, 22>;
+using CtrCtlEnable =
+    Field<CtrCtl, 22, 22>;  // SNBEP_PMON_CTL_EN: a fixed counter's enable; reserved in SPR+ general controls
 using CtrCtlInvert = Field<CtrCtl, 23, 23>;
 using CtrCtlThreshold = Field<CtrCtl, 31, 24>;
 using CtrCtlUmaskExt = Field<CtrCtl, 63, 32>;

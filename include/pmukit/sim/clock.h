@@ -3,7 +3,10 @@
 // On hardware, time is CLOCK_MONOTONIC (util/clock.h) and register writes take effect at once. On
 // a simulated machine pmu-sim publishes a clock page at <sim.path>/clock. In virtual mode time stands still
 // until a client asks for it to advance, so a test that runs `pmu-raw -I 1000` for 5 intervals gets
-// exactly 5 s of modelled counts, however long the run really takes. In real-time mode pmu-sim
+// exactly 5 s of modelled counts, however long the run really takes. A counting process holds the
+// clock at its next read (Clock::hold_at): a workload that moves it further in one request (pmu-sim
+// advance) is cut at every read, so that a multiplexed unit turns and a narrow counter is read on
+// time, as on hardware. In real-time mode pmu-sim
 // steps on its own; a client only uses the page for barriers (waiting until the simulator has seen
 // its writes: the page is the direct session's pmu::Settle). A client waiting for its answer polls a
 // shared counter with short sleeps, never a guessed delay; the server waiting for a request blocks on
@@ -52,6 +55,11 @@ struct ClockPage {
   // Rung (incremented, and its futex woken) after each request: what an idle server sleeps on.
   std::uint32_t doorbell;
   std::uint32_t reserved;
+  // A hold (Clock::hold_at): the process `hold_pid` acts at `hold_ns`, and the server moves no other
+  // client's request past it (it answers at hold_ns; the client waits for the hold to move on and
+  // asks again). 0 pid: no hold. A hold whose process is gone is ignored.
+  std::uint64_t hold_ns;
+  std::uint64_t hold_pid;
 };
 constexpr std::uint64_t kClockMagic = 0x314d49534b554d50ull;  // "PMUKSIM1"
 
@@ -68,6 +76,9 @@ class ClockServer {
   // A request waiting to be served: the time it asks for (virtual mode; now to settle).
   bool pending(std::uint64_t& seq, std::uint64_t& request_ns) const;
   void complete(std::uint64_t seq, std::uint64_t now_ns);
+  // What a request for `request_ns` made at `now_ns` may move the clock to: `request_ns`, or the
+  // hold of another live process that comes before it (never before now).
+  std::uint64_t limit(std::uint64_t request_ns, std::uint64_t now_ns) const;
   // A client killed while it held the page (SIGKILL) would wedge every later one: its flag is
   // released when its pid is gone.
   void release_dead_client();

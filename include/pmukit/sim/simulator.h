@@ -39,6 +39,8 @@ struct Rate {
   // This rate times num / den, exact when it was and the product still fits; else per second.
   Rate times(std::uint64_t num, std::uint64_t den) const;
   Rate scaled(double share) const { return share == 1.0 ? *this : of(per_second() * share); }
+  // The sum of two rates, exact when both are and it fits.
+  Rate plus(const Rate& other) const;
 };
 
 // Counts per second of simulated time, by PMU kind and the family's event code; per unit, and a
@@ -58,8 +60,10 @@ class Rates {
   double rate(const std::string& kind, std::uint64_t code) const;
   // The rate of `code` on the unit named `unit` of kind `kind`, in this order: a --rate rule, a
   // per-unit or per-kind rule (a scenario's, then rates.json's "units"), an occupancy rule
-  // (outstanding = requests x latency x the unit's cycle rate), the kind's default rule.
-  Rate lookup(std::string_view unit, const std::string& kind, std::string_view code) const;
+  // (outstanding = requests x latency x the unit's cycle rate), the kind's default rule. A derived
+  // rule (the sum of other events' rates) comes after the rules for this very code and before
+  // those for every code of a unit.
+  Rate lookup(std::string_view unit, const std::string& kind, std::string_view code, unsigned depth = 0) const;
   Rate lookup(std::string_view unit, const std::string& kind, std::uint64_t code) const;
   // Whether a rule names exactly this kind and code (no fallback to "*" or the default).
   bool has(const std::string& kind, std::string_view code) const;
@@ -96,6 +100,10 @@ class Rates {
     std::string requests;  // canonical code
     std::uint64_t latency_ns = 0;
   };
+  struct Derived {  // an event that counts what others do together (total = read + write)
+    Match event;
+    std::vector<std::string> sum;  // canonical codes
+  };
 
  private:
   struct IioTraffic {
@@ -108,6 +116,7 @@ class Rates {
   std::set<std::pair<std::string, std::string>> exact_;  // (kind, code or "*") set by add_rule
   std::vector<std::pair<Match, Rate>> matched_;          // scenario rules first, then rates.json's
   std::vector<Occupancy> occupancy_;                     // the same order
+  std::vector<Derived> derived_;                         // the same order
   std::vector<TrafficFilter> filters_;                   // the same order
   std::vector<std::string> scenario_units_;              // add_scenario's unit names
 };
@@ -149,6 +158,9 @@ class UnitModel {
  public:
   virtual ~UnitModel() = default;
   virtual void step(Registers& io, std::uint64_t dt_ns) = 0;
+  // Writes the hardware would refuse (a reserved bit set), as step() found them; the simulator
+  // takes them after each step.
+  std::vector<std::string> faults;
 };
 
 // Also the settle point of an in-process session (tests): settling is a step of no time.
@@ -163,6 +175,10 @@ class Simulator : public pmu::Settle {
   void settle() override { step(0); }
   std::size_t units() const { return models_.size(); }
   const std::vector<std::string>& skipped() const { return skipped_; }  // units it cannot model
+  // Every register write a model found the hardware would refuse (a reserved bit set), in the
+  // order found, each once: "uncore_cha_1: counter control 0 (MSR 0x2012 (CPU 0)) = 0x400001 sets
+  // reserved bit 22: ...". pmu-sim run prints them as they appear.
+  const std::vector<std::string>& faults() const { return faults_; }
 
  private:
   Rates rates_;
@@ -170,6 +186,7 @@ class Simulator : public pmu::Settle {
   std::vector<std::unique_ptr<pmu::UnitLayout>> layouts_;  // models keep references
   std::vector<std::unique_ptr<UnitModel>> models_;
   std::vector<std::string> skipped_;
+  std::vector<std::string> faults_;
 };
 
 // The family models (sim/*_model.cpp), each stepping a unit's registers as its layout places them;

@@ -213,7 +213,8 @@ TEST(DwcRasDes, WrongRevisionAndNonRootPortsAreRejected) {
                              "revision 3 (RAS DES is revision 4)");
 }
 
-TEST(DwcRasDes, YitianMachineHasEighteenRootPortsNamedAsTheKernelDoes) {
+// The Alibaba Yitian 710 PCIe PMU guide's lspci -nn: 15 root ports 1ded:8000.
+TEST(DwcRasDes, YitianMachineHasTheGuidesRootPortsNamedAsTheKernelDoes) {
   test::TempDir dir;
   snapshot::build_bundled("yitian", dir / "m");
   Machine m(MachineOptions{dir / "m"});
@@ -222,7 +223,7 @@ TEST(DwcRasDes, YitianMachineHasEighteenRootPortsNamedAsTheKernelDoes) {
   std::vector<const discovery::PmuUnit*> dwc;  // the machine also has a CMN mesh
   for (const auto& u : r.inventory.units)
     if (u.family == discovery::Family::DwcRasDes) names.push_back(u.name), dwc.push_back(&u);
-  ASSERT_EQ(names.size(), 18u);
+  ASSERT_EQ(names.size(), 15u);
   // dwc_pcie_pmu.rst: 30:03.0 is dwc_rootport_3018; the Yitian article's pcie_bdf_<n> ports.
   EXPECT_NE(std::find(names.begin(), names.end(), "dwc_rootport_3018"), names.end());
   EXPECT_EQ(names.front(), "dwc_rootport_0");

@@ -5,6 +5,7 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/platform/database.h"
+#include "pmukit/pmu/register_io.h"
 #include "pmukit/pmu/session.h"
 #include "pmukit/regs/coresight.h"
 #include "pmukit/regs/designware.h"
@@ -205,12 +206,52 @@ TEST(DwcDriver, LaneEventsOfOneRootPortCountInParallel) {
   EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.inv)), "");
 }
 
-// How often a run must read: half a 32-bit counter's wrap time at 4 counts/ns; 64-bit counters
-// alone are read at least once a minute, as the kernel polls its uncore counters.
-TEST(DwcDriver, ThirtyTwoBitLaneCounterBoundsTheReadPeriod) {
+// How often a run must read: half a 32-bit counter's wrap time at 4 counts/ns, in whole
+// milliseconds; 64-bit counters alone are read at least once a minute, as the kernel polls its
+// uncore counters. The narrower lane counters (the guide's event counter groups #0-#4: 4 and 8
+// bits) wrap sooner than any read period: they are read every millisecond, the floor.
+TEST(DwcDriver, LaneCounterWidthBoundsTheReadPeriod) {
   Rig rig({dwc_unit()}, {});
   EXPECT_EQ(rig.session({ev(0x21)})->max_read_period_ns(), 60'000'000'000u);
-  EXPECT_EQ(rig.session({ev(0x21), ev(0x600 | 1u << 16)})->max_read_period_ns(), (1ull << 32) / 4 / 2);
+  EXPECT_EQ(rig.session({ev(0x21), ev(0x600 | 1u << 16)})->max_read_period_ns(),
+            (1ull << 32) / 4 / 2 / 1'000'000 * 1'000'000);
+  EXPECT_EQ(rig.session({ev(0x21), ev(0x000 | 1u << 16)})->max_read_period_ns(), 1'000'000u);  // group 0: 4 bits
+  EXPECT_EQ(rig.session({ev(0x21), ev(0x106 | 1u << 16)})->max_read_period_ns(), 1'000'000u);  // group 1: 8 bits
+}
+
+// The Alibaba Yitian 710 PCIe PMU guide's event counter groups #0 (4-bit, per lane) and #1 (8-bit):
+// the simulated counters wrap at 16 and 256, EVENT_CNT_DATA shows the low bits, and a run that
+// reads every millisecond (the read period such counters force) counts through the wraps.
+TEST(DwcDriver, NarrowLaneCountersWrapAtTheirGroupWidth) {
+  Rig rig({dwc_unit()}, {"dwc_pcie:0x002=100", "dwc_pcie:0x106=1000"});  // decode error, receiver error
+  const auto& u = rig.inv.units[0];
+  const auto* d = u.as<discovery::DwcUnit>();
+  const pmu::Reg ctl = pmu::config32(d->root_port, d->vsec_offset + regs::dwc::EVENT_CNT_CTL);
+  const pmu::Reg data = pmu::config32(d->root_port, d->vsec_offset + regs::dwc::EVENT_CNT_DATA);
+  pmu::RegisterIo io(*rig.machine);
+  {
+    auto s = rig.session({ev(0x002 | 1u << 16)});
+    s->start();
+    std::uint64_t total = 0;
+    for (int ms = 0; ms < 1000; ++ms) {
+      rig.sim->step(1'000'000);
+      total += s->sample()[0][0].delta;
+    }
+    EXPECT_EQ(total, 100u);               // 100 errors in a second, through 6 wraps
+    EXPECT_EQ(io.read(data), 100u % 16);  // the 4-bit counter shows 100 mod 16
+    EXPECT_EQ(regs::dwc::EventCntSelect::get(io.read(ctl)), 0x002u);
+  }
+  {
+    auto s = rig.session({ev(0x106 | 1u << 16)});
+    s->start();
+    std::uint64_t total = 0;
+    for (int ms = 0; ms < 1000; ++ms) {
+      rig.sim->step(1'000'000);
+      total += s->sample()[0][0].delta;
+    }
+    EXPECT_EQ(total, 1000u);
+    EXPECT_EQ(io.read(data), 1000u % 256);
+  }
 }
 
 TEST(DwcDriver, OneCounterOfEachKind) {

@@ -4,7 +4,9 @@
 // CMN__PMEVCNT_PAIRED(n) bit 4+n, the global number at 16+4n and the input select byte at 32+8n
 // (CMN__PMEVCNT0_INPUT_SEL_DEV 0x10 + n + port<<4 + dev<<2); CMN_DT_DTC_CTL 0xa00 (DT_EN 1);
 // CMN_DT_PMEVCNT(n) 0x2000 + ((n/2)*4 + n%2)*4 started from CMN_COUNTER_INIT 0x80000000;
-// CMN_DT_PMCCNTR 0x2040 from CMN_CC_INIT 0x8000000000; CMN_DT_PMCR 0x2100 (PMU_EN 1); the event
+// CMN_DT_PMCCNTR 0x2040 from CMN_CC_INIT 0x8000000000, with DTC_CTL = DT_EN | CG_DISABLE (bit 10)
+// first and DT_EN alone when it stops (arm_cmn_event_start/stop since "perf/arm-cmn: Make cycle
+// counts less surprising"); CMN_DT_PMCR 0x2100 (PMU_EN 1); the event
 // select at the node's PMU page (+8 for a CCLA, CMN_CCLA_PMU_EVENT_SEL), one byte per slot
 // (arm_cmn_set_event_sel_lo()). The order is arm_cmn_event_add()'s for each event in turn: the DTM
 // configs node by node, the DTC counter, then the event selects (arm_cmn_event_start()).
@@ -89,9 +91,11 @@ TEST(GoldenTrace, CmnDtmCountersPairedIntoDtcCounters) {
       mmio_store(kBase + kXp1 + 0x2210, 64, 0x20'0001'0011), mmio_store(kBase + kXp0 + 0x2210, 64, 0x1124'0010'0031),
       mmio_store(kBase + kDtc + 0x2004, 32, 0x80000000), mmio_store(kBase + kHnf0 + 0x2000, 32, 0x01),
       mmio_store(kBase + kHnf1 + 0x2000, 32, 0x0100),         // slot 1
-      mmio_store(kBase + kDtc + 0x2040, 64, 0x80'0000'0000),  // dtc_cycles
+      mmio_store(kBase + kDtc + 0xa00, 32, 0x401),            // dtc_cycles: DT_EN | CG_DISABLE,
+      mmio_store(kBase + kDtc + 0x2040, 64, 0x80'0000'0000),  // then the cycle counter
       mmio_store(kBase + kDtc + 0x2100, 32, 1),               // start
-      mmio_store(kBase + kDtc + 0x2100, 32, 0),               // stop
+      mmio_store(kBase + kDtc + 0x2100, 32, 0),               // stop (arm_cmn_set_state),
+      mmio_store(kBase + kDtc + 0xa00, 32, 1),                // the DTC back to clock gating
       mmio_store(kBase + kDtc + 0x2100, 32, 0),               // restore: quiesced first
   };
   std::vector<pmu::WriteRecord> head(trace.begin(), trace.begin() + std::min(trace.size(), want.size()));
@@ -178,8 +182,9 @@ TEST(GoldenTrace, CmnTurnStoresWhatProgrammingTheSetStores) {
                                                    event(cfg(0x3, 0))};
   const std::vector<syntax::EncodedEvent> second = {event(cfg(0x5, 0x2)), event(cfg(0x5, 0x3))};
   const std::vector<pmu::Access> want = {
-      mmio_store(kBase + kDtc + 0x2100, 32, 0),  // stop
-      mmio_store(kBase + kDtc + 0xa00, 32, 1), mmio_store(kBase + kDtc + 0x2100, 32, 0),
+      mmio_store(kBase + kDtc + 0x2100, 32, 0),  // stop; the first set's dtc_cycles stops: clock gating on
+      mmio_store(kBase + kDtc + 0xa00, 32, 1), mmio_store(kBase + kDtc + 0xa00, 32, 1),
+      mmio_store(kBase + kDtc + 0x2100, 32, 0),
       // The first set's event selects cleared, node by node as it took them; its DTMs unpaired.
       mmio_store(kBase + kCcla + 0x2008, 32, 0), mmio_store(kBase + kHnf0 + 0x2000, 32, 0),
       mmio_store(kBase + kHnf1 + 0x2000, 32, 0), mmio_store(kBase + kXp0 + 0x2210, 64, 1),

@@ -15,6 +15,9 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/pmu/multiplex.h"
+#include "pmukit/pmu/preflight.h"
 #include "pmukit/snapshot/builder.h"
 #include "support/test_support.h"
 
@@ -140,5 +143,36 @@ TEST(GoldenTrace, Tegra410PcieBdfFilter) {
       mmio_store(kBase0 + 0xc20, 32, 0x80000001),
   };
   restore_stores(want, b, 0x80000001);
+  EXPECT_EQ(test::trace_difference(trace, want), "");
+}
+
+// The Tegra410 guide's read-latency group on one BDF: {rd_req on BDF 0x4100, rd_cum_outs, cycles}.
+// The member without a filter takes the leader's (pcie_v2_pmu_event_filter); the cycles event does
+// not: nv_cspmu_set_cc_filter writes PMCCFILTR from nv_cspmu_event_filter, the event's own config1
+// (0 here) or filter_default_val, NV_PCIE_V2_FILTER_DEFAULT = 0xff.
+TEST(GoldenTrace, Tegra410PcieBdfGroupLeavesTheCycleCounterFilterAtItsDefault) {
+  const Block b{"nvidia_t410_pcie", 4, 64, true, true};
+  Rig rig(b);
+  constexpr std::uint64_t kBdf = 0x4100ull << 8 | 1ull << 24;  // src_bdf=0x4100,src_bdf_en=1
+  std::vector<syntax::EncodedEvent> events{event(0x2, kBdf), event(0x4), event(kCycles)};
+  {
+    pmu::Preflight preflight(*rig.machine, platform::Database::builtin());
+    pmu::inherit_group_filters(preflight, rig.unit, events, {0, 0, 0});
+  }
+  auto trace = test::run_fixed_events(*rig.machine, {{&rig.unit, events}});
+  std::vector<pmu::Access> want = {
+      mmio_store(kBase0 + 0xe04, 32, 0x6),
+      mmio_store(kBase0 + 0x400, 32, 0x2),
+      mmio_store(kBase0 + 0xa00, 32, kBdf),  // the leader's BDF filter
+      mmio_store(kBase0 + 0x800, 32, 0x1f),
+      mmio_store(kBase0 + 0x404, 32, 0x4),
+      mmio_store(kBase0 + 0xa04, 32, kBdf),  // the member takes it (pcie_v2_pmu_event_filter)
+      mmio_store(kBase0 + 0x804, 32, 0x1f),
+      mmio_store(kBase0 + 0x47c, 32, 0xff),  // cycles: its own filter, 0, is every root port
+      mmio_store(kBase0 + 0xc00, 32, 0x80000003),
+      mmio_store(kBase0 + 0xe04, 32, 0x1),
+      mmio_store(kBase0 + 0xc20, 32, 0x80000003),
+  };
+  restore_stores(want, b, 0x80000003);
   EXPECT_EQ(test::trace_difference(trace, want), "");
 }

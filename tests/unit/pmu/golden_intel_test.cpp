@@ -3,8 +3,12 @@
 // config space. Every value below is written from Linux arch/x86/events/intel/uncore_discovery.c
 // (GENERIC_PMON_BOX_CTL_FRZ bit 0, RST_CTRL bit 8, RST_CTRS bit 9 in uncore_discovery.h;
 // intel_generic_uncore_{msr,mmio,pci}_init_box / enable_box / disable_box / enable_event) and
-// uncore_snbep.c (SNBEP_PMON_CTL_EN bit 22, spr_uncore_mmio_enable_event,
-// spr_uncore_pci_enable_event), not from pmukit's headers.
+// uncore_snbep.c (spr_uncore_msr_enable_event, spr_uncore_mmio_enable_event and
+// spr_uncore_pci_enable_event write hwc->config to a general counter's control and nothing more --
+// no SNBEP_PMON_CTL_EN (bit 22), which only the fixed counter's control gets; spr_cha_hw_config:
+// the TID filter at SPR_C0_MSR_PMON_BOX_FILTER0 0x200e + HSWEP_CBO_MSR_OFFSET 0x10 * box, config1 &
+// SPR_CHA_PMON_BOX_FILTER_TID 0x3ff, only when the event sets SPR_CHA_PMON_CTL_TID_EN, bit 16, and
+// written before the control), not from pmukit's headers.
 #include <gtest/gtest.h>
 
 #include "golden.h"
@@ -66,7 +70,7 @@ TEST(GoldenTrace, IntelBoxesOverMmioMsrAndPciConfigSpace) {
   }
   auto trace = test::run_fixed_events(
       machine, {{imc, {event(0xcf05), event(0xff)}},   // cas_count_read; the fixed counter (UNCORE_FIXED_EVENT)
-                {cha, {event(0x01, 0xc03)}},           // clockticks, TID filter config1 0xc03
+                {cha, {event(0x10001, 0xc03)}},        // clockticks, tid_en=1, TID filter config1 0xc03
                 {m2m, {event(0x0000000300000102)}}});  // event 2, umask 1, umask extension 3 (config:32-)
   std::vector<pmu::Access> want = {
       // Programming, phase 1 for every box: frozen (disable_box writes FRZ), then reset. The
@@ -78,14 +82,13 @@ TEST(GoldenTrace, IntelBoxesOverMmioMsrAndPciConfigSpace) {
       msr_store(0x2010, 0x301),
       config_store(kM2m, 0x438, 0x1),  // PCI box controls are one config dword (pci_write_config_dword)
       config_store(kM2m, 0x438, 0x301),
-      // Phase 2: counter controls. enable_event writes the config; pmukit also sets EN (bit 22)
-      // on every control, as PCM does and the SNB-EP paths OR it in (SNBEP_PMON_CTL_EN).
-      mmio_store(0xc8aa2840, 32, 0x40cf05),
+      // Phase 2: counter controls. enable_event writes the config as it is.
+      mmio_store(0xc8aa2840, 32, 0xcf05),
       mmio_store(0xc8aa2854, 32, 0x400000),  // fixed counter: SNBEP_PMON_CTL_EN (spr_uncore_mmio_enable_event)
-      msr_store(0x2012, 0x400001),
-      msr_store(0x201e, 0x3),               // SPR_C0_MSR_PMON_BOX_FILTER0 + 0x10 * box: config1 & 0x3ff
-      config_store(kM2m, 0x46c, 0x3),       // spr_uncore_pci_enable_event: the high dword first,
-      config_store(kM2m, 0x468, 0x400102),  // then the low one
+      msr_store(0x201e, 0x3),                // the filter (reg1) first: config1 & 0x3ff
+      msr_store(0x2012, 0x10001),            // then the control, tid_en in it
+      config_store(kM2m, 0x46c, 0x3),        // spr_uncore_pci_enable_event: the high dword first,
+      config_store(kM2m, 0x468, 0x102),      // then the low one
       // Start: enable_box writes 0 to each box control. Stop: disable_box writes FRZ.
       mmio_store(0xc8aa2800, 32, 0),
       msr_store(0x2010, 0),
@@ -136,10 +139,10 @@ TEST(GoldenTrace, IntelIioEventsLandOnTheCountersTheirConstraintsAllow) {
   std::vector<pmu::Access> want = {
       msr_store(0x3000, 0x1),
       msr_store(0x3000, 0x301),
-      msr_store(0x300a, 0x00070020004004c0),  // counter 2: outbound, EN (bit 22) set
-      msr_store(0x300b, 0x400001),            // counter 3: what is left
-      msr_store(0x3008, 0x0007001000400483),  // counter 0: the first inbound event
-      msr_store(0x3009, 0x0007004000400183),  // counter 1: the second
+      msr_store(0x300a, 0x00070020000004c0),  // counter 2: outbound
+      msr_store(0x300b, 0x1),                 // counter 3: what is left
+      msr_store(0x3008, 0x0007001000000483),  // counter 0: the first inbound event
+      msr_store(0x3009, 0x0007004000000183),  // counter 1: the second
       msr_store(0x3000, 0),
       msr_store(0x3000, 0x1),
       msr_store(0x3000, 0x1),

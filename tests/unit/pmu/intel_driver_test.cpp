@@ -124,8 +124,9 @@ TEST(IntelDriver, CountersWrapAt48BitsAndTotalsCarryOn) {
 }
 
 // The counter control word, field by field: perf terms through the SPR CHA formats (umask split
-// over config:8-15 and 32-63) into the 64-bit MSR control, EN (bit 22) added; the restore puts the
-// control back to what it held.
+// over config:8-15 and 32-63, tid_en at bit 16: uncore_snbep.c spr_uncore_cha_formats_attr) into
+// the 64-bit MSR control as spr_uncore_msr_enable_event writes it -- no enable bit; the restore
+// puts the control back to what it held.
 TEST(IntelDriver, CounterControlFieldsLandWhereTheFormatsSay) {
   Rig rig(machine_spec());
   auto bound = events::bind_events(
@@ -133,7 +134,7 @@ TEST(IntelDriver, CounterControlFieldsLandWhereTheFormatsSay) {
       rig.found.inventory, platform::Database::builtin());
   ASSERT_EQ(bound.size(), 1u);
   const std::uint64_t want =
-      0x35 | 0xffull << 8 | 1ull << 16 | 1ull << 18 | 1ull << 22 | 1ull << 23 | 0x5ull << 24 | 0x1bc8ull << 32;
+      0x35 | 0xffull << 8 | 1ull << 16 | 1ull << 18 | 1ull << 23 | 0x5ull << 24 | 0x1bc8ull << 32;
   pmu::RegisterIo io(*rig.machine);
   const auto ctl0 = pmu::msr(0, 0x2012);  // box 1: 0x2000 + id stride 0x10, controls at +2
   const std::uint64_t before = io.read(ctl0);
@@ -148,7 +149,8 @@ TEST(IntelDriver, FixedCounterAndFilterRegister) {
   Rig rig(machine_spec(), {"fixed=1600000000"});
   auto before = test::register_image(*rig.machine, rig.found.inventory);
   {
-    auto s = rig.session({{rig.unit("uncore_imc_5"), {ev(0xff)}}, {rig.unit("uncore_cha_0"), {ev(0x0135, 0x3)}}});
+    // tid_en (config bit 16) makes the CHA event use its TID filter (spr_cha_hw_config).
+    auto s = rig.session({{rig.unit("uncore_imc_5"), {ev(0xff)}}, {rig.unit("uncore_cha_0"), {ev(0x10135, 0x3)}}});
     pmu::RegisterIo io(*rig.machine);
     EXPECT_EQ(io.read(pmu::msr(0, 0x200e)), 0x3u);  // CHA TID filter from config1
     s->start();
@@ -171,7 +173,7 @@ TEST(IntelDriver, RefusesWhatTheBoxCannotCountWithoutWriting) {
   }
   EXPECT_THROW(rig.session({{imc, {ev(0x2000000cf05ull)}}}), UsageError);  // umask ext on 32-bit control
   EXPECT_THROW(rig.session({{imc, {ev(0x05, 0x1)}}}), UsageError);         // no filter register
-  EXPECT_THROW(rig.session({{rig.unit("uncore_cha_0"), {ev(0x01, 1), ev(0x02, 2)}}}), UsageError);
+  EXPECT_THROW(rig.session({{rig.unit("uncore_cha_0"), {ev(0x10001, 1), ev(0x10002, 2)}}}), UsageError);
   EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
 }
 
@@ -179,14 +181,14 @@ TEST(IntelDriver, BusyUnitsAreLeftAloneUnlessForced) {
   Rig rig(machine_spec());
   pmu::RegisterIo io(*rig.machine);
   io.map_block(0xc8aa2800, 0x100);
-  io.write(pmu::mmio32(0xc8aa2840), 0x400105);  // someone else's enabled event on IMC 0 counter 0
+  io.write(pmu::mmio32(0xc8aa2840), 0x105);  // someone else's event on IMC 0 counter 0
   auto before = test::register_image(*rig.machine, rig.found.inventory);
   try {
     rig.session({{rig.unit("uncore_imc_0"), {ev(0xcf05)}}});
     FAIL();
   } catch (const Error& e) {
     std::string m = e.what();
-    EXPECT_NE(m.find("uncore_imc_0: in use (counter control MMIO 0xc8aa2840 is 0x400105)"), std::string::npos) << m;
+    EXPECT_NE(m.find("uncore_imc_0: in use (counter control MMIO 0xc8aa2840 is 0x105)"), std::string::npos) << m;
     EXPECT_NE(m.find("--force"), std::string::npos);
   }
   {
@@ -273,9 +275,9 @@ TEST(IntelDriver, IioInboundAndOutboundEventsLandOnTheirCounters) {
   {
     auto s = rig.session({{rig.unit("uncore_iio_1"), {ev(0x01c0), ev(0x0483), ev(0x0183)}}});
     pmu::RegisterIo io(*rig.machine);
-    EXPECT_EQ(io.read(pmu::msr(0, 0x3018)), 0x400483u);  // counter 0: the first inbound event
-    EXPECT_EQ(io.read(pmu::msr(0, 0x3019)), 0x400183u);  // counter 1: the second
-    EXPECT_EQ(io.read(pmu::msr(0, 0x301a)), 0x4001c0u);  // counter 2: the outbound event
+    EXPECT_EQ(io.read(pmu::msr(0, 0x3018)), 0x483u);  // counter 0: the first inbound event
+    EXPECT_EQ(io.read(pmu::msr(0, 0x3019)), 0x183u);  // counter 1: the second
+    EXPECT_EQ(io.read(pmu::msr(0, 0x301a)), 0x1c0u);  // counter 2: the outbound event
     EXPECT_EQ(io.read(pmu::msr(0, 0x301b)), 0u);
     s->start();
     rig.sim->step(1'000'000'000);
@@ -303,12 +305,13 @@ TEST(IntelDriver, ThreeInboundEventsDoNotFitAndTheRuleIsNamed) {
   EXPECT_EQ(test::image_difference(before, test::register_image(*rig.machine, rig.found.inventory)), "");
 }
 
-// The model itself: an inbound event written on counter 2 counts nothing, on counter 0 it counts.
+// The model itself: an inbound event written on counter 2 counts nothing, on counter 0 it counts
+// (controls as Linux writes them: the config alone).
 TEST(IntelDriver, SimulatorCountsAConstrainedEventOnlyOnItsCounters) {
   Rig rig(machine_spec(test::spr_iio_boxes()), {"intel_snr_iio:0x0483=5000"});
   pmu::RegisterIo io(*rig.machine);
-  io.write(pmu::msr(0, 0x3008), 0x400483);
-  io.write(pmu::msr(0, 0x300a), 0x400483);
+  io.write(pmu::msr(0, 0x3008), 0x483);
+  io.write(pmu::msr(0, 0x300a), 0x483);
   io.write(pmu::msr(0, 0x3000), 0);  // box unfrozen
   rig.sim->step(1'000'000'000);
   EXPECT_EQ(io.read(pmu::msr(0, 0x3001)), 5000u);

@@ -56,6 +56,11 @@ TEST(KernelRules, Tegra410PcieRootPortMaskAndBdfFilterExcludeEachOther) {
 TEST(KernelRules, Tegra410PcieHasOneBdfFilterPerRc) {
   Rules r("t410-2s");
   const std::string rc = "nvidia_pcie_pmu_0_rc_4";
+  // Only counted at the same time: pcie_v2_pmu_validate_event runs in arm_cspmu_get_event_idx, when
+  // an event is put on a counter, so the kernel multiplexes events that disagree.
+  auto v = r.pf.fit(r.unit(rc), {pcie(0x2, 0, 0x0180, true), pcie(0x2, 0, 0x0108, true)});
+  ASSERT_TRUE(std::holds_alternative<pmu::DoesNotFit>(v));
+  EXPECT_TRUE(std::get<pmu::DoesNotFit>(v).counters_short);
   // The Tegra410 guide's read-latency events on one BDF, and the cycle counter, which is exempt.
   EXPECT_EQ(r.verdict(rc, {pcie(0x4, 0, 0x0180, true), pcie(0x2, 0, 0x0180, true), kPcieCycles}), "");
   auto two = r.verdict(rc, {pcie(0x2, 0, 0x0180, true), pcie(0x2, 0, 0x0108, true)});
@@ -172,4 +177,43 @@ TEST(KernelRules, DesignWareSameLaneEventTwiceTakesTurnsTheRestCountTogether) {
   ASSERT_EQ(plan.sets.size(), 2u);
   EXPECT_EQ(plan.sets[0], (std::vector<std::size_t>{0, 1}));
   EXPECT_EQ(plan.sets[1], (std::vector<std::size_t>{2}));
+}
+
+// Linux arm_cspmu.c arm_cspmu_get_event_idx calls pcie_v2_pmu_validate_event for each event it puts
+// on a counter, comparing it with the leader of the first event there: ungrouped events with
+// different BDF filters (or one without, BDF 0) are never on the counters together, so perf counts
+// them in turn; in a {...} group (arm_cspmu_validate_group) the same refusal refuses the group.
+TEST(KernelRules, Tegra410PcieEventsOfDifferentBdfsTakeTurns) {
+  Rules r("t410-2s");
+  const auto& rc = r.unit("nvidia_pcie_pmu_0_rc_4");
+  auto plan = [&](std::vector<syntax::EncodedEvent> events, std::vector<int> group) {
+    pmu::inherit_group_filters(r.pf, rc, events, group);
+    return pmu::plan_rotation(r.pf, rc, events, group);
+  };
+  using Sets = std::vector<std::vector<std::size_t>>;
+  auto two = plan({pcie(0x2, 0, 0x4100, true), pcie(0x2, 0, 0x4101, true)}, {-1, -1});
+  ASSERT_TRUE(pmu::ok(two.verdict)) << pmu::describe(two.verdict, rc.name);
+  EXPECT_EQ(two.sets, (Sets{{0}, {1}}));
+  // An event without a filter and a BDF event: BDF 0 against 0x4100, two turns; the same BDF twice
+  // shares one, a root-port event and an unfiltered one share the other (both BDF 0).
+  auto mixed =
+      plan({pcie(0x2, 0, 0x4100, true), pcie(0x3, 0, 0, false), pcie(0x4, 0, 0x4100, true), pcie(0x0, 0x2, 0, false)},
+           {-1, -1, -1, -1});
+  ASSERT_TRUE(pmu::ok(mixed.verdict));
+  EXPECT_EQ(mixed.sets, (Sets{{0, 2}, {1, 3}}));
+  // The cycle counter is exempt: it goes with the first set.
+  auto cycles = plan({pcie(0x2, 0, 0x4100, true), pcie(0x2, 0, 0x4101, true), kPcieCycles}, {-1, -1, -1});
+  EXPECT_EQ(cycles.sets, (Sets{{0, 2}, {1}}));
+  // Grouped: the leader's BDF is the group's; a member that names another is refused.
+  auto paired = plan({pcie(0x2, 0, 0x4100, true), pcie(0x3, 0, 0, false), kPcieCycles}, {0, 0, 0});
+  EXPECT_EQ(paired.sets, (Sets{{0, 1, 2}}));
+  auto refused = plan({pcie(0x2, 0, 0x4100, true), pcie(0x2, 0, 0x4101, true)}, {0, 0});
+  ASSERT_TRUE(std::holds_alternative<pmu::DoesNotFit>(refused.verdict));
+  const auto& why = std::get<pmu::DoesNotFit>(refused.verdict);
+  EXPECT_TRUE(why.kernel_rule);
+  EXPECT_NE(why.reason.find("the group {"), std::string::npos) << why.reason;
+  EXPECT_NE(why.reason.find("one BDF filter"), std::string::npos) << why.reason;
+  // A leader without a BDF filter gives its members none: a BDF member is refused.
+  auto unfiltered_leader = plan({pcie(0x3, 0, 0, false), pcie(0x2, 0, 0x4100, true)}, {0, 0});
+  EXPECT_FALSE(pmu::ok(unfiltered_leader.verdict));
 }

@@ -117,3 +117,54 @@ TEST(SimScenario, ABadScenarioIsOneErrorNamingIt) {
   EXPECT_EQ(message(R"({"events": [{"kind": "k", "code": "0x1", "rate": -1}]})"),
             "bad.json: rate -1 is not counts per second");
 }
+
+// A derived rule counts the sum of other events' rates, exactly where they are exact; it comes after
+// a rule for that very event and before a unit's rule for every event.
+TEST(SimScenario, ADerivedEventCountsTheSumOfItsParts) {
+  Rates rates;
+  rates.add_rule("cycles=1000000000");
+  rates.add_scenario(R"({"span_ns": 3,
+    "events": [{"unit": "u_0", "code": "0x0", "count": 1}, {"unit": "u_0", "code": "0x2", "rate": 500},
+               {"unit": "u_1", "code": "0x4", "rate": 7}, {"unit": "u_2", "code": "*", "rate": 0}],
+    "derived": [{"kind": "k", "code": "0x4", "sum": ["0x0", "0x2"]}, {"kind": "k", "code": "0x1d", "sum": ["cycles"]}]})",
+                     "test.json");
+  // 1 count every 3 ns plus 500/s: over 3 s, 1,000,000,000 + 1,500, to the count.
+  EXPECT_EQ(count_over(rates.lookup("u_0", "k", "0x4"), 3'000'000'000, 7'000'001), 1'000'001'500u);
+  EXPECT_EQ(count_over(rates.lookup("u_0", "k", "0x1d"), 1'000'000'000, 1'000'000), 1'000'000'000u);
+  EXPECT_EQ(count_over(rates.lookup("u_1", "k", "0x4"), 1'000'000'000, 1'000'000), 7u);  // its own rule first
+  EXPECT_EQ(count_over(rates.lookup("u_2", "k", "0x4"), 1'000'000'000, 1'000'000), 0u);  // parts of a silent unit
+  const Rate sum = Rate::exact(1, 3).plus(Rate::exact(1, 6));
+  EXPECT_EQ(sum.count, 1u);
+  EXPECT_EQ(sum.per_ns, 2u);
+  EXPECT_THROW(rates.add_scenario(R"({"derived": [{"kind": "k", "code": "0x4", "sum": ["0x4"]}]})", "self.json"),
+               pmukit::Error);
+}
+
+// What the NVIDIA Grace Performance Tuning Guide says the counts are, in pmu-sim's defaults
+// (platforms/sim/rates.json): BUS_CYCLES "the same as cycles"; TOTAL_BYTES_LOC is read plus write
+// bytes (its GPU runs: total = rd + wr); on a Grace CPU Superchip the GMEM events count nothing (its
+// GMEM metrics are "not applicable" there); a remote read takes longer than a local one.
+TEST(SimScenario, TheGraceDefaultsModelWhatTheGuideSays) {
+  const Rates rates = Rates::defaults();
+  auto per_s = [&](const char* unit, const char* kind, const char* code) {
+    return count_over(rates.lookup(unit, kind, code), 1'000'000'000, 1'000'000);
+  };
+  EXPECT_EQ(per_s("nvidia_scf_pmu_0", "nvidia_grace_scf", "0x1d"),
+            per_s("nvidia_scf_pmu_0", "nvidia_grace_scf", "cycles"));
+  for (const char* unit : {"nvidia_pcie_pmu_0", "nvidia_nvlink_c2c0_pmu_1"}) {
+    const char* kind = unit[7] == 'p' ? "nvidia_grace_pcie" : "nvidia_grace_nvlink_c2c";
+    EXPECT_EQ(per_s(unit, kind, "0x4"), per_s(unit, kind, "0x0") + per_s(unit, kind, "0x2")) << unit;
+    EXPECT_EQ(per_s(unit, kind, "0xb"), per_s(unit, kind, "0x7") + per_s(unit, kind, "0x9")) << unit;
+  }
+  for (const char* gmem : {"0x16d", "0x16e", "0x16f", "0x173", "0x174", "0x179", "0x17b", "0x1a0"})
+    EXPECT_EQ(per_s("nvidia_scf_pmu_1", "nvidia_grace_scf", gmem), 0u) << gmem;
+  EXPECT_GT(per_s("nvidia_scf_pmu_0", "nvidia_grace_scf", "0x1a6"), 0u);  // CMEM reads do count
+  // Latency = outstanding / requests in cycles (1 GHz): socket 1's memory read from socket 0 takes
+  // longer than socket 0's own.
+  const auto remote = per_s("nvidia_scf_pmu_0", "nvidia_grace_scf", "0x116") /
+                      per_s("nvidia_scf_pmu_0", "nvidia_grace_scf", "0x12e"),
+             local = per_s("nvidia_scf_pmu_0", "nvidia_grace_scf", "0x1a7") /
+                     per_s("nvidia_scf_pmu_0", "nvidia_grace_scf", "0x1a6");
+  EXPECT_GT(remote, local);
+  EXPECT_GT(remote, 1u);  // not the 1 ns two flat rates would give
+}
