@@ -33,8 +33,8 @@ std::vector<acpi::IomemRange> ranges_named(const acpi::Iomem& iomem, const std::
 // Marks `loc` usable when its region is proven to be the platform device's (region_proof.h).
 void prove(Machine& machine, const acpi::Iomem& iomem, const std::vector<std::string>& names, CmnLocation& loc) {
   if (auto why = platform_region_refusal(machine, iomem, names, loc.base, loc.size)) {
-    loc.notes.push_back(fmt::format("configuration region {:#x}+{:#x} not proven, not mapped: {}", loc.base, loc.size,
-                                    *why));
+    loc.notes.push_back(
+        fmt::format("configuration region {:#x}+{:#x} not proven, not mapped: {}", loc.base, loc.size, *why));
     return;
   }
   loc.usable = true;

@@ -155,22 +155,30 @@ std::vector<TableLocation> msr_tables(Machine& machine, const Topology& topo, st
   return out;
 }
 
+// Whether sysfs has the function's `resource` file: the kernel's record of its BARs, which an lspci
+// dump replayed offline does not have.
+bool kernel_lists_bars(Machine& machine, const Bdf& bdf) {
+  return machine.files().stat(machine.param("sysfs.path") / "devices" / bdf.str() / "resource", false).has_value();
+}
+
 // Maps a table once, only where it is proven to be: a PCI table through the BAR the kernel lists for
 // the DVSEC's function (its resource file), at the address the BAR register holds -- the whole BAR
-// in one mmap; an MSR table (Intel CPU, the MSR) where /proc/iomem does not contradict it: the global
-// record's page first and then exactly the table's size (two). Throws Error saying why not.
+// in one mmap; an MSR table (Intel CPU, the MSR), or a PCI table of an lspci dump, where /proc/iomem
+// does not contradict it: the global record's page first and then exactly the table's size (two).
+// Throws Error saying why not.
 std::unique_ptr<RegisterWindow> map_table(Machine& machine, const TableLocation& loc, const acpi::Iomem& iomem,
                                           const std::vector<Bdf>& intel_functions, unsigned& mmaps) {
   PhysicalMemory& mem = machine.memory();
-  if (loc.table.origin == "pci") {
-    const auto* bar = loc.table.device ? kernel_bar(machine, *loc.table.device, loc.bir, loc.base) : nullptr;
+  if (loc.table.origin == "pci" && loc.table.device && kernel_lists_bars(machine, *loc.table.device)) {
+    const auto* bar = kernel_bar(machine, *loc.table.device, loc.bir, loc.base);
     if (!bar)
       throw Error(fmt::format("not proven, not mapped: the kernel lists no memory BAR{} at {:#x} for {} (its "
                               "resource file)",
-                              loc.bir, loc.base, loc.table.device ? loc.table.device->str() : "?"));
+                              loc.bir, loc.base, loc.table.device->str()));
     ++mmaps;
     return mem.map_bar(*bar, 0, std::min(bar->end - bar->start + 1, kMaxTableBytes), false);
   }
+  // An lspci dump (no sysfs record of the function's BARs) or an MSR: where nothing contradicts it.
   if (auto why = contradicted_region(machine, iomem, loc.base, kRecordBytes, intel_functions))
     throw Error("not proven, not mapped: " + *why);
   if (auto bar = mem.find_bar(loc.base, kRecordBytes)) {
@@ -191,7 +199,7 @@ struct UnitContext {
   const Topology& topo;
   const platform::IntelUncore* platform;
   Inventory& inv;
-  const acpi::Iomem& iomem;                // what the kernel says the address space holds
+  const acpi::Iomem& iomem;                 // what the kernel says the address space holds
   const std::vector<Bdf>& intel_functions;  // whose BARs an Intel unit's registers may be in
 };
 

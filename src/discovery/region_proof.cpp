@@ -33,8 +33,7 @@ std::optional<std::string> contradicted_region(Machine& machine, const acpi::Iom
   auto end = last_byte(base, size);
   if (!end) return fmt::format("{:#x}+{:#x} is not a range of the physical address space", base, size);
   for (const auto& bar : machine.memory().bars())
-    if (overlaps(base, *end, bar.start, bar.end) &&
-        std::find(allowed.begin(), allowed.end(), bar.bdf) == allowed.end())
+    if (overlaps(base, *end, bar.start, bar.end) && std::find(allowed.begin(), allowed.end(), bar.bdf) == allowed.end())
       return fmt::format("it overlaps BAR{} of PCI function {} ({:#x}-{:#x}): a PCI function's registers, not this "
                          "unit's",
                          bar.index, bar.bdf.str(), bar.start, bar.end);

@@ -41,6 +41,19 @@ PmuUnit unit_of(const acpi::AcpiDevice& dev, const platform::T410Block& block, T
   return pu;
 }
 
+// Why the block's ranges are not register blocks pmukit maps: one does not start on a qword (the
+// registers are 32- and 64-bit words), or the kernel gives it to something else (region_proof.h).
+std::optional<std::string> unusable_range(Machine& machine, const acpi::Iomem& iomem,
+                                          const std::vector<acpi::IomemRange>& ranges) {
+  for (const auto& r : ranges) {
+    if (r.start % 8 || r.end < r.start)
+      return fmt::format("range {:#x}-{:#x} is not a register block (not 8-byte aligned): not used", r.start, r.end);
+    if (auto why = contradicted_region(machine, iomem, r.start, r.end - r.start + 1, {}))
+      return fmt::format("range {:#x}-{:#x} not proven, not used: {}", r.start, r.end, *why);
+  }
+  return std::nullopt;
+}
+
 // The instance and broadcast regions: the platform device's ranges in /proc/iomem, which carry the
 // device's name (the ACPI core created it), when userspace can see them.
 void find_regions(Machine& machine, const acpi::Iomem& iomem, const acpi::AcpiDevice& dev,
@@ -88,27 +101,12 @@ void find_regions(Machine& machine, const acpi::Iomem& iomem, const acpi::AcpiDe
   pu.notes.push_back("instance order is /proc/iomem's address order; _CRS order (which makes "
                      "the last one the "
                      "broadcast region) is not exported and is assumed to be ascending");
-  // The blocks' registers are 32- and 64-bit words: a range that does not start on a qword is not
-  // a register block pmukit maps.
-  for (const auto& r : ranges)
-    if (r.start % 8 || r.end < r.start) {
-      inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} range {:#x}-{:#x} is not a register block "
-                                         "(not 8-byte aligned): not used",
-                                         dev.name, block.interface, iomem_file, r.start, r.end));
-      u.exposed = false;
-      u.instance_bases.clear();
-      u.broadcast_base.reset();
-      break;
-    }
-  for (const auto& r : ranges)
-    if (auto why = u.exposed ? contradicted_region(machine, iomem, r.start, r.end - r.start + 1, {}) : std::nullopt) {
-      inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} range {:#x}-{:#x} not proven, not used: {}", dev.name,
-                                         block.interface, iomem_file, r.start, r.end, *why));
-      u.exposed = false;
-      u.instance_bases.clear();
-      u.broadcast_base.reset();
-      break;
-    }
+  if (auto why = unusable_range(machine, iomem, ranges)) {
+    inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} {}", dev.name, block.interface, iomem_file, *why));
+    u.exposed = false;
+    u.instance_bases.clear();
+    u.broadcast_base.reset();
+  }
   if (ranges.size() != block.instances + 1u)
     inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} memory ranges in {}, expected {} instances + 1 "
                                        "broadcast",

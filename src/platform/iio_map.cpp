@@ -51,8 +51,7 @@ IioPartRule rule(const json& j, const std::string& where) {
     r.devs = range(j["root_ports"], where + " root_ports");
     if (j.contains("part_by_id"))
       for (const auto& [id, part] : j["part_by_id"].items())
-        r.part_by_id[pci_id(json(id), where + " part_by_id", false)] =
-            number(part, where + " part_by_id");
+        r.part_by_id[pci_id(json(id), where + " part_by_id", false)] = number(part, where + " part_by_id");
     if (r.what.empty()) r.what = "root port";
     return r;
   }

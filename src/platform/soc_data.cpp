@@ -48,7 +48,8 @@ void load_coresight(const json& c, const std::string& where, SocData& out) {
     std::string w = fmt::format("{} implementer {}", where, i.value("name", "?"));
     impl.implementer = static_cast<std::uint16_t>(json_number(i.at("implementer"), w));
     if (impl.implementer == 0 || (impl.implementer & ~t.implementer_mask) != 0)
-      throw Error(fmt::format("{}: implementer {:#x} is not a JEP106 code under implementer_mask", w, impl.implementer));
+      throw Error(
+          fmt::format("{}: implementer {:#x} is not a JEP106 code under implementer_mask", w, impl.implementer));
     impl.name = json_string(i, "name", w);
     impl.kernel_module = json_string(i, "kernel_module", w);
     impl.product_mask = static_cast<std::uint32_t>(json_number(i.at("product_mask"), w + " product_mask"));

@@ -24,7 +24,7 @@ namespace pmukit::acpi {
 
 struct AcpiAncestor {
   std::string name;  // "ACPI0010:01"
-  std::string hid;  // present and non-empty: the walk stops at the first ancestor without one
+  std::string hid;   // present and non-empty: the walk stops at the first ancestor without one
   std::optional<std::string> uid;
 };
 
