@@ -6,7 +6,6 @@
 #include <optional>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/privilege.h"
@@ -57,22 +56,12 @@ std::optional<std::string> no_msr(const Machine& machine, const DiscoveryResult&
                      machine.param("msr.path").string(), cpu);
 }
 
-// The live process's uid; in a capture, the uid its manifest records.
+// The live process's uid; a snapshot does not record who read it, so there it is not a cause.
 std::optional<std::string> not_root(const Machine& machine) {
-  std::optional<long long> uid;
-  if (machine.is_live()) {
-    uid = static_cast<long long>(::geteuid());
-  } else {
-    try {
-      auto text = machine.files().read_text(machine.files().path() / kCaptureManifest, 1u << 20);
-      auto doc = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
-      if (doc.is_object() && doc.contains("uid") && doc["uid"].is_number_integer()) uid = doc["uid"].get<long long>();
-    } catch (const Error&) {
-      return std::nullopt;
-    }
-  }
-  if (!uid || *uid == 0) return std::nullopt;
-  return fmt::format("not root (uid {}): /dev/mem, BAR mmap, MSRs and config space past 64 bytes need root", *uid);
+  if (!machine.is_live()) return std::nullopt;
+  auto uid = ::geteuid();
+  if (uid == 0) return std::nullopt;
+  return fmt::format("not root (uid {}): /dev/mem, BAR mmap, MSRs and config space past 64 bytes need root", uid);
 }
 
 std::optional<std::string> unknown_cpu(const DiscoveryResult& r) {

@@ -1,10 +1,9 @@
 // pmukit -- why a machine shows no uncore PMU: one line per cause that holds for it.
 //
-// Every cause is read from the machine root, so a capture (pmu-discover --capture) replays the
-// live answer: the CPU's hypervisor flag and identity (/proc/cpuinfo), /sys/hypervisor/type, the
+// Every cause but one is read from the machine root, so a snapshot of a machine answers as the
+// machine did: the CPU's hypervisor flag and identity (/proc/cpuinfo), /sys/hypervisor/type, the
 // physical memory device (devmem.path), kernel lockdown (lockdown.path), the MSR device
-// (msr.path), and whether the run was root (the process on the live machine; the capture manifest
-// in a capture).
+// (msr.path). Whether the run was root is the live process's.
 #pragma once
 
 #include <string>
@@ -18,9 +17,6 @@ class Machine;
 }
 
 namespace pmukit::discovery {
-
-// The manifest pmu-discover --capture writes at the root of a capture (docs/snapshot-format.md).
-inline constexpr std::string_view kCaptureManifest = "PMUKIT_CAPTURE.json";
 
 // "GenuineIntel family 6 model 0xa7", "AuthenticAMD family 0x1a model 0x02": the CPU as the
 // database is keyed; "" when /proc/cpuinfo names no x86 vendor, family and model.

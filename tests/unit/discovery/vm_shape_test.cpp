@@ -4,6 +4,7 @@
 // absent _HID, and no region the kernel gives a PCI function may be mapped as a unit's.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "discovered.h"
@@ -105,4 +106,33 @@ TEST(RegionProof, MeshRegionThatIsAPciBarIsNotMapped) {
   Discovered clean(arm(json::array({mesh()})));
   ASSERT_NE(clean.unit("arm_cmn_0"), nullptr);
   EXPECT_TRUE(clean.unit("arm_cmn_0")->as<discovery::CmnUnit>()->walked) << clean.warnings();
+}
+
+// A hid file that is there but empty is as unknown as an absent one.
+TEST(VmShape, EmptyHidFileMatchesNothing) {
+  Discovered d(vm_spec());
+  auto dir = d.dir.path() / "m/sys/devices/LNXSYSTM:00/LNXSYBUS:00/PNP0A08:00/device:01";
+  ASSERT_TRUE(std::filesystem::is_directory(dir));
+  std::ofstream(dir / "hid") << "\n";
+  Machine m(MachineOptions{d.dir.path() / "m"});
+  for (const auto& dev : acpi::list_devices(m))
+    if (dev.name == "device:01") {
+      EXPECT_FALSE(dev.hid.has_value());
+    }
+  auto r = discovery::discover(m);
+  EXPECT_TRUE(r.inventory.units.empty());
+}
+
+// MSRs 0x201e/0x710/0x711 locate Intel's discovery tables; on an AMD CPU they name nothing, and
+// before issue 27 a value there was mapped through dev/mem as a table.
+TEST(VmShape, IntelDiscoveryMsrsAreNotReadOnAnotherVendorsCpu) {
+  Discovered d(json{{"name", "t"},
+                    {"cpuinfo", {{"vendor", "AuthenticAMD"}, {"family", 26}, {"model", 2}}},
+                    {"topology", {{"sockets", 1}, {"cpus_per_die", 2}}},
+                    {"msr_devices", true},
+                    {"msrs", {{{"cpu", 0}, {"msr", "0x201e"}, {"value", "0x1000"}}}}});
+  EXPECT_TRUE(d.r.inventory.intel_tables.empty());
+  EXPECT_EQ(d.warnings(), "");
+  auto why = discovery::no_access_causes(*d.machine, d.r);
+  EXPECT_TRUE(any_of_has(why, "CPU not in pmukit's database: AuthenticAMD family 0x1a model 0x02"));
 }
