@@ -13,6 +13,7 @@
 #include "pmukit/regs/coresight.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
+#include "region_proof.h"
 #include "unit_helpers.h"
 
 namespace pmukit::discovery {
@@ -28,6 +29,7 @@ struct NodeContext {
   const KernelPmus& kernel;
   const platform::CoreSightTable& table;
   const platform::Database& db;
+  const acpi::Iomem& iomem;  // the second source for each page (region_proof.h)
   Inventory& inv;
   std::map<std::string, unsigned> index;  // per name pattern (and node type): probe order
 };
@@ -165,6 +167,25 @@ void add_quirk_notes(const acpi::ApmtNode& n, const CoreSightUnit& cu, const pla
   if (!match.exact && match.implementer)
     pu.notes.push_back(fmt::format("{} product {:#05x} is not in the kernel's table: generic {} PMU", cu.implementer,
                                    cs::PmiidrProduct::get(cu.pmiidr), match.implementer->kernel_module));
+  if (cu.pmiidr == 0)
+    pu.notes.push_back("APMT impl_id, PMIIDR and PMPIDR0-4 are all 0: the implementer is unknown (matches no vendor's "
+                       "table): generic CoreSight PMU");
+  if (n.type == static_cast<std::uint8_t>(acpi::ApmtType::Acpi) && n.acpi_hid().empty())
+    pu.notes.push_back("ACPI-type node with no _HID in its primary instance: it names no ACPI device (the kernel "
+                       "still names the PMU with the empty _HID)");
+}
+
+// The APMT says where the pages are; the kernel's platform device arm-cs-arch-pmu.<id> holds them
+// as its resources (Linux apmt.c), which /proc/iomem lists under its name: both, or no mapping.
+bool pages_proven(NodeContext& ctx, const acpi::ApmtNode& n, const std::string& where) {
+  for (auto [name, base] : {std::pair{"page 0", n.base0}, std::pair{"page 1", n.dual_page() ? n.base1 : n.base0}}) {
+    if (auto why = platform_region_refusal(ctx.machine, ctx.iomem, {n.platform_device()}, base, cs::kPageBytes)) {
+      ctx.inv.warnings.push_back(
+          fmt::format("{}: skipped: {} {:#x} not proven, not mapped: {}", where, name, base, *why));
+      return false;
+    }
+  }
+  return true;
 }
 
 void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) {
@@ -182,6 +203,7 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
       return;
     }
   }
+  if (!pages_proven(ctx, n, where)) return;
   CoreSightUnit cu = unit_of_node(n);
   try {
     read_id_registers(ctx, n, cu, stats);
@@ -249,7 +271,8 @@ CoreSightStats discover_coresight(Machine& machine, const Topology& topology,
   for (auto& w : apmt.all_warnings()) inv.warnings.push_back(std::move(w));
   auto procs = acpi::processors(acpi_devices);
   auto kernel = read_kernel_pmus(machine);
-  NodeContext ctx{machine, topology, procs, kernel, *soc.coresight, db, inv, {}};
+  auto iomem = acpi::read_iomem(machine);
+  NodeContext ctx{machine, topology, procs, kernel, *soc.coresight, db, iomem, inv, {}};
   for (const auto& n : apmt.nodes) add_node(ctx, n, stats);
   return stats;
 }
