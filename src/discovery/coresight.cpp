@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string_view>
+
 #include "pmukit/access/machine.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
@@ -175,17 +178,39 @@ void add_quirk_notes(const acpi::ApmtNode& n, const CoreSightUnit& cu, const pla
                        "still names the PMU with the empty _HID)");
 }
 
-// The APMT says where the pages are; the kernel's platform device arm-cs-arch-pmu.<id> holds them
-// as its resources (Linux apmt.c), which /proc/iomem lists under its name: both, or no mapping.
-bool pages_proven(NodeContext& ctx, const acpi::ApmtNode& n, const std::string& where) {
+// The platform device's name in /proc/iomem: current Linux (apmt.c) gives it the node's identifier,
+// arm-cs-arch-pmu.<id>; older kernels (e.g. 6.6) allocated it with PLATFORM_DEVID_AUTO, so it is
+// arm-cs-arch-pmu.<N>.auto with N the kernel's own count. Either names the device that holds `base`.
+std::vector<std::string> platform_device_names(const acpi::Iomem& iomem, const acpi::ApmtNode& n, std::uint64_t base) {
+  const std::string prefix = "arm-cs-arch-pmu.", suffix = ".auto";
+  auto is_auto = [&](const std::string& name) {
+    if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix))
+      return false;
+    auto digits = std::string_view(name).substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  std::vector<std::string> names;
+  for (const auto& r : iomem.ranges)
+    if (r.start <= base && base <= r.end && (r.name == n.platform_device() || is_auto(r.name))) names.push_back(r.name);
+  if (names.empty()) names.push_back(n.platform_device());  // named in the refusal
+  return names;
+}
+
+// The APMT says where the pages are; the kernel's platform device holds them as its resources
+// (Linux apmt.c), which /proc/iomem lists under its name: both, or no mapping. Gives the name that
+// proved page 0, the device the kernel's PMU hangs under.
+std::optional<std::string> pages_proven(NodeContext& ctx, const acpi::ApmtNode& n, const std::string& where) {
+  std::string proven;
   for (auto [name, base] : {std::pair{"page 0", n.base0}, std::pair{"page 1", n.dual_page() ? n.base1 : n.base0}}) {
-    if (auto why = platform_region_refusal(ctx.machine, ctx.iomem, {n.platform_device()}, base, cs::kPageBytes)) {
+    auto names = platform_device_names(ctx.iomem, n, base);
+    if (auto why = platform_region_refusal(ctx.machine, ctx.iomem, names, base, cs::kPageBytes)) {
       ctx.inv.warnings.push_back(
           fmt::format("{}: skipped: {} {:#x} not proven, not mapped: {}", where, name, base, *why));
-      return false;
+      return std::nullopt;
     }
+    if (proven.empty()) proven = names.front();
   }
-  return true;
+  return proven;
 }
 
 void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) {
@@ -203,8 +228,10 @@ void add_node(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightStats& stats) 
       return;
     }
   }
-  if (!pages_proven(ctx, n, where)) return;
+  auto platform_device = pages_proven(ctx, n, where);
+  if (!platform_device) return;
   CoreSightUnit cu = unit_of_node(n);
+  cu.platform_device = *platform_device;
   try {
     read_id_registers(ctx, n, cu, stats);
   } catch (const Error& e) {
