@@ -32,6 +32,7 @@ constexpr ParamInfo kParams[] = {
     {"events.path", "/sys/bus/event_source/devices", "kernel perf PMUs (type, format/, events/)"},
     {"kernel.path", "/proc/sys/kernel", "perf_event_paranoid and friends"},
     {"lockdown.path", "/sys/kernel/security/lockdown", "kernel lockdown state"},
+    {"hypervisor.path", "/sys/hypervisor", "the hypervisor a guest runs under (type), where the kernel says"},
     {"iomem.path", "/proc/iomem", "physical address map (claimed ranges)"},
     {"lock.path", "/run/pmukit.lock", "the lock that keeps one pmu-raw per machine"},
     {"journal.path", "/run/pmukit.journal", "original register values of a running pmu-raw, for recovery after a kill"},

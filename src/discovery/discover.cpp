@@ -18,7 +18,7 @@ DiscoveryResult discover(Machine& machine) {
   const auto& db = platform::Database::builtin();
   r.cpu = read_cpu_identity(machine);
   const platform::IntelUncore* intel = nullptr;
-  if (r.cpu) {
+  if (r.cpu && r.cpu->x86_identity()) {
     if (const auto* model = db.match_cpu(r.cpu->vendor, r.cpu->family, r.cpu->model)) {
       r.inventory.platform = model->name;
       r.inventory.platform_description = model->description;

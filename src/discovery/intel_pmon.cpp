@@ -17,6 +17,7 @@
 #include "pmukit/platform/database.h"
 #include "pmukit/regs/intel_pmon.h"
 #include "pmukit/util/error.h"
+#include "region_proof.h"
 
 namespace pmukit::discovery {
 
@@ -31,6 +32,7 @@ constexpr std::uint64_t kPhysLimit = 1ull << 52;    // architectural physical ad
 struct TableLocation {
   IntelTable table;
   std::uint64_t base = 0;
+  int bir = -1;  // PCI tables: the BAR the DVSEC names
 };
 
 // Reads the BAR a PMON DVSEC points at, the way Linux does: from the BAR register in config space.
@@ -101,6 +103,7 @@ std::vector<TableLocation> pci_tables(Machine& machine, const std::vector<pci::D
       if (!addr) continue;
       TableLocation loc;
       loc.base = *addr;
+      loc.bir = bir;
       loc.table.origin = "pci";
       loc.table.device = d.bdf;
       loc.table.source = fmt::format("{} DVSEC @{:#x} BAR{}", d.bdf.str(), cap->offset, bir);
@@ -126,6 +129,9 @@ std::vector<TableLocation> pci_tables(Machine& machine, const std::vector<pci::D
 
 std::vector<TableLocation> msr_tables(Machine& machine, const Topology& topo, std::vector<std::string>& warnings) {
   std::vector<TableLocation> out;
+  // MSRs 0x201e/0x710/0x711 are Intel's: on another vendor's CPU they name nothing.
+  auto identity = read_cpu_identity(machine);
+  if (!identity || identity->vendor != "GenuineIntel") return out;
   std::set<std::uint64_t> seen;
   std::set<std::pair<int, int>> dies;
   for (const auto& [cpu, place] : topo.cpus) {
@@ -159,20 +165,42 @@ std::vector<TableLocation> msr_tables(Machine& machine, const Topology& topo, st
   return out;
 }
 
-// Maps a table once: the whole BAR when its size is known (one mmap), else the global record's
-// page first and then exactly the table's size (two).
-std::unique_ptr<RegisterWindow> map_table(Machine& machine, std::uint64_t base, unsigned& mmaps) {
+// Whether sysfs has the function's `resource` file: the kernel's record of its BARs, which an lspci
+// dump replayed offline does not have.
+bool kernel_lists_bars(Machine& machine, const Bdf& bdf) {
+  return machine.files().stat(machine.param("sysfs.path") / "devices" / bdf.str() / "resource", false).has_value();
+}
+
+// Maps a table once, only where it is proven to be: a PCI table through the BAR the kernel lists for
+// the DVSEC's function (its resource file), at the address the BAR register holds -- the whole BAR
+// in one mmap; an MSR table (Intel CPU, the MSR), or a PCI table of an lspci dump, where /proc/iomem
+// does not contradict it: the global record's page first and then exactly the table's size (two).
+// Throws Error saying why not.
+std::unique_ptr<RegisterWindow> map_table(Machine& machine, const TableLocation& loc, const acpi::Iomem& iomem,
+                                          const std::vector<Bdf>& intel_functions, unsigned& mmaps) {
   PhysicalMemory& mem = machine.memory();
-  if (auto bar = mem.find_bar(base, kRecordBytes)) {
+  if (loc.table.origin == "pci" && loc.table.device && kernel_lists_bars(machine, *loc.table.device)) {
+    const auto* bar = kernel_bar(machine, *loc.table.device, loc.bir, loc.base);
+    if (!bar)
+      throw Error(fmt::format("not proven, not mapped: the kernel lists no memory BAR{} at {:#x} for {} (its "
+                              "resource file)",
+                              loc.bir, loc.base, loc.table.device->str()));
     ++mmaps;
-    return mem.map(base, std::min(bar->end - base + 1, kMaxTableBytes), false);
+    return mem.map_bar(*bar, 0, std::min(bar->end - bar->start + 1, kMaxTableBytes), false);
+  }
+  // An lspci dump (no sysfs record of the function's BARs) or an MSR: where nothing contradicts it.
+  if (auto why = contradicted_region(machine, iomem, loc.base, kRecordBytes, intel_functions))
+    throw Error("not proven, not mapped: " + *why);
+  if (auto bar = mem.find_bar(loc.base, kRecordBytes)) {
+    ++mmaps;
+    return mem.map(loc.base, std::min(bar->end - loc.base + 1, kMaxTableBytes), false);
   }
   ++mmaps;
-  auto first = mem.map(base, 0x1000, false);
+  auto first = mem.map(loc.base, 0x1000, false);
   std::uint64_t need = std::min(table_bytes(first->read64(0)), kMaxTableBytes);
   if (need <= first->size()) return first;
   ++mmaps;
-  return mem.map(base, need, false);
+  return mem.map(loc.base, need, false);
 }
 
 // What a unit's registers must stay out of: the table's BAR (or the table, found through an MSR).
@@ -197,7 +225,9 @@ struct UnitContext {
   const Topology& topo;
   const platform::IntelUncore* platform;
   Inventory& inv;
-  ClashContext clash;  // the current table's
+  const acpi::Iomem& iomem;                 // what the kernel says the address space holds
+  const std::vector<Bdf>& intel_functions;  // whose BARs an Intel unit's registers may be in
+  ClashContext clash;                       // the current table's
 };
 
 bool pci_device_exists(const std::vector<pci::Device>& devices, const Bdf& bdf) {
@@ -241,6 +271,11 @@ bool place_mmio(UnitContext& ctx, const DecodedUnit& u, const platform::IntelBox
     ctx.inv.warnings.push_back(fmt::format("{}: skipped: box control {:#x} (control +{:#x}, counters +{:#x}) is not "
                                            "aligned for 32-bit controls and 64-bit counters",
                                            where, u.box_ctl, u.ctl_offset, u.ctr_offset));
+    return false;
+  }
+  if (auto why = contradicted_region(ctx.machine, ctx.iomem, u.box_ctl, span, ctx.intel_functions)) {
+    ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers {:#x}..{:#x} not proven: {}", where, u.box_ctl,
+                                           u.box_ctl + span - 1, *why));
     return false;
   }
   auto& mem = ctx.machine.memory();
@@ -416,8 +451,11 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
   auto from_msr = msr_tables(machine, topology, inventory.warnings);
   locations.insert(locations.end(), from_msr.begin(), from_msr.end());
   std::map<int, int> dies_per_socket;
+  std::vector<Bdf> intel_functions;
+  for (const auto& d : devices)
+    if (d.vendor_id == kVendorIntel) intel_functions.push_back(d.bdf);
   const auto iomem = acpi::read_iomem(machine);
-  UnitContext ctx{machine, devices, topology, platform, inventory, {}};
+  UnitContext ctx{machine, devices, topology, platform, inventory, iomem, intel_functions, {}};
   ctx.clash.iomem = &iomem;
   for (auto& loc : locations) {
     IntelTable table = loc.table;
@@ -426,7 +464,7 @@ IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Devi
     std::unique_ptr<RegisterWindow> window;
     try {
       unsigned mmaps = 0;
-      window = map_table(machine, loc.base, mmaps);
+      window = map_table(machine, loc, iomem, intel_functions, mmaps);
       stats.mmap_calls += mmaps;
     } catch (const Error& e) {
       inventory.warnings.push_back(

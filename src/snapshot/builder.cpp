@@ -209,6 +209,7 @@ void SnapshotBuilder::set_cpuinfo(const CpuInfo& info) {
       text += fmt::format("vendor_id\t: {}\ncpu family\t: {}\nmodel\t\t: {}\nmodel name\t: {}\nstepping\t: {}\n"
                           "physical id\t: {}\n\n",
                           info.vendor, info.family, info.model, info.model_name, info.stepping, std::get<0>(t));
+      if (!info.flags.empty()) text.insert(text.size() - 1, fmt::format("flags\t\t: {}\n", info.flags));
     }
   }
   write_file(path("/proc/cpuinfo"), text);

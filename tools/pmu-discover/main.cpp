@@ -10,6 +10,7 @@
 #include "pci_view.h"
 #include "perf_map.h"
 #include "pmukit/acpi/apmt.h"
+#include "pmukit/discovery/access_report.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/builder.h"
@@ -112,17 +113,20 @@ int show_pci(Machine& machine, const Options& o) {
 
 void show_inventory(Machine& machine, const discovery::DiscoveryResult& result, const Options& o) {
   auto label = snapshot::synthetic_label(machine);
+  std::vector<std::string> why_none;
+  if (result.inventory.units.empty()) why_none = discovery::no_access_causes(machine, result);
   if (o.json) {
     nlohmann::ordered_json out{{"schema", "pmukit.inventory/1"},
                                {"source", machine.describe()},
                                {"synthetic", label ? nlohmann::ordered_json(*label) : nlohmann::ordered_json(nullptr)}};
     out.update(discovery::to_json(result.inventory));
+    if (result.inventory.units.empty()) out["no_units_because"] = why_none;
     tools::add_perf_mapping(out, tools::map_to_perf(machine, result.inventory));
     fmt::print("{}\n", out.dump(2));
   } else {
     if (label) fmt::print("*** {} ***\n", *label);
     fmt::print("Source: {}\n", o.machine_name.empty() ? machine.describe() : "bundled machine " + o.machine_name);
-    tools::print_inventory_text(result, o.verbose);
+    tools::print_inventory_text(result, o.verbose, why_none);
     tools::print_perf_mapping(machine, tools::map_to_perf(machine, result.inventory));
   }
   for (const auto& w : result.inventory.warnings) tools::warn(w);
@@ -152,8 +156,10 @@ int run(Options& o) {
   auto result = discovery::discover(*machine);
   if (result.inventory.units.empty() && !o.fallback.empty()) {
     fmt::print("This machine ({}) has no uncore PMU discovery; showing the bundled synthetic machine '{}' "
-               "instead.\n\n",
+               "instead.\n",
                machine->describe(), o.fallback);
+    for (const auto& why : discovery::no_access_causes(*machine, result)) fmt::print("  why: {}\n", why);
+    fmt::print("\n");
     bundled = std::make_unique<tools::BundledSnapshot>(o.fallback);
     o.machine.snapshot = bundled->root().string();
     machine = tools::make_machine(o.machine);

@@ -46,6 +46,7 @@ struct CpuInfo {
   unsigned model = 0;
   unsigned stepping = 0;
   std::string model_name = "Synthetic CPU";
+  std::string flags;  // x86 "flags" line ("fpu ... hypervisor"); none written when empty
   // Arm (/proc/cpuinfo "CPU implementer" / "CPU part")
   unsigned arm_implementer = 0;
   unsigned arm_part = 0;
