@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libpci-dev pciutils pci.ids          # libpci 3.9: config space, filters, dump files; lspci for cross-checks
   libfmt-dev libcli11-dev nlohmann-json3-dev
+  libevent-dev                         # pmu-exporter's HTTP server (evhttp)
   prometheus curl                      # cli.exporter*: a real Prometheus scrapes pmu-exporter; HTTP requests
   libgtest-dev libgmock-dev libbenchmark-dev
   linux-perf                           # perf stat, to cross-check the perf backend

@@ -99,7 +99,7 @@ curl -sS --fail "$EXPORTER/healthz" > "$T/health"
 grep -q '^  "status": "counting",$' "$T/health"
 grep -q '^  "reads": 4,$' "$T/health"
 grep -q '^    "uncore_imc: direct, 16 units",$' "$T/health"
-# GET and HEAD only (501 Not Implemented to others); no other paths.
+# GET and HEAD only (evhttp answers 501 Not Implemented to others); no other paths.
 test "$(curl -sS -o /dev/null -w '%{http_code}' -X POST "$EXPORTER/metrics")" = 501
 test "$(curl -sS -o /dev/null -w '%{http_code}' "$EXPORTER/metrics/x")" = 404
 curl -sS --fail -I "$EXPORTER/metrics" | tr -d '\r' | grep -qix 'content-type: text/plain; version=0.0.4; charset=utf-8'

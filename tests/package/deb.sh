@@ -14,12 +14,13 @@ dev=$out/libpmukit-dev_${version}_amd64.deb
 test -s "$tools" && test -s "$dev"
 depends=$(dpkg-deb -f "$tools" Depends)
 echo "pmukit Depends: $depends"
-# libc6 is found by dpkg-shlibdeps; libpci3 is named by hand (libpci.so.3 is opened on first use).
-# pmu-exporter's HTTP server is its own (no libevent). The C++ runtime and fmt are linked in (for
-# the tools' start-up time): no libstdc++6, no libfmt9.
+# libevent-core-2.1-7 and libevent-extra-2.1-7 are the Debian 12 packages of libevent's core and
+# evhttp (pmu-exporter's HTTP server), found by dpkg-shlibdeps, as is libc6; libpci3 is named by
+# hand (libpci.so.3 is opened on first use). The C++ runtime and fmt are linked in (for the tools'
+# start-up time): no libstdc++6, no libfmt9.
 names=$(sed 's/, /\n/g' <<< "$depends" | cut -d' ' -f1)
-for pkg in libc6 libpci3; do grep -qxF "$pkg" <<< "$names"; done
-for pkg in libstdc++6 libfmt9 libevent-core-2.1-7 libevent-extra-2.1-7; do
+for pkg in libc6 libpci3 libevent-core-2.1-7 libevent-extra-2.1-7; do grep -qxF "$pkg" <<< "$names"; done
+for pkg in libstdc++6 libfmt9; do
   if grep -qxF "$pkg" <<< "$names"; then echo "pmukit should not depend on $pkg" >&2; exit 1; fi
 done
 test "$(dpkg-deb -f "$dev" Depends)" = "libfmt-dev (>= 9), libpci-dev (>= 1:3.6), nlohmann-json3-dev (>= 3.11)"

@@ -1,15 +1,48 @@
-// pmu-exporter -- the HTTP routes: a scrape renders the latest snapshot, which takes far less than
-// the network round trip.
+// pmu-exporter -- the HTTP routes, served by libevent's evhttp (one event loop on one thread: a
+// scrape renders the latest snapshot, which takes far less than the network round trip).
 #include "http_routes.h"
 
+#include <netinet/in.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "exposition.h"
+#include "pmukit/util/error.h"
 
 namespace pmukit::exporter {
 
+// The loop's parts, freed in the order libevent requires (evhttp before its base). stop() wakes
+// the loop through an eventfd: libevent was not told to use threads, so the server thread alone
+// calls into it, and the other thread only writes to that descriptor.
+struct HttpServer::Loop {
+  event_base* base = event_base_new();
+  evhttp* http = base ? evhttp_new(base) : nullptr;
+  int wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  event* stop = nullptr;
+
+  ~Loop() {
+    if (stop) event_free(stop);
+    if (http) evhttp_free(http);
+    if (base) event_base_free(base);
+    if (wake >= 0) ::close(wake);
+  }
+};
+
 namespace {
+
+// Request limits: a scrape is a GET with a few headers and no body.
+constexpr ev_ssize_t kMaxHeaderBytes = 16 * 1024;
+constexpr ev_ssize_t kMaxBodyBytes = 0;
 
 std::string index_page(const Config& c, const RunInfo& info) {
   std::string out =
@@ -28,39 +61,66 @@ std::string index_page(const Config& c, const RunInfo& info) {
   return out;
 }
 
-HttpLimits limits_of(const Config& c) {
-  HttpLimits l;
-  l.max_connections = c.max_connections;
-  l.request_timeout_ms = c.request_timeout_ms;
-  l.idle_timeout_ms = c.idle_timeout_ms;
-  return l;
+void reply(evhttp_request* req, int status, const std::string& body, const char* content_type) {
+  evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", content_type);
+  evbuffer* buf = evbuffer_new();
+  if (!buf) {
+    evhttp_send_error(req, HTTP_INTERNAL, nullptr);
+    return;
+  }
+  evbuffer_add(buf, body.data(), body.size());
+  evhttp_send_reply(req, status, status == HTTP_OK ? "OK" : "Service Unavailable", buf);
+  evbuffer_free(buf);
+}
+
+template <void (HttpServer::*Route)(evhttp_request*) const>
+void route(evhttp_request* req, void* server) {
+  (static_cast<const HttpServer*>(server)->*Route)(req);
+}
+
+void on_stop(evutil_socket_t fd, short, void* base) {
+  std::uint64_t count;
+  [[maybe_unused]] auto n = ::read(fd, &count, sizeof count);
+  event_base_loopbreak(static_cast<event_base*>(base));
+}
+
+int bound_port(evhttp_bound_socket* bound) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof addr;
+  if (::getsockname(evhttp_bound_socket_get_fd(bound), reinterpret_cast<sockaddr*>(&addr), &len) != 0) return -1;
+  if (addr.ss_family == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6*>(&addr)->sin6_port);
+  return ntohs(reinterpret_cast<const sockaddr_in*>(&addr)->sin_port);
 }
 
 }  // namespace
 
 HttpServer::HttpServer(const Config& config, const SnapshotBoard& board, RunInfo info)
-    : config_(config), board_(board), info_(std::move(info)),
-      service_(config.listen_host, config.listen_port, limits_of(config),
-               [this](const HttpRequest& req) { return route(req); }) {}
+    : config_(config), board_(board), info_(std::move(info)), loop_(std::make_unique<Loop>()) {
+  if (!loop_->http || loop_->wake < 0) throw Error("HTTP server: cannot create its event loop");
+  add_routes();
+}
 
 HttpServer::~HttpServer() {
   stop();
 }
 
-HttpResponse HttpServer::route(const HttpRequest& req) const {
-  if (req.path == "/metrics") return metrics(req);
-  if (req.path == "/healthz") return health();
-  if (req.path == "/") return index();
-  return HttpResponse{404, "text/plain; charset=utf-8", "Not Found\n"};
+void HttpServer::add_routes() {
+  evhttp_set_allowed_methods(loop_->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD);
+  evhttp_set_max_headers_size(loop_->http, kMaxHeaderBytes);
+  evhttp_set_max_body_size(loop_->http, kMaxBodyBytes);
+  evhttp_set_cb(loop_->http, "/metrics", route<&HttpServer::metrics>, this);
+  evhttp_set_cb(loop_->http, "/healthz", route<&HttpServer::health>, this);
+  evhttp_set_cb(loop_->http, "/", route<&HttpServer::index>, this);
 }
 
-HttpResponse HttpServer::metrics(const HttpRequest& req) const {
+void HttpServer::metrics(evhttp_request* req) const {
   auto snapshot = board_.latest();  // the only shared state a scrape touches, under the board's lock
-  Exposition e = negotiate(req.accept);
-  return HttpResponse{200, content_type(e), render(*snapshot, e, config_.timestamps)};
+  const char* accept = evhttp_find_header(evhttp_request_get_input_headers(req), "Accept");
+  Exposition e = negotiate(accept ? accept : "");
+  reply(req, HTTP_OK, render(*snapshot, e, config_.timestamps), content_type(e));
 }
 
-HttpResponse HttpServer::health() const {
+void HttpServer::health(evhttp_request* req) const {
   auto s = board_.latest();
   nlohmann::ordered_json j;
   j["status"] = s->reads > 0 ? "counting" : "starting";
@@ -68,17 +128,33 @@ HttpResponse HttpServer::health() const {
   j["counted_seconds"] = static_cast<double>(s->counted_ns) / 1e9;
   j["clock"] = info_.clock;
   j["backends"] = info_.notes;
-  const auto& h = service_.stats();
-  j["http"] = {{"connections", h.open.load()},
-               {"accepted", h.accepted.load()},
-               {"timed_out", h.timed_out.load()},
-               {"evicted_idle", h.evicted.load()},
-               {"accept_failures", h.accept_failures.load()}};
-  return HttpResponse{s->reads > 0 ? 200 : 503, "application/json", j.dump(2) + "\n"};
+  reply(req, s->reads > 0 ? HTTP_OK : HTTP_SERVUNAVAIL, j.dump(2) + "\n", "application/json");
 }
 
-HttpResponse HttpServer::index() const {
-  return HttpResponse{200, "text/plain; charset=utf-8", index_page(config_, info_)};
+void HttpServer::index(evhttp_request* req) const {
+  reply(req, HTTP_OK, index_page(config_, info_), "text/plain; charset=utf-8");
+}
+
+void HttpServer::start() {
+  errno = 0;
+  // Port 0: any free port (the tests' way to a free port; the chosen one is printed).
+  auto* bound = evhttp_bind_socket_with_handle(loop_->http, config_.listen_host.c_str(),
+                                               static_cast<ev_uint16_t>(config_.listen_port));
+  port_ = bound ? bound_port(bound) : -1;
+  if (port_ <= 0)
+    throw Error(fmt::format("listen {}:{}: cannot bind ({})", config_.listen_host, config_.listen_port,
+                            errno ? errno_text(errno) : "address not usable"));
+  loop_->stop = event_new(loop_->base, loop_->wake, EV_READ, on_stop, loop_->base);
+  if (!loop_->stop || event_add(loop_->stop, nullptr) != 0) throw Error("HTTP server: cannot watch its stop event");
+  // A stop() before the thread enters the loop still ends it: the eventfd stays readable.
+  thread_ = std::thread([base = loop_->base] { event_base_dispatch(base); });
+}
+
+void HttpServer::stop() {
+  if (!thread_.joinable()) return;
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = ::write(loop_->wake, &one, sizeof one);
+  thread_.join();
 }
 
 }  // namespace pmukit::exporter

@@ -1,13 +1,16 @@
-// pmu-exporter -- the HTTP side: /metrics, / and /healthz, served from the latest snapshot by the
-// server of http_server.h (one poll loop on a thread of its own, with its limits).
+// pmu-exporter -- the HTTP side (libevent's evhttp): /metrics, / and /healthz, served from the
+// latest snapshot by one event loop on a thread of its own.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "config.h"
-#include "http_server.h"
 #include "snapshot.h"
+
+struct evhttp_request;
 
 namespace pmukit::exporter {
 
@@ -25,19 +28,22 @@ class HttpServer {
   HttpServer(const Config& config, const SnapshotBoard& board, RunInfo info);
   ~HttpServer();
   // Binds the listen address (Error naming it when that fails), then serves on a thread of its own.
-  void start() { service_.start(); }
-  void stop() { service_.stop(); }
-  int port() const { return service_.port(); }
+  void start();
+  void stop();
+  int port() const { return port_; }
 
  private:
-  HttpResponse route(const HttpRequest& req) const;
-  HttpResponse metrics(const HttpRequest& req) const;
-  HttpResponse health() const;
-  HttpResponse index() const;
+  struct Loop;  // the event base, the evhttp and the stop event (libevent's types stay in the .cpp)
+  void add_routes();
+  void metrics(evhttp_request* req) const;
+  void health(evhttp_request* req) const;
+  void index(evhttp_request* req) const;
   const Config& config_;
   const SnapshotBoard& board_;
   RunInfo info_;
-  HttpService service_;
+  std::unique_ptr<Loop> loop_;
+  std::thread thread_;
+  int port_ = 0;
 };
 
 }  // namespace pmukit::exporter
