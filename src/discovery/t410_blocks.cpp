@@ -54,6 +54,34 @@ std::optional<std::string> unusable_range(Machine& machine, const acpi::Iomem& i
   return std::nullopt;
 }
 
+// The block's instance bases and broadcast region from the ranges the platform device holds.
+void take_ranges(Machine& machine, const acpi::Iomem& iomem, const acpi::AcpiDevice& dev,
+                 const platform::T410Block& block, const std::vector<acpi::IomemRange>& ranges, T410Unit& u,
+                 PmuUnit& pu, Inventory& inv) {
+  const std::string iomem_file = machine.param("iomem.path").string();
+  u.exposed = true;
+  // _CRS order is not visible: /proc/iomem sorts by address. The driver takes resources
+  // 0..N-1 as instances and N as broadcast; pmukit assumes firmware lists them ascending.
+  // The broadcast region is the last resource whatever the count (resource N of N + 1).
+  std::size_t n = ranges.size() > 1 ? ranges.size() - 1 : ranges.size();
+  for (std::size_t i = 0; i < n; ++i) u.instance_bases.push_back(ranges[i].start);
+  if (ranges.size() > 1) u.broadcast_base = ranges.back().start;
+  u.region_size = *ranges.front().bytes();
+  pu.notes.push_back("instance order is /proc/iomem's address order; _CRS order (which makes "
+                     "the last one the "
+                     "broadcast region) is not exported and is assumed to be ascending");
+  if (auto why = unusable_range(machine, iomem, ranges)) {
+    inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} {}", dev.name, block.interface, iomem_file, *why));
+    u.exposed = false;
+    u.instance_bases.clear();
+    u.broadcast_base.reset();
+  }
+  if (ranges.size() != block.instances + 1u)
+    inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} memory ranges in {}, expected {} instances + 1 "
+                                       "broadcast",
+                                       dev.name, block.interface, ranges.size(), iomem_file, block.instances));
+}
+
 // The instance and broadcast regions: the platform device's ranges in /proc/iomem, which carry the
 // device's name (the ACPI core created it), when userspace can see them.
 void find_regions(Machine& machine, const acpi::Iomem& iomem, const acpi::AcpiDevice& dev,
@@ -97,27 +125,7 @@ void find_regions(Machine& machine, const acpi::Iomem& iomem, const acpi::AcpiDe
                                        ranges.front().end));
     return;
   }
-  u.exposed = true;
-  // _CRS order is not visible: /proc/iomem sorts by address. The driver takes resources
-  // 0..N-1 as instances and N as broadcast; pmukit assumes firmware lists them ascending.
-  // The broadcast region is the last resource whatever the count (resource N of N + 1).
-  std::size_t n = ranges.size() > 1 ? ranges.size() - 1 : ranges.size();
-  for (std::size_t i = 0; i < n; ++i) u.instance_bases.push_back(ranges[i].start);
-  if (ranges.size() > 1) u.broadcast_base = ranges.back().start;
-  u.region_size = *ranges.front().bytes();
-  pu.notes.push_back("instance order is /proc/iomem's address order; _CRS order (which makes "
-                     "the last one the "
-                     "broadcast region) is not exported and is assumed to be ascending");
-  if (auto why = unusable_range(machine, iomem, ranges)) {
-    inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} {}", dev.name, block.interface, iomem_file, *why));
-    u.exposed = false;
-    u.instance_bases.clear();
-    u.broadcast_base.reset();
-  }
-  if (ranges.size() != block.instances + 1u)
-    inv.warnings.push_back(fmt::format("ACPI device {} ({}): {} memory ranges in {}, expected {} instances + 1 "
-                                       "broadcast",
-                                       dev.name, block.interface, ranges.size(), iomem_file, block.instances));
+  take_ranges(machine, iomem, dev, block, ranges, u, pu, inv);
 }
 
 const platform::T410Block* block_of(const std::vector<platform::T410Block>& blocks, const acpi::AcpiDevice& dev) {
