@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# pmu-discover --capture DIR, then --snapshot DIR, reproduces the source's --dump, --pci --json
+# and --cmn output byte for byte, apart from the lines that name the source (issue 27): on the
+# live machine the suite runs on (whatever it is) and on every bundled synthetic machine (each
+# captured through --snapshot). The live capture copies no private file and maps nothing.
+source "$(dirname "$0")/common.sh"
+
+# unsourced FILE ROOT: FILE with the source named alike ("live machine", "snapshot ROOT"), ROOT
+# left out of the paths it prefixes, and without the process's own uid (a capture replays the
+# machine, not who ran it).
+unsourced() {
+  sed -e "s#snapshot $2#SOURCE#g; s#live machine#SOURCE#g; s#$2/#/#g" "$1" | grep -vE 'not root \(uid [0-9]+\)' || true
+}
+
+# replays NAME SOURCE_ARGS...: captures SOURCE into $T/NAME.cap and diffs the three views.
+replays() {
+  local name=$1
+  shift
+  status 0 "$BIN/pmu-discover" "$@" --capture "$T/$name.cap" > "$T/$name.capture.out"
+  [ -f "$T/$name.cap/PMUKIT_CAPTURE.json" ]
+  local view i=0
+  for view in "--dump" "--pci --json" "--cmn"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086 # a view is several words
+    "$BIN/pmu-discover" "$@" $view > "$T/$name.$i.src" 2>&1 || echo "exit $?" >> "$T/$name.$i.src"
+    # shellcheck disable=SC2086
+    "$BIN/pmu-discover" --snapshot "$T/$name.cap" $view > "$T/$name.$i.cap" 2>&1 || echo "exit $?" >> "$T/$name.$i.cap"
+    diff -u <(unsourced "$T/$name.$i.src" "${src_root:-/nonexistent}") <(unsourced "$T/$name.$i.cap" "$T/$name.cap") ||
+      { echo "$name: pmu-discover $view differs on the capture" >&2; return 1; }
+  done
+}
+
+# (a) The live machine.
+src_root= replays live
+"$PYTHON" - "$T/live.cap" << 'EOF'
+import json, os, sys
+root = sys.argv[1]
+m = json.load(open(os.path.join(root, "PMUKIT_CAPTURE.json")))
+assert m["schema"] == "pmukit.capture/1" and m["tool"].startswith("pmu-discover (pmukit) "), m
+assert m["kernel_release"] == os.uname().release and m["source"] == "live machine", m
+assert m["files"] > 0, m
+private = {"product_serial", "board_serial", "chassis_serial", "product_uuid", "address", "perm_addr"}
+for d, dirs, files in os.walk(root):
+    for f in files:
+        assert f not in private, os.path.join(d, f)
+# A register byte is copied only from a window discovery proved and read; when it read none, the
+# manifest says why.
+if m["register_bytes"] == 0:
+    assert any(s["path"] == "register windows" for s in m["skipped"]), m["skipped"]
+EOF
+# The capture holds no device file: replaying it can touch no hardware.
+[ -z "$(find "$T/live.cap" \( -type c -o -type b -o -type p \) -print)" ]
+
+# (b) Every bundled synthetic machine, written by pmu-sim create and captured through --snapshot.
+machines=$("$BIN/pmu-discover" --list-machines | awk 'NF && $1 !~ /:$/ {print $1}')
+[ -n "$machines" ]
+for m in $machines; do
+  status 0 "$BIN/pmu-sim" create "$m" "$T/$m.src" > /dev/null
+  src_root=$T/$m.src replays "$m" --snapshot "$T/$m.src"
+done
