@@ -7,7 +7,8 @@ source "$(dirname "$0")/common.sh"
 command -v unshare > /dev/null || skip "unshare (util-linux) is not installed"
 unshare --pid --mount --fork --mount-proc true 2> /dev/null || skip "new PID and mount namespaces are not permitted here"
 
-unsourced() { grep -vE 'not root \(uid [0-9]+\)' "$1" || true; }
+# The fallback machine is built in a fresh temporary directory each run.
+unsourced() { sed -E 's#snapshot /[^ ]*pmukit-[^ ]*#snapshot TMP#' "$1" | grep -vE 'not root \(uid [0-9]+\)' || true; }
 
 # in_container OUT ARGS...: pmu-discover ARGS in the namespaces, /sys bound read-only onto itself.
 in_container() {
