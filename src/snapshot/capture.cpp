@@ -196,10 +196,14 @@ void CaptureWriter::copy_file(const fs::path& rel, const struct stat& st) {
   if (rel == in_.below(src_.param("cpuinfo.path"))) *text = scrub_cpuinfo(*text);
   out_.write_text(abs(rel), *text);
   ++summary_.files;
-  // A config file's length is the config space size libpci reports; unprivileged readers of a
-  // live one get its first 64 bytes, and the rest reads as zero in the capture.
-  if (rel.filename() == "config" && text->size() < static_cast<std::uint64_t>(st.st_size))
-    extend(rel, static_cast<std::uint64_t>(st.st_size));
+  // An unprivileged reader of a live config file gets its first 64 bytes: the capture holds what
+  // was read, no invented zeros, and says so (replayed, pmukit warns that root is needed).
+  if (rel.filename() == "config" && text->size() < static_cast<std::uint64_t>(st.st_size) && !short_config_) {
+    short_config_ = true;
+    note("PCI config space", fmt::format("only the first {} bytes of each function could be read (not root); "
+                                         "capture as root for all of it",
+                                         text->size()));
+  }
 }
 
 void CaptureWriter::copy_listing(const fs::path& rel) {

@@ -50,6 +50,7 @@ class CaptureWriter {
   SnapshotBuilder out_;
   ConfinedRoot dest_;
   CaptureSummary summary_;
+  bool short_config_ = false;
   std::set<std::filesystem::path> made_dirs_, made_links_, copied_, skipped_paths_;
 };
 
