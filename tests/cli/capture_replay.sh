@@ -51,6 +51,11 @@ for d, dirs, files in os.walk(root):
 if m["register_bytes"] == 0:
     assert any(s["path"] == "register windows" for s in m["skipped"]), m["skipped"]
 EOF
+# A capture goes into a new tree only: one line naming the directory, exit 1, nothing written.
+before=$(find "$T/live.cap" -newer "$T/live.cap/PMUKIT_CAPTURE.json" | wc -l)
+status 1 "$BIN/pmu-discover" --capture "$T/live.cap" > "$T/again.out" 2> "$T/again.err"
+grep -qx "pmu-discover: error: $T/live.cap: exists and is not an empty directory; --capture writes a new tree" "$T/again.err"
+[ "$(find "$T/live.cap" -newer "$T/live.cap/PMUKIT_CAPTURE.json" | wc -l)" = "$before" ]
 # The capture holds no device file: replaying it can touch no hardware.
 [ -z "$(find "$T/live.cap" \( -type c -o -type b -o -type p \) -print)" ]
 
