@@ -1,4 +1,5 @@
-# pmu-exporter against hostile clients on loopback (issue 30, point 5): connections that trickle a
+# pmu-exporter against hostile clients on loopback (issue 30, point 5), and kept-alive scrapes that
+# must not wait for delayed ACKs (issue 33, point 1): connections that trickle a
 # request a byte at a time (slowloris) are closed at the request timeout while a scrape is served;
 # idle connections beyond the cap make room for new ones; with its descriptors exhausted (ulimit -n)
 # it rests between accept(2) attempts instead of spinning, says so in a bounded number of lines,
@@ -17,6 +18,16 @@ port() { sed 's|.*:||' <<< "$EXPORTER"; }
 health() { curl -sS --max-time 60 "$EXPORTER/healthz" | "$PYTHON" -c "import json, sys; print(json.load(sys.stdin)['http']['$1'])"; }
 scrape() { curl -sS --fail --max-time 60 "$EXPORTER/metrics" | grep -q '^pmukit_uncore_bytes_total{'; }
 stop_exporter() { kill "$EXPORTER_PID"; status 0 wait "$EXPORTER_PID"; }
+
+# Prometheus keeps its connections: scrapes on one kept-alive connection are each answered, and the
+# server's side has TCP_NODELAY, so the end of a response does not wait (Nagle's algorithm) for the
+# client's delayed ACK, 40 ms a scrape. Seeing the server's socket (pidfd_getfd) takes root.
+config 8 300 60000
+exporter_start "$T/cfg.json" --snapshot "$T/spr"
+$CLIENTS keepalive "$(port)" 5 "$([ "$(id -u)" = 0 ] && echo "$EXPORTER_PID" || echo 0)" > "$T/keep"
+grep -qx 'answered 5' "$T/keep"
+[ "$(id -u)" != 0 ] || grep -qx 'nodelay 1' "$T/keep"
+stop_exporter
 
 # Slowloris at the cap: 8 connections, each a byte every 50 ms, none ever complete. Each is closed,
 # and a scrape made during the attack is answered.

@@ -5,9 +5,18 @@
   http_clients.py slowloris PORT N   N connections that send a partial request, then one more byte
                                      every 50 ms; exits 0 once the server has closed every one
                                      (prints "closed N"), 1 if some are still open after 60 s
+  http_clients.py keepalive PORT N PID
+                                     N scrapes of /metrics on one kept-alive connection (prints
+                                     "answered N"), then whether the server's side of it (process
+                                     PID's socket, taken with pidfd_getfd(2): root; PID 0: not
+                                     looked at) has TCP_NODELAY
+                                     ("nodelay 1"): without it, Nagle's algorithm holds the end of
+                                     each response until this side's delayed ACK, up to 40 ms
 
 Every wait is bounded; the bounds are generous (60 s), not what the test measures.
 """
+import ctypes
+import os
 import socket
 import sys
 import time
@@ -56,6 +65,68 @@ def slowloris(port, n):
     return 0 if not open_ else 1
 
 
+def read_response(s, pending):
+    """One HTTP/1.1 response with a Content-Length; returns (status line, what follows it)."""
+    while b"\r\n\r\n" not in pending:
+        chunk = s.recv(65536)
+        if not chunk:
+            raise OSError("closed by the server")
+        pending += chunk
+    head, _, rest = pending.partition(b"\r\n\r\n")
+    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:"))
+    while len(rest) < length:
+        chunk = s.recv(65536)
+        if not chunk:
+            raise OSError("closed by the server")
+        rest += chunk
+    return head.split(b"\r\n")[0], rest[length:]
+
+
+SYS_PIDFD_OPEN, SYS_PIDFD_GETFD = 434, 438  # x86-64 and arm64 alike (the generic syscall table)
+
+
+def server_side(pid, client):
+    """The socket of process PID whose peer is this client's socket, duplicated here."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    pidfd = libc.syscall(SYS_PIDFD_OPEN, pid, 0)
+    if pidfd < 0:
+        raise OSError(ctypes.get_errno(), "pidfd_open")
+    try:
+        for name in os.listdir(f"/proc/{pid}/fd"):
+            if not os.readlink(f"/proc/{pid}/fd/{name}").startswith("socket:"):
+                continue
+            fd = libc.syscall(SYS_PIDFD_GETFD, pidfd, int(name), 0)
+            if fd < 0:
+                raise OSError(ctypes.get_errno(), "pidfd_getfd")
+            theirs = socket.socket(fileno=fd)
+            try:
+                if theirs.type == socket.SOCK_STREAM and theirs.getpeername() == client.getsockname():
+                    return theirs
+            except OSError:
+                pass  # the listening socket has no peer
+            theirs.close()
+    finally:
+        os.close(pidfd)
+    raise OSError(f"process {pid} has no socket connected to {client.getsockname()}")
+
+
+def keepalive(port, n, pid):
+    s = socket.create_connection(("127.0.0.1", port), timeout=60)
+    pending, answered = b"", 0
+    for _ in range(n):
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        status, pending = read_response(s, pending)
+        answered += status.split()[1] == b"200"
+    print(f"answered {answered}", flush=True)
+    if pid == 0:
+        return 0  # not root: no look at the server's side
+    theirs = server_side(pid, s)
+    print(f"nodelay {theirs.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)}", flush=True)
+    return 0
+
+
 if __name__ == "__main__":
     mode, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    if mode == "keepalive":
+        sys.exit(keepalive(port, n, int(sys.argv[4])))
     sys.exit(idle(port, n) if mode == "idle" else slowloris(port, n))
