@@ -33,9 +33,6 @@ class Timing:
     def cpu(self):
         return statistics.median(self.cpus)
 
-    def __getitem__(self, i):  # (wall, cpu) medians, as the scripts index them
-        return (self.wall, self.cpu)[i]
-
     def describe(self):
         """Median and interquartile range of wall and CPU time, in ms."""
         def one(xs):
