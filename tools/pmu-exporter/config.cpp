@@ -85,11 +85,11 @@ void parse_settings(const std::filesystem::path& path, const json& doc, Config& 
   if (doc.contains("timestamps")) c.timestamps = doc["timestamps"].get<bool>();
   if (doc.contains("force")) c.force = doc["force"].get<bool>();
   if (doc.contains("max_connections"))
-    c.max_connections = whole(path, "max_connections", doc["max_connections"], 1, 65536);
+    c.http.max_connections = whole(path, "max_connections", doc["max_connections"], 1, 65536);
   if (doc.contains("request_timeout_ms"))
-    c.request_timeout_ms = whole(path, "request_timeout_ms", doc["request_timeout_ms"], 10, 3'600'000);
+    c.http.request_timeout_ms = whole(path, "request_timeout_ms", doc["request_timeout_ms"], 10, 3'600'000);
   if (doc.contains("idle_timeout_ms"))
-    c.idle_timeout_ms = whole(path, "idle_timeout_ms", doc["idle_timeout_ms"], 10, 3'600'000);
+    c.http.idle_timeout_ms = whole(path, "idle_timeout_ms", doc["idle_timeout_ms"], 10, 3'600'000);
   if (doc.contains("backend")) {
     c.backend = doc["backend"].get<std::string>();
     if (c.backend != "auto" && c.backend != "direct" && c.backend != "perf")

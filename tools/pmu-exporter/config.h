@@ -30,6 +30,14 @@ struct EventConfig {
   std::optional<Granularity> granularity;
 };
 
+// The HTTP server's limits (connection_guard.h): open connections, the time a request may take from
+// its first byte (and its response to be taken), the time a connection may wait for one.
+struct HttpLimits {
+  std::size_t max_connections = 64;
+  std::uint64_t request_timeout_ms = 10'000;
+  std::uint64_t idle_timeout_ms = 60'000;
+};
+
 struct Config {
   std::string listen_host = "127.0.0.1";  // localhost only unless the file says otherwise
   int listen_port = 9739;
@@ -43,11 +51,7 @@ struct Config {
   std::vector<std::string> metrics;  // NAME or NAME/TERMS/, as pmu-raw -M
   std::map<std::string, double> metric_params;
   std::vector<std::string> event_files;
-  // The HTTP server's limits (connection_guard.h): open connections, the time a request may take from
-  // its first byte (and its response to be taken), the time a connection may wait for one.
-  std::size_t max_connections = 64;
-  std::uint64_t request_timeout_ms = 10'000;
-  std::uint64_t idle_timeout_ms = 60'000;
+  HttpLimits http;
 };
 
 // Reads and checks `path`. Throws Error naming the file and the member for anything it cannot use

@@ -27,6 +27,8 @@
 #include <memory>
 #include <string>
 
+#include "config.h"  // HttpLimits
+
 struct event;
 struct event_base;
 struct evhttp;
@@ -35,12 +37,6 @@ struct evconnlistener;
 struct bufferevent;
 
 namespace pmukit::exporter {
-
-struct HttpLimits {
-  std::size_t max_connections = 64;
-  std::uint64_t request_timeout_ms = 10'000;
-  std::uint64_t idle_timeout_ms = 60'000;
-};
 
 // What the guard has seen, for /healthz.
 struct HttpStats {

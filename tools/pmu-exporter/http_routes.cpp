@@ -101,8 +101,7 @@ int bound_port(evhttp_bound_socket* bound) {
 HttpServer::HttpServer(const Config& config, const SnapshotBoard& board, RunInfo info)
     : config_(config), board_(board), info_(std::move(info)), loop_(std::make_unique<Loop>()) {
   if (!loop_->http || loop_->wake < 0) throw Error("HTTP server: cannot create its event loop");
-  loop_->guard = std::make_unique<ConnectionGuard>(
-      loop_->base, loop_->http, HttpLimits{config.max_connections, config.request_timeout_ms, config.idle_timeout_ms});
+  loop_->guard = std::make_unique<ConnectionGuard>(loop_->base, loop_->http, config.http);
   add_routes();
 }
 
