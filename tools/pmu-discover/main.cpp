@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -177,12 +178,18 @@ class Silenced {
 
 // Runs every view --snapshot should reproduce (--dump and --pci, text and JSON, --cmn), silenced:
 // an error in one is part of what the capture reproduces, not the end of the capture.
+// Discovery itself runs once: both formats print the same result.
 void run_views_for_capture(Machine& machine, Options o) {
   Silenced quiet;
+  std::optional<discovery::DiscoveryResult> result;
+  try {
+    result = discovery::discover(machine);
+  } catch (const Error&) {
+  }
   for (bool json : {false, true}) {
     o.json = json;
     try {
-      show_inventory(machine, discovery::discover(machine), o);
+      if (result) show_inventory(machine, *result, o);
     } catch (const Error&) {
     }
     try {
