@@ -146,7 +146,9 @@ bool RunLoop::sleep_once() {
     return true;
   }
   // Stamped with the time of the read, as perf stat -I does: the counts cover exactly [last, now].
-  if (interval_ns_ && (reached || now > last_)) emit_interval(now);
+  // A sleep a signal cut short prints nothing here: report_end() prints that last, partial interval
+  // up to where the counters stopped (printing it here too added a second one on a real clock).
+  if (interval_ns_ && reached) emit_interval(now);
   return reached && until < end_;
 }
 
@@ -206,7 +208,9 @@ void RunLoop::report_totals(std::vector<Row>& totals) {
 
 std::vector<std::string> RunLoop::report_end() {
   if (interval_ns_) {
-    if (stop_time_ > last_ && !o_.interval_count) emit_interval(stop_time_);  // the last, partial interval
+    // The last, partial interval (Ctrl-C, or the end of the command), unless --interval-count was met.
+    const bool all_printed = o_.interval_count && intervals_ >= *o_.interval_count;
+    if (stop_time_ > last_ && !all_printed) emit_interval(stop_time_);
     return backend_.finish();
   }
   poll(stop_time_);
