@@ -84,10 +84,11 @@ struct Decision {
 class Chooser {
  public:
   Chooser(Machine& machine, const std::vector<syntax::EventSpec>& specs, const discovery::DiscoveryResult& found,
-          const BackendRequest& req, bool (*skip)(const syntax::EventSpec&))
+          const BackendRequest& req, bool (*skip)(const syntax::EventSpec&), bool simulated)
       : machine_(machine), specs_(specs), found_(found), req_(req), skip_(skip),
         preflight_(std::make_unique<pmu::Preflight>(machine, platform::Database::builtin())),
-        binder_(found.inventory, platform::Database::builtin()), choices_(specs.size()), bound_(specs.size()) {}
+        binder_(found.inventory, platform::Database::builtin()), choices_(specs.size()), bound_(specs.size()),
+        static_snapshot_(!machine.is_live() && !simulated) {}
 
   void recover_first(const sim::MachineClock& time, const std::function<void(const std::string&)>& note);
   void choose_each_event();
@@ -103,6 +104,7 @@ class Chooser {
   BackendMode mode(std::size_t i) const { return req_.mode_of(specs_[i].pmu); }
   bool only_perf() const;
   std::optional<Refusal> first_refusal(const std::vector<const discovery::PmuUnit*>& units);
+  bool programmable_static(const std::optional<Refusal>& refused) const;
   PmuEvents& checked(const std::string& pmu);
   void bind_and_plan(PmuEvents& p);
   std::optional<Refusal> refusal_of_event(const syntax::EventSpec& s);
@@ -123,6 +125,7 @@ class Chooser {
   std::vector<std::vector<events::BoundEvent>> bound_;  // per spec: on each of its units, once bound
   std::map<std::string, PmuEvents> by_pmu_;             // the specs with units, by PMU as written
   std::map<std::string, Decision> decisions_;           // PMU as written -> what was decided
+  bool static_snapshot_;  // a snapshot no pmu-sim serves: never programmed
 };
 
 bool Chooser::only_perf() const {
@@ -130,6 +133,20 @@ bool Chooser::only_perf() const {
   for (const auto& [pmu, m] : req_.per_pmu)
     if (m != BackendMode::Perf) return false;
   return true;
+}
+
+// A snapshot without a simulator is a set of files: what is written stays (a counter enabled
+// stays enabled, a write-one-to-clear register is not cleared), and nothing counts. Programming it
+// would change it for every later reader, so it is refused, with the way to make it count.
+std::string static_snapshot_text(const Machine& machine) {
+  return fmt::format("{} is a static snapshot: no pmu-sim runs on it, so its registers are files that would keep "
+                     "what is written and never count; start 'pmu-sim run {}' first",
+                     machine.describe(), machine.root().string());
+}
+
+// A static snapshot whose unit would be programmed (nothing refuses it, or --force takes it busy).
+bool Chooser::programmable_static(const std::optional<Refusal>& refused) const {
+  return static_snapshot_ && (!refused || (refused->busy() && req_.force));
 }
 
 std::optional<Refusal> Chooser::first_refusal(const std::vector<const discovery::PmuUnit*>& units) {
@@ -156,10 +173,15 @@ void Chooser::choose_each_event() {
       if (c.units.empty())
         throw UsageError(fmt::format("event '{}': no PMU '{}' among the units pmukit discovered{}", s.text, s.pmu,
                                      c.kernel ? " (the kernel's perf has it: use --backend perf or auto)" : ""));
+      // A unit's own refusal (in use, no access, a hostile file) is the more useful answer: the
+      // session says it; a unit that could be programmed is refused on a static snapshot.
+      if (programmable_static(first_refusal(c.units))) throw Error(static_snapshot_text(machine_));
       c.direct = true;
     } else if (mode(i) == BackendMode::Auto && !c.units.empty()) {
       c.refused = first_refusal(c.units);
-      c.direct = !c.refused || (!c.kernel && req_.force);
+      const bool static_refusal = programmable_static(c.refused);
+      if (static_refusal) c.refused = Refusal{pmu::NoAccess{static_snapshot_text(machine_), 0}, c.units.front()->name};
+      c.direct = !c.refused || (!c.kernel && req_.force && !static_refusal);
     }
     if (!c.direct) require_a_way(i);
   }
@@ -385,7 +407,7 @@ std::unique_ptr<Backend> make_backend(Machine& machine, const std::vector<syntax
                                       const discovery::DiscoveryResult& found, const BackendRequest& req,
                                       const sim::MachineClock& time, bool (*skip)(const syntax::EventSpec&),
                                       const std::function<void(const std::string&)>& note) {
-  Chooser chooser(machine, specs, found, req, skip);
+  Chooser chooser(machine, specs, found, req, skip, time.simulated());
   chooser.recover_first(time, note);
   chooser.choose_each_event();
   chooser.check_kernel_rules();

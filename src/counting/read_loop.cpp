@@ -152,7 +152,9 @@ bool ReadLoop::sleep_once() {
     return true;
   }
   // Stamped with the time of the read, as perf stat -I does: the counts cover exactly [last, now].
-  if (o_.interval_ns && (reached || (o_.partial_last_interval && now > last_))) emit_interval(now);
+  // A sleep a signal cut short reports nothing here: finish() reports that last, partial interval
+  // up to where the counters stopped (reporting it here too added a second one on a real clock).
+  if (o_.interval_ns && reached) emit_interval(now);
   return reached && until < end_;
 }
 
@@ -208,8 +210,9 @@ void ReadLoop::emit_interval(std::uint64_t now) {
 
 std::vector<std::string> ReadLoop::finish() {
   if (o_.interval_ns) {
-    if (o_.partial_last_interval && stop_time_ > last_ && !o_.interval_count)
-      emit_interval(stop_time_);  // the last, partial interval
+    // The last, partial interval (Ctrl-C, or the end of the command), unless --interval-count was met.
+    const bool all_printed = o_.interval_count && intervals_ >= *o_.interval_count;
+    if (o_.partial_last_interval && stop_time_ > last_ && !all_printed) emit_interval(stop_time_);
     return backend_.finish();
   }
   poll(stop_time_);

@@ -8,6 +8,7 @@
 #include "pmukit/discovery/intel_pmon.h"
 #include "pmukit/discovery/rcmap.h"
 #include "pmukit/discovery/t410_blocks.h"
+#include "pmukit/discovery/unit_overlap.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::discovery {
@@ -17,7 +18,7 @@ DiscoveryResult discover(Machine& machine) {
   const auto& db = platform::Database::builtin();
   r.cpu = read_cpu_identity(machine);
   const platform::IntelUncore* intel = nullptr;
-  if (r.cpu) {
+  if (r.cpu && r.cpu->x86_identity()) {
     if (const auto* model = db.match_cpu(r.cpu->vendor, r.cpu->family, r.cpu->model)) {
       r.inventory.platform = model->name;
       r.inventory.platform_description = model->description;
@@ -35,6 +36,8 @@ DiscoveryResult discover(Machine& machine) {
   discover_dwc_rasdes(machine, r.devices, r.topology, r.inventory);
   discover_t410_blocks(machine, acpi_devices, r.inventory);
   discover_cmn(machine, r.topology, acpi_devices, r.inventory);
+  // After every family: a register two units claim is found whichever families they are.
+  warn_overlapping_units(r.inventory);
   r.inventory.root_ports = map_root_ports(machine, r.devices, r.inventory.warnings);
   return r;
 }

@@ -11,6 +11,7 @@
 #include "pmukit/access/machine.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/util/file.h"
+#include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit::discovery {
@@ -31,8 +32,8 @@ struct KernelStack {
 };
 
 // Linux skx_iio_mapping_show prints "%04x:%02x".
-std::optional<KernelStack> parse_die_file(const std::filesystem::path& f, std::string name) {
-  auto line = try_read_line(f);
+std::optional<KernelStack> parse_die_file(const Machine& machine, const std::filesystem::path& f, std::string name) {
+  auto line = machine.files().read_line(f);
   if (!line) return std::nullopt;
   auto parts = split(*line, ':');
   if (parts.size() != 2) return std::nullopt;
@@ -51,13 +52,14 @@ std::map<std::pair<int, unsigned>, KernelStack> read_kernel(const Machine& machi
   for (const auto& e : out.table->stacks) {
     if (!e.pmu) continue;
     const std::string pmu = iio_pmu_name(*out.scheme, *e.pmu);
-    std::error_code ec;
-    for (const auto& f : std::filesystem::directory_iterator(events / pmu, ec)) {
-      std::string name = f.path().filename().string();
+    // Through the machine root, like every other file: confined to it, and seen by --capture.
+    for (const auto& f : machine.files().list(events / pmu, limits::kDirEntries).value_or(std::vector<DirEntry>{})) {
+      const std::string& name = f.name;
       auto die = name.starts_with("die") ? parse_u64(std::string_view(name).substr(3)) : std::nullopt;
       if (!die) continue;
       mapped.insert(*e.pmu);
-      if (auto ks = parse_die_file(f.path(), pmu + "/" + name)) k[{static_cast<int>(*die), *e.pmu}] = *ks;
+      if (auto ks = parse_die_file(machine, events / pmu / name, pmu + "/" + name))
+        k[{static_cast<int>(*die), *e.pmu}] = *ks;
     }
   }
   return k;

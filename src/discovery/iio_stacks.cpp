@@ -263,7 +263,7 @@ void name_pmus(const platform::IioMapScheme& scheme, IioStack& st) {
 }
 
 const platform::IioMapScheme* iio_scheme_for(const std::optional<CpuIdentity>& cpu) {
-  if (!cpu) return nullptr;
+  if (!cpu || !cpu->x86_identity()) return nullptr;
   const auto& db = platform::Database::builtin();
   const auto* model = db.match_cpu(cpu->vendor, cpu->family, cpu->model);
   return model && !model->iio_map.empty() ? db.iio_map(model->iio_map) : nullptr;

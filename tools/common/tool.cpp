@@ -155,9 +155,12 @@ int run_tool(const char* tool, CLI::App& app, int argc, char** argv, const std::
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // CLI11's own exit codes (105, 106...) are not what Linux tools use: usage errors are 2.
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    // --help and --version end parsing too; CLI11 prints them.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    // A usage error reads as every other error of the tool, and exits 2 as Linux tools do (CLI11's
+    // own codes are 105, 106...).
+    fmt::print(stderr, "{}: error: {}\nTry '{} --help' for more information.\n", tool, e.what(), tool);
+    return 2;
   }
   try {
     int rc = body();

@@ -105,16 +105,34 @@ void Printer::totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, con
                        r.pmu));
 }
 
-int run_recover(const MachineArgs& machine_args) {
+int run_recover(const MachineArgs& machine_args, bool take_over) {
   install_signals();  // a restore is not cut short by a signal; the flag only ends waits that may end
   auto machine = make_machine(machine_args);
+  // No journal, nothing to do: said without the lock, which a read-only snapshot cannot hold.
+  if (!pmu::journal_exists(*machine)) {
+    fmt::print(stderr, "pmu-raw: nothing to recover (no journal {})\n", pmu::journal_path(*machine).string());
+    return 0;
+  }
   machine->check_no_links(machine->param("sim.path") / "clock");  // mapped read-write by name
   auto time = sim::machine_clock(*machine);
   auto found = discovery::discover(*machine);
-  auto r = pmu::recover_under_lock(*machine, found.inventory, platform::Database::builtin(), time.settle);
+  auto r = pmu::recover_under_lock(*machine, found.inventory, platform::Database::builtin(), time.settle,
+                                   take_over ? pmu::WriterDoubt::TakeOver : pmu::WriterDoubt::Refuse);
   fmt::print(stderr, "pmu-raw: {}\n",
              r ? r->message()
                : fmt::format("nothing to recover (no journal {})", pmu::journal_path(*machine).string()));
+  return 0;
+}
+
+int run_discard_journal(const MachineArgs& machine_args) {
+  auto machine = make_machine(machine_args);
+  auto aside = pmu::discard_journal(*machine);
+  if (!aside) {
+    fmt::print(stderr, "pmu-raw: no journal to discard ({})\n", pmu::journal_path(*machine).string());
+    return 0;
+  }
+  fmt::print(stderr, "pmu-raw: {} set aside as {}: the registers it lists were not restored\n",
+             pmu::journal_path(*machine).string(), aside->string());
   return 0;
 }
 

@@ -50,7 +50,10 @@ class Printer : public counting::Sink {
 // Returns the exit status: 0, the command's status when it failed, or 1 when registers could not
 // all be restored.
 int run_counting(RawOptions& options);
-// pmu-raw --recover: puts back the registers a killed run left programmed (pmu/journal.h), then exits.
-int run_recover(const MachineArgs& machine);
+// --recover: restores a killed run's registers from its journal; `take_over` (--recover --force):
+// also when its writer cannot be proven gone.
+int run_recover(const MachineArgs& machine, bool take_over);
+// --discard-journal: sets a journal that cannot be recovered aside, its registers not restored.
+int run_discard_journal(const MachineArgs& machine);
 
 }  // namespace pmukit::tools

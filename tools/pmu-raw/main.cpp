@@ -26,7 +26,7 @@ struct Flags {
   bool system_wide = false, per_socket = false, per_box = false, per_device = false, per_stack = false, json = false;
   std::string separator;
   bool list_events = false, list_metrics = false, list_all = false, names_only = false;
-  bool recover = false;
+  bool recover = false, discard_journal = false;
 };
 
 // What to count, and for how long.
@@ -71,7 +71,12 @@ void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o, Flags& 
   app.add_flag("--force", o.force, "Take units whose counters are already enabled (their registers are restored)");
   app.add_flag("--recover", f.recover,
                "Only restore the registers a pmu-raw killed with SIGKILL left programmed (their original values are in "
-               "its journal, journal.path), then exit; every run does this first by itself");
+               "its journal, journal.path), then exit; every run does this first by itself. With --force: also when "
+               "the journal's writer ran in another PID namespace under another lock file, so that pmu-raw cannot "
+               "tell whether it has ended");
+  app.add_flag("--discard-journal", f.discard_journal,
+               "Set aside a journal that cannot be recovered (as journal.path.discarded), without restoring its "
+               "registers: once they are known to be right, so that runs are no longer refused");
   app.add_option("--backend", o.backend,
                  "direct: program the registers; perf: the kernel's perf_event_open; auto: direct where the "
                  "registers can be mapped and written and nothing else uses them, perf otherwise (each choice "
@@ -143,10 +148,16 @@ int main(int argc, char** argv) {
     apply_output_flags(f, o);
     if (f.names_only && !f.list_events && !f.list_metrics)
       throw UsageError("--names-only goes with --list-events or --list-metrics");
+    if (f.recover && f.discard_journal) throw UsageError("--recover and --discard-journal are exclusive");
     if (f.recover) {
       if (!o.events.empty() || !o.metrics.empty() || !o.command.empty())
         throw UsageError("--recover only restores a killed run's registers: no events, metrics or command with it");
-      return tools::run_recover(o.machine);
+      return tools::run_recover(o.machine, o.force);
+    }
+    if (f.discard_journal) {
+      if (!o.events.empty() || !o.metrics.empty() || !o.command.empty() || o.force)
+        throw UsageError("--discard-journal only sets a journal aside: no events, metrics, command or --force with it");
+      return tools::run_discard_journal(o.machine);
     }
     if (f.list_events)
       return f.names_only ? tools::list_event_names(o.machine, o.event_files)

@@ -91,6 +91,12 @@ int run_nvidia(Machine& machine, const Options& o) {
   for (const auto& d : devices) domains = domains || d.bdf.domain != 0;
   ojson out{{"schema", "pmukit.rcmap/1"}, {"source", machine.describe()}};
   if (o.wanted.empty()) {
+    // Nothing to list is not an empty answer: say what was looked for, and what to give instead.
+    if (!o.json && maps.empty())
+      throw UsageError(fmt::format("{}: no root port with an NVIDIA RC mapping (Tegra410 DVSEC, Grace domain) and no "
+                                   "Intel IIO stacks: nothing to list; name a device (BDF), or a machine with "
+                                   "--snapshot DIR or --machine NAME (pmu-rcmap --help)",
+                                   machine.describe()));
     if (!o.json) return print_guide_lines(maps, domains), 0;
     out["root_ports"] = ojson::array();
     for (const auto& m : maps) out["root_ports"].push_back(discovery::to_json(m));

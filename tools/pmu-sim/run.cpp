@@ -78,6 +78,28 @@ static void report_faults(const sim::Simulator& simulator, std::size_t& shown) {
   for (; shown < simulator.faults().size(); ++shown) fmt::print(stderr, "pmu-sim: {}\n", simulator.faults()[shown]);
 }
 
+// Virtual time: the clock moves only when a client asks it to.
+static int run_virtual(sim::Simulator& simulator, sim::ClockServer& server) {
+  std::uint64_t seq = 0, request = 0, now = 0;
+  std::size_t faults_shown = 0;
+  while (!g_interrupted.load()) {
+    const std::uint32_t bell = server.doorbell();  // before pending(): a request after it rings
+    if (!server.pending(seq, request)) {
+      server.release_dead_client();    // a client killed holding the page's flag
+      server.wait(bell, kIdleWakeNs);  // blocks: an idle simulator takes no CPU
+      continue;
+    }
+    // Another client's request stops at a counting process's hold (ClockPage::hold_ns).
+    const std::uint64_t to = server.limit(request, now);
+    std::uint64_t dt = to > now ? to - now : 0;
+    simulator.step(dt);
+    report_faults(simulator, faults_shown);
+    now += dt;
+    server.complete(seq, now);
+  }
+  return 0;
+}
+
 int run_simulator(Machine& machine, const RunOptions& opts) {
   auto found = discovery::discover(machine);
   std::string scenario;
@@ -95,27 +117,9 @@ int run_simulator(Machine& machine, const RunOptions& opts) {
   if (!scenario.empty()) fmt::print("pmu-sim: workload scenario {}\n", scenario);
   for (const auto& s : simulator.skipped()) fmt::print("pmu-sim: not simulated: {}\n", s);
   std::fflush(stdout);
+  if (!opts.realtime) return run_virtual(simulator, server);
   std::uint64_t seq = 0, request = 0;
   std::size_t faults_shown = 0;
-  if (!opts.realtime) {
-    std::uint64_t now = 0;
-    while (!g_interrupted.load()) {
-      const std::uint32_t bell = server.doorbell();  // before pending(): a request after it rings
-      if (!server.pending(seq, request)) {
-        server.release_dead_client();    // a client killed holding the page's flag
-        server.wait(bell, kIdleWakeNs);  // blocks: an idle simulator takes no CPU
-        continue;
-      }
-      // Another client's request stops at a counting process's hold (ClockPage::hold_ns).
-      const std::uint64_t to = server.limit(request, now);
-      std::uint64_t dt = to > now ? to - now : 0;
-      simulator.step(dt);
-      report_faults(simulator, faults_shown);
-      now += dt;
-      server.complete(seq, now);
-    }
-    return 0;
-  }
   // Steps every period; a client's settle request (it wrote control registers and waits for them to take
   // effect) wakes it at once instead of at the next period, so programming hundreds of boxes does not
   // wait hundreds of periods.

@@ -27,9 +27,4 @@ struct IntelDiscoveryStats {
 IntelDiscoveryStats discover_intel(Machine& machine, const std::vector<pci::Device>& devices, const Topology& topology,
                                    const platform::IntelUncore* platform, Inventory& inventory);
 
-// Two Intel units that claim one register (the same MSR through the same CPU, the same MMIO bytes,
-// the same config-space bytes of one function) would program each other: one warning per pair,
-// naming both units and the first shared register, and a note on each unit. Returns the pairs.
-std::size_t warn_overlapping_units(Inventory& inventory);
-
 }  // namespace pmukit::discovery

@@ -146,6 +146,9 @@ struct PmuUnit {
   unsigned counter_width = 0;
   std::vector<FilterField> filters;
   std::vector<std::string> notes;  // quirks and flags shown beside the unit
+  // Units that claim one of this unit's registers (discovery/unit_overlap.h): never programmed
+  // together with it.
+  std::vector<std::string> shares_registers_with;
   std::variant<IntelUnit, CoreSightUnit, DwcUnit, T410Unit, CmnUnit> detail;
 
   const UnitAlias* alias(std::string_view pmu_name) const {
