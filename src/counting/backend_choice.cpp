@@ -125,7 +125,7 @@ class Chooser {
   std::vector<std::vector<events::BoundEvent>> bound_;  // per spec: on each of its units, once bound
   std::map<std::string, PmuEvents> by_pmu_;             // the specs with units, by PMU as written
   std::map<std::string, Decision> decisions_;           // PMU as written -> what was decided
-  bool static_snapshot_;  // a snapshot no pmu-sim serves: never programmed
+  bool static_snapshot_;                                // a snapshot no pmu-sim serves: never programmed
 };
 
 bool Chooser::only_perf() const {

@@ -36,9 +36,11 @@ std::string usage_error(Machine& machine, const counting::Request& request) {
   return "";
 }
 
-// spr-2s has no kernel perf PMUs: its units are counted directly or not at all.
+// spr-2s has no kernel perf PMUs: its units are counted directly or not at all. pmu-sim runs on it, as
+// a static snapshot's registers are files that no unit may be programmed on.
 TEST(BackendChoice, APmuOfItsOwnModeOverridesTheRequestsMode) {
   test::BundledRig rig("spr-2s");
+  test::SimProcess sim(rig.root);
   counting::Request request;
   request.events = {"uncore_imc/cas_count_read/"};
   request.backend.mode = BackendMode::Perf;
