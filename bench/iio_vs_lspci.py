@@ -19,11 +19,11 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, here)
-from pci_vs_lspci_common import syscalls, timed  # noqa: E402
+from pci_vs_lspci_common import load, syscalls, timed  # noqa: E402
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
 devices = int(sys.argv[2]) if len(sys.argv) > 2 else 400
-runs = int(sys.argv[3]) if len(sys.argv) > 3 else 15
+runs = max(5, int(sys.argv[3]) if len(sys.argv) > 3 else 15)
 
 with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as tmp:
     spec = os.path.join(tmp, "spec.json")
@@ -35,16 +35,16 @@ with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as tmp:
     tree_cmd = [f"{build}/tools/pmu-rcmap", "--snapshot", root, "--tree"]
     json_cmd = [f"{build}/tools/pmu-rcmap", "--snapshot", root, "--json"]
     lspci_cmd = ["lspci", "-A", "linux-sysfs", "-O", f"sysfs.path={sysfs}", "-t", "-vv"]
-    tree, js, lspci = timed(tree_cmd, runs), timed(json_cmd, runs), timed(lspci_cmd, runs)
+    tree, js, lspci = timed(tree_cmd, json_cmd, lspci_cmd, runs=runs)
     tree_sys, lspci_sys = syscalls(tree_cmd), syscalls(lspci_cmd)
     functions = len(os.listdir(os.path.join(sysfs, "devices")))
 
 print(f"machine: 2-socket SPR, {devices} PCIe devices below root ports, {functions} PCI functions; "
-      f"{runs} runs each, medians")
-print(f"pmu-rcmap --tree   : wall {tree[0] * 1e3:7.1f} ms  cpu {tree[1] * 1e3:7.1f} ms")
-print(f"pmu-rcmap --json   : wall {js[0] * 1e3:7.1f} ms  cpu {js[1] * 1e3:7.1f} ms")
-print(f"lspci -t -vv       : wall {lspci[0] * 1e3:7.1f} ms  cpu {lspci[1] * 1e3:7.1f} ms")
-print(f"ratio --tree/lspci : wall {tree[0] / lspci[0]:.2f}  cpu {tree[1] / lspci[1]:.2f}")
+      f"{runs} interleaved runs each, median (IQR); {load()}")
+print(f"pmu-rcmap --tree   : {tree.describe()}")
+print(f"pmu-rcmap --json   : {js.describe()}")
+print(f"lspci -t -vv       : {lspci.describe()}")
+print(f"ratio --tree/lspci : wall {tree.wall / lspci.wall:.2f}  cpu {tree.cpu / lspci.cpu:.2f} (medians)")
 if tree_sys and lspci_sys:
     print(f"pread64 (config reads): pmu-rcmap --tree {tree_sys[0]}  lspci -t -vv {lspci_sys[0]}")
     print(f"openat                : pmu-rcmap --tree {tree_sys[1]}  lspci -t -vv {lspci_sys[1]}")

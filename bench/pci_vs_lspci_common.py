@@ -1,4 +1,6 @@
-"""Helpers the bench scripts share: median wall/CPU time of a command, its max RSS and its syscall counts."""
+"""Helpers the bench scripts share: interleaved wall/CPU times of commands with their spread, max RSS,
+syscall counts and the machine's load."""
+import os
 import re
 import resource
 import shutil
@@ -17,19 +19,48 @@ def syscalls(cmd):
     return counts.get("pread64", 0), counts.get("openat", 0)
 
 
-def timed(cmd, runs):
-    """Median wall and CPU seconds of `cmd` over `runs` runs (after a warm-up)."""
-    walls, cpus = [], []
+class Timing:
+    """Wall and CPU seconds of every timed run of one command."""
+
+    def __init__(self):
+        self.walls, self.cpus = [], []
+
+    @property
+    def wall(self):
+        return statistics.median(self.walls)
+
+    @property
+    def cpu(self):
+        return statistics.median(self.cpus)
+
+    def describe(self):
+        """Median and interquartile range of wall and CPU time, in ms."""
+        def one(xs):
+            q = statistics.quantiles(xs, n=4) if len(xs) > 1 else [xs[0]] * 3
+            return f"{statistics.median(xs) * 1e3:7.1f} ms (IQR {q[0] * 1e3:.1f}-{q[2] * 1e3:.1f})"
+        return f"wall {one(self.walls)}  cpu {one(self.cpus)}"
+
+
+def timed(*cmds, runs):
+    """Times each command `runs` times after one warm-up each, interleaved (a round runs every
+    command once, in turn), so that all see the same background; returns a Timing per command."""
+    timings = [Timing() for _ in cmds]
     for i in range(runs + 1):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if i:
-            walls.append(wall)
-            cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return statistics.median(walls), statistics.median(cpus)
+        for cmd, timing in zip(cmds, timings):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if i:
+                timing.walls.append(wall)
+                timing.cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return timings
+
+
+def load():
+    """The machine's load while measuring: its load averages and CPU count."""
+    return f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs"
 
 
 def max_rss(argv):

@@ -10,6 +10,7 @@ packages=(
   prometheus curl                      # cli.exporter*: a real Prometheus scrapes pmu-exporter; HTTP requests
   libgtest-dev libgmock-dev libbenchmark-dev
   linux-perf                           # perf stat, to cross-check the perf backend
+  strace                               # cli.live_root: proves no tool opens a BAR or /dev/mem on the live machine
   python3                              # bench/ scripts
   gawk bc                              # bench/rcmap: the Tegra410 guide's RC-mapping script uses gawk match()
   clang-format                         # style.format: the sources stay as .clang-format formats them

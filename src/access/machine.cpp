@@ -2,7 +2,9 @@
 #include "pmukit/access/machine.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 #include <fmt/format.h>
 #include <fmt/std.h>
@@ -30,6 +32,7 @@ constexpr ParamInfo kParams[] = {
     {"events.path", "/sys/bus/event_source/devices", "kernel perf PMUs (type, format/, events/)"},
     {"kernel.path", "/proc/sys/kernel", "perf_event_paranoid and friends"},
     {"lockdown.path", "/sys/kernel/security/lockdown", "kernel lockdown state"},
+    {"hypervisor.path", "/sys/hypervisor", "the hypervisor a guest runs under (type), where the kernel says"},
     {"iomem.path", "/proc/iomem", "physical address map (claimed ranges)"},
     {"lock.path", "/run/pmukit.lock", "the lock that keeps one pmu-raw per machine"},
     {"journal.path", "/run/pmukit.journal", "original register values of a running pmu-raw, for recovery after a kill"},
@@ -117,6 +120,12 @@ OpenResult Machine::open_register(const std::filesystem::path& file, bool write)
   struct stat st {};
   if (::fstat(r.fd.get(), &st) != 0) return {UniqueFd(), errno};
   bool ok = S_ISREG(st.st_mode) || (live && S_ISCHR(st.st_mode));
+  // A snapshot's register file on sysfs or procfs is this machine's hardware (a BAR's resourceN,
+  // reached through a bind mount of /sys into the tree): refused as the live machine it is.
+  struct statfs fs {};
+  if (ok && !live && ::fstatfs(r.fd.get(), &fs) == 0 &&
+      (fs.f_type == SYSFS_MAGIC || fs.f_type == PROC_SUPER_MAGIC || fs.f_type == DEBUGFS_MAGIC))
+    refuse_register_file(file, "a file of this machine's sysfs or procfs, the live machine's hardware");
   if (!ok) {
     if (!live) refuse_register_file(file, file_type_name(st.st_mode));
     throw Error(fmt::format("{}: is {}, not a device or a sysfs file", file.string(), file_type_name(st.st_mode)));

@@ -62,6 +62,14 @@ std::optional<std::uint64_t> MsrDevice::try_read(std::uint32_t msr) {
   }
 }
 
+namespace {
+MsrDevice::ReadObserver g_read_observer;
+}  // namespace
+
+void MsrDevice::set_read_observer(ReadObserver observer) {
+  g_read_observer = std::move(observer);
+}
+
 std::uint64_t MsrDevice::read(std::uint32_t msr) {
   open_for(false);
   std::uint64_t v = 0;
@@ -73,6 +81,7 @@ std::uint64_t MsrDevice::read(std::uint32_t msr) {
                                   err == EIO ? " (MSR not implemented on this CPU)" : ""),
                       err);
   }
+  if (g_read_observer) g_read_observer(cpu_, msr);
   return v;
 }
 

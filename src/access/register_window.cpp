@@ -17,7 +17,12 @@ namespace pmukit {
 
 namespace {
 std::atomic<std::uint64_t> g_mmap_calls{0};
+RegisterWindow::AccessObserver g_access_observer;
 }  // namespace
+
+void RegisterWindow::set_access_observer(AccessObserver observer) {
+  g_access_observer = std::move(observer);
+}
 
 std::uint64_t RegisterWindow::mmap_calls() {
   return g_mmap_calls.load();
@@ -55,6 +60,8 @@ RegisterWindow::RegisterWindow(int fd, const std::string& file, std::uint64_t fi
 }
 
 void RegisterWindow::map_fd(int fd, const std::string& file, std::uint64_t file_offset, std::uint64_t length) {
+  file_ = file;
+  file_offset_ = file_offset;
   const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   constexpr std::uint64_t kMaxOffset = static_cast<std::uint64_t>(INT64_MAX) / 2;  // off_t, with room for rounding
   if (length > kMaxOffset || file_offset > kMaxOffset - length)
@@ -87,6 +94,7 @@ volatile std::uint8_t* RegisterWindow::at(std::uint64_t offset, unsigned width) 
   if ((delta_ + offset) % width != 0 || offset > length_ || length_ - offset < width)
     throw Error(fmt::format("{}: {}-bit access at +{:#x} is outside the {:#x}-byte window or unaligned", source_,
                             width * 8, offset, length_));
+  if (g_access_observer) g_access_observer(file_, file_offset_, length_, file_offset_ + offset);
   return static_cast<volatile std::uint8_t*>(map_) + delta_ + offset;
 }
 

@@ -18,6 +18,7 @@
 #include <fmt/std.h>
 
 #include "pmukit/access/bdf.h"
+#include "pmukit/access/libpci_files.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/util/error.h"
@@ -239,6 +240,10 @@ UniqueFd open_device_dir(const ConfinedRoot& files, const fs::path& devices, int
 }
 
 }  // namespace
+
+std::span<const char* const> libpci_device_files() {
+  return kLibpciFiles;
+}
 
 std::vector<ConfigFileSize> validate_sysfs_tree(const Machine& machine) {
   std::vector<ConfigFileSize> sizes;

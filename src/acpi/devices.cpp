@@ -17,6 +17,13 @@ std::optional<std::uint64_t> AcpiDevice::uid_number() const {
 
 namespace {
 
+// A sysfs identity attribute: nullopt when the file is absent or holds nothing.
+std::optional<std::string> identity(const ConfinedRoot& files, const fs::path& file) {
+  auto v = files.read_line(file);
+  if (!v || v->empty()) return std::nullopt;
+  return v;
+}
+
 std::optional<std::string> link_name(const ConfinedRoot& files, const fs::path& link) {
   auto target = files.read_link(link);
   if (!target || target->empty()) return std::nullopt;
@@ -35,15 +42,15 @@ std::vector<AcpiDevice> list_devices(const Machine& machine) {
     // The bus entry is a link into /sys/devices/LNXSYSTM:00/...; the real directory's parents
     // are the device's ACPI ancestors. Resolved inside the root, and never above it.
     fs::path dir = files.resolve(bus / entry.name).value_or(bus / entry.name);
-    d.hid = files.read_line(dir / "hid").value_or("");
-    d.uid = files.read_line(dir / "uid");
+    d.hid = identity(files, dir / "hid");
+    d.uid = identity(files, dir / "uid");
     d.path = files.read_line(dir / "path").value_or("");
     if (auto st = files.read_int(dir / "status")) d.status = static_cast<std::uint32_t>(*st);
     d.physical_node = link_name(files, dir / "physical_node");
     for (fs::path p = dir.parent_path(); files.below(p) && !files.below(p)->empty(); p = p.parent_path()) {
-      auto hid = files.read_line(p / "hid");
+      auto hid = identity(files, p / "hid");
       if (!hid) break;
-      d.ancestors.push_back({p.filename().string(), *hid, files.read_line(p / "uid")});
+      d.ancestors.push_back({p.filename().string(), *hid, identity(files, p / "uid")});
     }
     out.push_back(std::move(d));
   }
@@ -54,7 +61,7 @@ std::vector<AcpiDevice> list_devices(const Machine& machine) {
 Processors processors(const std::vector<AcpiDevice>& devices) {
   Processors p;
   for (const auto& d : devices) {
-    if ((d.hid != "ACPI0007" && d.hid != "LNXCPU") || !d.physical_node) continue;
+    if ((!d.has_hid("ACPI0007") && !d.has_hid("LNXCPU")) || !d.physical_node) continue;
     const std::string& node = *d.physical_node;
     if (!node.starts_with("cpu")) continue;
     auto cpu = parse_u64(std::string_view(node).substr(3));
@@ -85,13 +92,11 @@ std::vector<IomemRange> Iomem::named(std::string_view name) const {
   return out;
 }
 
-Iomem read_iomem(const Machine& machine) {
+Iomem parse_iomem(std::string_view text) {
   Iomem m;
-  auto text = machine.files().read_text(machine.param("iomem.path"), kProcTextLimit);
-  if (!text) return m;
   m.readable = true;
   bool any_address = false;
-  for (std::string_view line : split(*text, '\n')) {
+  for (std::string_view line : split(text, '\n')) {
     std::size_t indent = line.find_first_not_of(' ');
     if (indent == std::string_view::npos) continue;
     auto colon = line.find(" : ");
@@ -99,12 +104,18 @@ Iomem read_iomem(const Machine& machine) {
     if (colon == std::string_view::npos || dash == std::string_view::npos || dash > colon) continue;
     auto start = parse_hex(line.substr(indent, dash - indent));
     auto end = parse_hex(trim(line.substr(dash + 1, colon - dash - 1)));
-    if (!start || !end) continue;
+    if (!start || !end || *end < *start) continue;  // the kernel prints no range that ends before it starts
     m.ranges.push_back({*start, *end, std::string(line.substr(colon + 3)), static_cast<unsigned>(indent / 2)});
     any_address = any_address || *start || *end;
   }
   m.addresses_hidden = !m.ranges.empty() && !any_address;
   return m;
+}
+
+Iomem read_iomem(const Machine& machine) {
+  auto text = machine.files().read_text(machine.param("iomem.path"), kProcTextLimit);
+  if (!text) return Iomem{};
+  return parse_iomem(*text);
 }
 
 }  // namespace pmukit::acpi

@@ -2,6 +2,7 @@
 #include "pmukit/discovery/discover.h"
 
 #include "pmukit/acpi/devices.h"
+#include "pmukit/discovery/unit_overlap.h"
 #include "pmukit/platform/database.h"
 
 namespace pmukit::discovery {
@@ -10,8 +11,9 @@ DiscoveryResult discover(Machine& machine, std::span<const Family* const> famili
   DiscoveryResult r;
   const auto& db = platform::Database::builtin();
   r.cpu = read_cpu_identity(machine);
+  // Only a CPU whose vendor, family and model were all read is looked up (system.h x86_identity).
   const platform::CpuModel* model = nullptr;
-  if (r.cpu) model = db.match_cpu(r.cpu->vendor, r.cpu->family, r.cpu->model);
+  if (r.cpu && r.cpu->x86_identity()) model = db.match_cpu(r.cpu->vendor, r.cpu->family, r.cpu->model);
   if (model) {
     r.inventory.platform = model->name;
     r.inventory.platform_description = model->description;
@@ -23,6 +25,8 @@ DiscoveryResult discover(Machine& machine, std::span<const Family* const> famili
   const auto acpi_devices = acpi::list_devices(machine);
   const MachineFacts facts{machine, r.cpu, model, r.topology, r.devices, acpi_devices};
   for (const Family* f : families) f->discover(facts, r.inventory);
+  // After every family: a register two units claim is found whichever families they are.
+  warn_overlapping_units(r.inventory);
   for (const Family* f : families) f->finish(facts, r.inventory);
   return r;
 }

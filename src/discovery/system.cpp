@@ -13,6 +13,22 @@
 
 namespace pmukit::discovery {
 
+namespace {
+
+void set_number(std::string_view value, unsigned& out, bool& known) {
+  auto v = parse_u64(value);
+  known = v && *v <= 0xffffffffu;
+  out = known ? static_cast<unsigned>(*v) : 0;
+}
+
+bool has_word(std::string_view list, std::string_view word) {
+  for (std::string_view w : split(list, ' '))
+    if (w == word) return true;
+  return false;
+}
+
+}  // namespace
+
 std::optional<CpuIdentity> read_cpu_identity(const Machine& machine) {
   auto text = machine.files().read_text(machine.param("cpuinfo.path"), kProcTextLimit);
   if (!text) return std::nullopt;
@@ -29,13 +45,15 @@ std::optional<CpuIdentity> read_cpu_identity(const Machine& machine) {
     if (key == "vendor_id")
       id.vendor = value;
     else if (key == "cpu family")
-      id.family = static_cast<unsigned>(parse_u64(value).value_or(0));
+      set_number(value, id.family, id.has_family);
     else if (key == "model")
-      id.model = static_cast<unsigned>(parse_u64(value).value_or(0));
+      set_number(value, id.model, id.has_model);
     else if (key == "stepping")
       id.stepping = static_cast<unsigned>(parse_u64(value).value_or(0));
     else if (key == "model name")
       id.model_name = value;
+    else if (key == "flags")
+      id.hypervisor = has_word(value, "hypervisor");
     else if (key == "CPU implementer")
       id.arm_implementer = static_cast<unsigned>(parse_u64(value).value_or(0));
     else if (key == "CPU part")

@@ -22,6 +22,7 @@ using json = nlohmann::json;
 CpuModel parse_cpu(const json& j, const std::string& where) {
   CpuModel c;
   c.vendor = json_string(j, "vendor", where);
+  if (c.vendor.empty()) throw Error(where + ": a CPU model needs a vendor (an empty one would match Arm's)");
   c.family = static_cast<unsigned>(json_number(j.at("family"), where + " family"));
   for (const auto& m : j.at("models")) c.models.push_back(static_cast<unsigned>(json_number(m, where + " models")));
   c.name = json_string(j, "name", where);
@@ -381,6 +382,7 @@ const SocData& Database::soc(SocSection section) const {
 }
 
 const CpuModel* Database::match_cpu(std::string_view vendor, unsigned family, unsigned model) const {
+  if (vendor.empty()) return nullptr;  // no vendor_id line (Arm): no x86 model can match
   for (const auto& c : cpus())
     if (c.vendor == vendor && c.family == family)
       for (unsigned m : c.models)

@@ -18,8 +18,18 @@ namespace {
 
 using json = nlohmann::json;
 
-CoreSightProduct product(const json& j, const std::string& where) {
+// A PCI vendor ID as platform data names one: 0x0000 and 0xffff are what config space reads where
+// there is no device, so an entry holding them would match absence.
+std::uint16_t pci_vendor(const json& j, const std::string& where) {
+  auto v = json_number(j, where);
+  if (v == 0 || v >= 0xffff) throw Error(fmt::format("{}: {:#x} is not a PCI vendor ID", where, v));
+  return static_cast<std::uint16_t>(v);
+}
+
+// `listed`: one of an implementer's products, which is matched by its PMIIDR and so must have one.
+CoreSightProduct product(const json& j, const std::string& where, bool listed) {
   CoreSightProduct p;
+  if (listed && !j.contains("pmiidr")) throw Error(where + ": a listed product needs its pmiidr");
   if (j.contains("pmiidr")) p.pmiidr = static_cast<std::uint32_t>(json_number(j["pmiidr"], where + " pmiidr"));
   p.product = json_string(j, "product", where);
   p.type_name = json_string(j, "type", where);
@@ -37,16 +47,19 @@ void load_coresight(const json& c, const std::string& where, SocData& out) {
     CoreSightImplementer impl;
     std::string w = fmt::format("{} implementer {}", where, i.value("name", "?"));
     impl.implementer = static_cast<std::uint16_t>(json_number(i.at("implementer"), w));
+    if (impl.implementer == 0 || (impl.implementer & ~t.implementer_mask) != 0)
+      throw Error(
+          fmt::format("{}: implementer {:#x} is not a JEP106 code under implementer_mask", w, impl.implementer));
     impl.name = json_string(i, "name", w);
     impl.kernel_module = json_string(i, "kernel_module", w);
     impl.product_mask = static_cast<std::uint32_t>(json_number(i.at("product_mask"), w + " product_mask"));
     for (const auto& p : i.at("products"))
-      impl.products.push_back(product(p, w + " product " + p.value("product", "?")));
-    impl.other = product(i.at("other"), w + " other");
+      impl.products.push_back(product(p, w + " product " + p.value("product", "?"), true));
+    impl.other = product(i.at("other"), w + " other", false);
     t.implementers.push_back(std::move(impl));
   }
   const json& g = c.at("generic");
-  t.generic = product(g, where + " generic");
+  t.generic = product(g, where + " generic", false);
   t.generic_acpi_pattern = json_string(g, "acpi_name", where + " generic");
   t.generic_module = json_string(g, "kernel_module", where + " generic");
   const json jep106 = c.value("jep106", json::object());
@@ -61,12 +74,12 @@ void load_rc_map(const json& m, const std::string& where, SocData& out) {
   std::string w = where + " rc map " + s.name;
   s.method = json_string(m, "method", w);
   if (s.method == "dvsec") {
-    s.dvsec_vendor = static_cast<std::uint16_t>(json_number(m.at("dvsec_vendor"), w));
+    s.dvsec_vendor = pci_vendor(m.at("dvsec_vendor"), w + " dvsec_vendor");
     s.dvsec_id = static_cast<std::uint16_t>(json_number(m.at("dvsec_id"), w));
     for (const char* k : {"bus", "segment", "rp", "rc", "socket"})
       s.bytes[k] = static_cast<unsigned>(json_number(m.at("bytes").at(k), w + " bytes " + k));
   } else if (s.method == "domain") {
-    s.vendor = static_cast<std::uint16_t>(json_number(m.at("vendor"), w));
+    s.vendor = pci_vendor(m.at("vendor"), w + " vendor");
     for (const auto& d : m.at("root_port_devices"))
       s.root_port_devices.push_back(static_cast<std::uint16_t>(json_number(d, w)));
     s.socket_shift = static_cast<unsigned>(json_number(m.at("socket_shift"), w));
@@ -84,6 +97,7 @@ void load_rc_map(const json& m, const std::string& where, SocData& out) {
 void load_t410_block(const json& b, const std::string& where, SocData& out) {
   T410Block t;
   t.hid = json_string(b, "hid", where);
+  if (t.hid.empty()) throw Error(where + ": a t410 block needs a non-empty hid");
   std::string w = where + " block " + t.hid;
   t.interface = json_string(b, "interface", w);
   t.family = json_string(b, "family", w);
@@ -118,7 +132,7 @@ void load_dwc(const json& d, const std::string& where, SocData& out) {
       r.aliases.push_back({json_string(a, "name", where), a.value("hardware_units", false)});
   r.pmu_kind = json_string(d, "pmu", where);
   for (const auto& v : d.at("vendors"))
-    r.vendors[static_cast<std::uint16_t>(json_number(v.at("vendor"), where))] = json_string(v, "name", where);
+    r.vendors[pci_vendor(v.at("vendor"), where + " vendor")] = json_string(v, "name", where);
   for (const auto& g : d.at("event_groups")) r.event_groups.push_back(g.get<std::string>());
   out.dwc = std::move(r);
 }
@@ -150,6 +164,7 @@ std::vector<std::pair<std::string, std::string>> soc_pmu_references(const SocDat
 }
 
 CoreSightTable::Match CoreSightTable::match(std::uint32_t pmiidr) const {
+  if (pmiidr == 0) return {nullptr, &generic, false};  // no identity at all: no vendor's table
   for (const auto& impl : implementers) {
     if ((pmiidr & implementer_mask) != impl.implementer) continue;
     for (const auto& p : impl.products)

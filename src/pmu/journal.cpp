@@ -6,9 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <iterator>
+#include <map>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -58,6 +60,7 @@ class LineReader {
     return split(line, ' ');
   }
   bool done() const { return at_ >= text_.size(); }
+  std::size_t line() const { return line_; }
   [[noreturn]] void fail(const std::string& what, std::size_t line = 0) const {
     throw Error(fmt::format("{}:{}: {}", name_, line ? line : line_, what));
   }
@@ -121,6 +124,49 @@ std::string_view header(LineReader& in, std::string_view key) {
   return w[1];
 }
 
+// Version 3 ends with "checksum 0x<16 digits>" over every byte before it: the text before it,
+// or an Error when it is missing or does not match.
+std::string_view checked_body(std::string_view text, const std::string& name) {
+  const std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  if (text.empty() || text.back() != '\n')
+    throw Error(fmt::format("{}:{}: the last line has no newline (a truncated journal)", name, lines + 1));
+  const std::size_t at = text.rfind('\n', text.size() - 2) + 1;  // npos + 1 = 0: one line
+  std::string_view last = text.substr(at, text.size() - at - 1);
+  constexpr std::string_view kKey = "checksum 0x";
+  auto sum =
+      last.starts_with(kKey) && last.size() == kKey.size() + 16 ? parse_hex(last.substr(kKey.size())) : std::nullopt;
+  if (!sum)
+    throw Error(fmt::format("{}:{}: expected 'checksum 0x<16 hexadecimal digits>' as the last line (a truncated "
+                            "journal)",
+                            name, lines));
+  const std::uint64_t want = journal_checksum(text.substr(0, at));
+  if (*sum != want)
+    throw Error(fmt::format("{}:{}: checksum {:#018x} does not match the journal's content ({:#018x}): it was changed "
+                            "or damaged after pmukit wrote it",
+                            name, lines, *sum, want));
+  return text.substr(0, at);
+}
+
+// The writer's lines: "pid P" alone before version 3, then its identity and lock.
+void parse_writer(LineReader& in, std::uint64_t version, JournalWriter& w) {
+  w.process.pid = static_cast<long>(in.dec(header(in, "pid"), "pid", 0x7fffffff));
+  if (w.process.pid <= 0) in.fail("pid 0 is no process");
+  if (version < 3) return;
+  w.process.pid_ns = in.dec(header(in, "pidns"), "PID namespace", ~0ull);
+  w.process.start_ticks = in.dec(header(in, "start"), "start time", ~0ull);
+  auto boot = header(in, "boot");
+  if (boot.size() > 64 || boot.find_first_not_of("0123456789abcdef-") != std::string_view::npos)
+    in.fail(fmt::format("boot '{}' is not a boot id", boot));
+  w.process.boot_id = boot == "-" ? "" : std::string(boot);
+  auto program = header(in, "program");
+  w.process.program = program == "-" ? "" : sanitize_program_name(program);
+  if (program != "-" && w.process.program.empty()) in.fail(fmt::format("program '{}' is not a program name", program));
+  auto lock = header(in, "lock");
+  const auto colon = lock.find(':');
+  if (colon == std::string_view::npos) in.fail(fmt::format("lock '{}' is not DEVICE:INODE", lock));
+  w.lock = {in.hex(lock.substr(0, colon), "lock device"), in.hex(lock.substr(colon + 1), "lock inode")};
+}
+
 void fsync_dir(const Machine& machine, const std::filesystem::path& dir) {
   auto d = machine.files().open(dir, O_RDONLY | O_DIRECTORY);
   if (!d.fd || ::fsync(d.fd.get()) != 0) throw_errno(fmt::format("{}: fsync", dir.string()), d.fd ? errno : d.err);
@@ -137,14 +183,26 @@ void write_all(int fd, std::string_view data, const std::filesystem::path& path)
 
 }  // namespace
 
+std::uint64_t journal_checksum(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a 64: offset basis and prime
+  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
 std::string format_journal(const Journal& j) {
-  std::string out =
-      fmt::format("{} {}\npid {}\nroot {}\nregisters {}\n", kMagic, Journal::kVersion, j.pid, j.root, j.entries.size());
-  out.reserve(out.size() + 48 * (j.entries.size() + j.undo.size()) + 32);
+  const auto& w = j.writer;
+  std::string out = fmt::format("{} {}\npid {}\npidns {}\nstart {}\nboot {}\nprogram {}\nlock {:#x}:{:#x}\nroot {}\n"
+                                "registers {}\n",
+                                kMagic, Journal::kVersion, w.process.pid, w.process.pid_ns, w.process.start_ticks,
+                                w.process.boot_id.empty() ? "-" : w.process.boot_id,
+                                w.process.program.empty() ? "-" : w.process.program, w.lock.dev, w.lock.ino, j.root,
+                                j.entries.size());
+  out.reserve(out.size() + 48 * (j.entries.size() + j.undo.size()) + 64);
   for (const auto& e : j.entries) append_entry_line(out, e);
   out += fmt::format("undo {}\n", j.undo.size());
   for (const auto& e : j.undo) append_entry_line(out, e);
-  return out + "end\n";
+  out += "end\n";
+  return out + fmt::format("checksum {:#018x}\n", journal_checksum(out));
 }
 
 Journal parse_journal(std::string_view text, const std::string& name) {
@@ -155,24 +213,33 @@ Journal parse_journal(std::string_view text, const std::string& name) {
   if (version < Journal::kOldestVersion || version > Journal::kVersion)
     in.fail(fmt::format("journal version {} is not one this pmukit reads ({} to {})", magic[1], Journal::kOldestVersion,
                         Journal::kVersion));
+  if (version >= 3) text = checked_body(text, name);  // everything before the checksum line
+  LineReader body(text, name);
+  body.next("the 'pmukit-journal VERSION' line");
   Journal j;
-  j.pid = static_cast<long>(in.dec(header(in, "pid"), "pid", 0x7fffffff));
-  if (j.pid <= 0) in.fail("pid 0 is no process");
-  auto root = in.next("'root PATH'");
-  if (root.size() < 2 || root[0] != "root") in.fail("expected 'root PATH'");
+  parse_writer(body, version, j.writer);
+  auto root = body.next("'root PATH'");
+  if (root.size() < 2 || root[0] != "root") body.fail("expected 'root PATH'");
   j.root =
       std::string(text.substr(root[1].data() - text.data(), root.back().data() + root.back().size() - root[1].data()));
-  const auto count = in.dec(header(in, "registers"), "register count", kMaxJournalBytes);
-  for (std::uint64_t i = 0; i < count; ++i) j.entries.push_back(parse_entry(in, in.next("a register line")));
-  if (version >= 2) {  // version 1 has no undo writes
-    const auto undo = in.dec(header(in, "undo"), "undo write count", kMaxJournalBytes);
-    for (std::uint64_t i = 0; i < undo; ++i) j.undo.push_back(parse_entry(in, in.next("an undo write line")));
+  const auto count = body.dec(header(body, "registers"), "register count", kMaxJournalBytes);
+  std::map<Address, std::size_t> listed;  // each register once: its line
+  for (std::uint64_t i = 0; i < count; ++i) {
+    j.entries.push_back(parse_entry(body, body.next("a register line")));
+    auto [it, added] = listed.emplace(j.entries.back().reg.at, body.line());
+    if (!added)
+      body.fail(fmt::format("{} is listed twice (also on line {}): a journal lists each register once",
+                            j.entries.back().reg.str(), it->second));
   }
-  auto end = in.next("'end'");
+  if (version >= 2) {  // version 1 has no undo writes
+    const auto undo = body.dec(header(body, "undo"), "undo write count", kMaxJournalBytes);
+    for (std::uint64_t i = 0; i < undo; ++i) j.undo.push_back(parse_entry(body, body.next("an undo write line")));
+  }
+  auto end = body.next("'end'");
   if (end.size() != 1 || end[0] != "end")
-    in.fail(version >= 2 ? "expected 'end' after the undo writes"
-                         : fmt::format("expected 'end' after {} registers", count));
-  if (!in.done()) in.fail("text after 'end'", 0);
+    body.fail(version >= 2 ? "expected 'end' after the undo writes"
+                           : fmt::format("expected 'end' after {} registers", count));
+  if (!body.done()) body.fail(version >= 3 ? "text between 'end' and the checksum" : "text after 'end'", 0);
   return j;
 }
 
@@ -220,7 +287,37 @@ std::optional<Journal> read_journal(const Machine& machine) {
   ssize_t n = ::pread(r.fd.get(), text.data(), text.size(), 0);
   if (n < 0) throw_errno(path.string(), errno);
   text.resize(static_cast<std::size_t>(n));
-  return parse_journal(text, path.string());
+  try {
+    return parse_journal(text, path.string());
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}; nothing restored: {}", e.what(), discard_hint(path)));
+  }
+}
+
+std::string discard_hint(const std::filesystem::path& journal) {
+  return fmt::format("once its registers are known to be right (the machine rebooted, or they were put back by "
+                     "hand), 'pmu-raw --discard-journal' sets it aside as {}.discarded",
+                     journal.filename().string());
+}
+
+bool journal_exists(const Machine& machine) {
+  const auto path = journal_path(machine);
+  auto r = machine.files().open(path, O_PATH | O_NOFOLLOW);
+  return r.fd || r.err != ENOENT;
+}
+
+std::optional<std::filesystem::path> discard_journal(const Machine& machine) {
+  const auto path = journal_path(machine);
+  if (!journal_exists(machine)) return std::nullopt;
+  MachineLock lock(machine);
+  machine.check_no_links(path);
+  auto aside = path;
+  aside += ".discarded";
+  // rename(2) moves a link itself, never what it points to.
+  if (::rename(path.c_str(), aside.c_str()) != 0)
+    throw_errno(fmt::format("{}: rename to {}", path.string(), aside.string()), errno);
+  fsync_dir(machine, path.parent_path());
+  return aside;
 }
 
 void remove_journal(const Machine& machine) {
@@ -231,8 +328,12 @@ void remove_journal(const Machine& machine) {
 }
 
 std::string Recovered::message() const {
-  return fmt::format("restored {} register{} from a run killed before it could restore them (pid {})", registers,
-                     registers == 1 ? "" : "s", pid);
+  return fmt::format("restored {} register{} from a run killed before it could restore them ({}pid {})", registers,
+                     registers == 1 ? "" : "s", program.empty() ? "" : program + ", ", pid);
+}
+
+JournalWriter JournalWriter::self(const MachineLock& lock) {
+  return JournalWriter{ProcessIdentity::self(), lock.file()};
 }
 
 void test_kill_point(std::size_t writes_done) {
@@ -243,7 +344,11 @@ void test_kill_point(std::size_t writes_done) {
     auto n = v ? parse_u64(v) : std::nullopt;
     return n ? static_cast<long>(*n) : -1L;
   }();
-  if (kill_after >= 0 && writes_done == static_cast<std::size_t>(kill_after)) ::raise(SIGKILL);
+  if (kill_after < 0 || writes_done != static_cast<std::size_t>(kill_after)) return;
+  ::raise(SIGKILL);
+  // Still here: pid 1 of a PID namespace ignores its own SIGKILL. It ends as abruptly, with the
+  // status a kill would give: no handler, destructor or restore runs.
+  ::_exit(128 + SIGKILL);
 }
 
 }  // namespace pmukit::pmu

@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include <fmt/format.h>
+
 #include "pmukit/access/machine.h"
 #include "pmukit/access/machine_lock.h"
 #include "pmukit/access/msr.h"
@@ -82,13 +84,34 @@ void Preflight::recover_first(const discovery::Inventory& inventory, Settle* set
 void Preflight::take_lock() {
   lock_ = std::make_unique<MachineLock>(machine_);
   if (!recovery_.inventory) return;
-  if (auto r = recover(machine_, *recovery_.inventory, db_, recovery_.settle); r && recovery_.note)
+  if (auto r = recover(machine_, *lock_, *recovery_.inventory, db_, recovery_.settle); r && recovery_.note)
     recovery_.note(r->message());
+}
+
+const MachineLock& Preflight::lock() {
+  if (!lock_) take_lock();
+  return *lock_;
+}
+
+// A unit that shares a register with one this run already programs is not programmed too: every
+// write to one would be a write to the other (discovery/unit_overlap.h).
+std::optional<Verdict> Preflight::shares_with_granted(const discovery::PmuUnit& unit) const {
+  for (const auto& other : unit.shares_registers_with)
+    if (granted_.count(other))
+      return NoAccess{fmt::format("{} shares registers with {}, which this run programs (pmu-discover names the "
+                                  "register): the two are never programmed together",
+                                  unit.name, other),
+                      0};
+  return std::nullopt;
 }
 
 const Verdict& Preflight::access(const discovery::PmuUnit& unit) {
   auto& s = state(unit);
-  if (!s.access) s.access = check_access(s);
+  if (!s.access) {
+    auto shared = shares_with_granted(unit);
+    s.access = shared ? *shared : check_access(s);
+    if (ok(*s.access)) granted_.insert(unit.name);
+  }
   return *s.access;
 }
 

@@ -1,6 +1,4 @@
 // pmukit -- recovery from a killed run: the journal's originals put back through the drivers.
-#include <signal.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <deque>
@@ -13,9 +11,11 @@
 #include "pmukit/access/machine_lock.h"
 #include "pmukit/discovery/inventory.h"
 #include "pmukit/pmu/driver.h"
+#include "pmukit/pmu/family_driver.h"
 #include "pmukit/pmu/journal.h"
 #include "pmukit/pmu/settle.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/process.h"
 
 namespace pmukit::pmu {
 
@@ -25,18 +25,40 @@ namespace {
 struct OwnedRegisters {
   std::deque<UnitLayout> layouts;  // stable: drivers keep references into them
   std::map<Address, std::pair<std::size_t, Reg>> at;
+  std::map<Address, const UnitRegister*> role;  // into layouts
 
   OwnedRegisters(const discovery::Inventory& inventory, const platform::Database& db) {
     for (const auto& unit : inventory.units) {
       layouts.push_back(make_layout(unit, db));
       for (const auto& r : layouts.back().registers)
-        if (r.owned) at.emplace(r.reg.at, std::pair{layouts.size() - 1, r.reg});
+        if (r.owned && at.emplace(r.reg.at, std::pair{layouts.size() - 1, r.reg}).second) role.emplace(r.reg.at, &r);
     }
   }
 };
 
-bool alive(long pid) {
-  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+// Whether a counter of `layout` with this index exists (an enable or overflow bank's bit).
+bool has_counter(const UnitLayout& layout, unsigned n) {
+  for (const auto& r : layout.registers)
+    if ((r.role == Role::Counter || r.role == Role::CycleCounter) && r.index == n) return true;
+  return false;
+}
+
+// What no read of the register could have returned, so no run saved it ("" when plausible):
+// counter bits above the counter's width (Intel and CoreSight counters read as zero there:
+// Intel's discovery table and PMCFGR.SIZE give the width), and enable or overflow bits of a
+// CoreSight bank for counters the block does not implement (RAZ/WI, Arm IHI 0091).
+std::string implausible(const UnitLayout& layout, const UnitRegister& r, std::uint64_t value) {
+  const auto& unit = *layout.unit;
+  const auto* family = family_driver(unit);
+  const bool counted_width = family && family->counters_zero_above_width();
+  if (counted_width && (r.role == Role::Counter || r.role == Role::FixedCounter) && unit.counter_width > 0 &&
+      unit.counter_width < 64 && value >> unit.counter_width)
+    return fmt::format("a {}-bit counter", unit.counter_width);
+  if (r.role == Role::EnableSet || r.role == Role::EnableClear || r.role == Role::OverflowClear)
+    for (unsigned bit = 0; bit < 32; ++bit)
+      if (value >> bit & 1 && !has_counter(layout, 32 * r.index + bit))
+        return fmt::format("{} bank {} of a block without counter {}", role_name(r.role), r.index, 32 * r.index + bit);
+  return "";
 }
 
 // Undo writes go only to a command register of a unit whose originals the journal holds: a
@@ -58,7 +80,8 @@ void check_undo(const Journal& j, const OwnedRegisters& owned, const std::set<st
 }
 
 // The units the journal covers, each with every one of its owned registers; throws without a
-// write when an entry is not an owned register of a discovered unit, or a unit is incomplete.
+// write when an entry is not an owned register of a discovered unit, holds a value its register
+// cannot have held, or a unit is incomplete.
 std::set<std::size_t> check_entries(const Journal& j, const OwnedRegisters& owned, const std::string& name) {
   std::set<std::size_t> units;
   std::set<Address> listed;
@@ -67,9 +90,14 @@ std::set<std::size_t> check_entries(const Journal& j, const OwnedRegisters& owne
     if (it == owned.at.end())
       throw Error(fmt::format("{}: {}: not a register of any PMU unit discovered on this machine; nothing restored",
                               name, e.reg.str()));
+    const auto& layout = owned.layouts[it->second.first];
     if (it->second.second.width != e.reg.width)
       throw Error(fmt::format("{}: {}: {} bits in the journal, {} in unit {}; nothing restored", name, e.reg.str(),
-                              e.reg.width, it->second.second.width, owned.layouts[it->second.first].unit->name));
+                              e.reg.width, it->second.second.width, layout.unit->name));
+    if (auto why = implausible(layout, *owned.role.at(e.reg.at), e.value); !why.empty())
+      throw Error(fmt::format("{}: {} = {:#x}: no read of unit {}'s register could return it ({}): not a value pmukit "
+                              "saved; nothing restored: {}",
+                              name, e.reg.str(), e.value, layout.unit->name, why, discard_hint(name)));
     units.insert(it->second.first);
     listed.insert(e.reg.at);
   }
@@ -82,17 +110,44 @@ std::set<std::size_t> check_entries(const Journal& j, const OwnedRegisters& owne
   return units;
 }
 
+std::string who(const ProcessIdentity& p) {
+  return fmt::format("{} (pid {})", p.program.empty() ? "the pmukit tool that wrote it" : p.program, p.pid);
+}
+
+// Throws, saying what to do, unless the writer is gone or the user said so.
+void check_writer(const Journal& j, const MachineLock& held, WriterDoubt doubt, const std::string& name) {
+  const std::string why = writer_may_run(j.writer, held);
+  if (why.empty() || doubt == WriterDoubt::TakeOver) return;
+  const bool here = process_runs(j.writer.process.pid, j.writer.process.start_ticks) &&
+                    j.writer.process.pid_ns == ProcessIdentity::self().pid_ns;
+  throw Error(fmt::format("{}: {}; its registers are not restored while it may be counting: {}", name, why,
+                          here ? fmt::format("end it (kill {}), then run 'pmu-raw --recover'", j.writer.process.pid)
+                               : "when it has ended, 'pmu-raw --recover --force' restores them"));
+}
+
 }  // namespace
 
-std::optional<Recovered> recover(Machine& machine, const discovery::Inventory& inventory, const platform::Database& db,
-                                 Settle* settle) {
+std::string writer_may_run(const JournalWriter& writer, const MachineLock& held) {
+  // It held the lock for as long as the journal existed: the same lock file held here means it
+  // is gone. A journal before version 3 does not say which file; it was lock.path's, held here.
+  if (writer.lock == LockFileId{} || writer.lock == held.file()) return "";
+  const auto self = ProcessIdentity::self();
+  const auto& p = writer.process;
+  if (!p.boot_id.empty() && !self.boot_id.empty() && p.boot_id != self.boot_id) return "";  // before a reboot
+  if (p.pid_ns && self.pid_ns && p.pid_ns != self.pid_ns)
+    return fmt::format("written by {} of another PID namespace ({}) under another lock file than {}: this process "
+                       "cannot see whether it still runs",
+                       who(p), p.pid_ns, held.path().string());
+  if (!process_runs(p.pid, p.start_ticks)) return "";  // ended; its pid, if in use, names another process
+  return fmt::format("written by {}, which still runs, under another lock file than {}", who(p), held.path().string());
+}
+
+std::optional<Recovered> recover(Machine& machine, const MachineLock& held, const discovery::Inventory& inventory,
+                                 const platform::Database& db, Settle* settle, WriterDoubt doubt) {
   auto journal = read_journal(machine);
   if (!journal) return std::nullopt;
   const std::string name = journal_path(machine).string();
-  if (alive(journal->pid))
-    throw Error(fmt::format("{}: written by pid {}, which is still running; its registers are not restored while it "
-                            "may be counting",
-                            name, journal->pid));
+  check_writer(*journal, held, doubt, name);
   OwnedRegisters owned(inventory, db);
   auto units = check_entries(*journal, owned, name);
   RegisterIo io(machine);
@@ -115,13 +170,13 @@ std::optional<Recovered> recover(Machine& machine, const discovery::Inventory& i
     if (settle) settle->settle();
   }
   remove_journal(machine);
-  return Recovered{journal->entries.size(), journal->pid};
+  return Recovered{journal->entries.size(), journal->writer.process.pid, journal->writer.process.program};
 }
 
 std::optional<Recovered> recover_under_lock(Machine& machine, const discovery::Inventory& inventory,
-                                            const platform::Database& db, Settle* settle) {
+                                            const platform::Database& db, Settle* settle, WriterDoubt doubt) {
   MachineLock lock(machine);
-  return recover(machine, inventory, db, settle);
+  return recover(machine, lock, inventory, db, settle, doubt);
 }
 
 }  // namespace pmukit::pmu

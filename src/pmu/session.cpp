@@ -83,7 +83,8 @@ void DirectSession::admit() {
 // turns on beyond them, on disk before the first write.
 void DirectSession::write_journal() {
   const WriteGuard& g = preflight_->guard();
-  journal_ = Journal{static_cast<long>(::getpid()), preflight_->machine().files().real_path().string(), {}, {}};
+  journal_ =
+      Journal{JournalWriter::self(preflight_->lock()), preflight_->machine().files().real_path().string(), {}, {}};
   std::set<Reg> seen;
   for (const auto& w : work_)
     for (const auto& r : preflight_->layout(*w.unit).owned())

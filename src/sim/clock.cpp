@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -34,6 +35,14 @@ std::atomic_ref<T> at(T& field) {
 
 bool pid_gone(std::uint64_t pid) {
   return pid == 0 || pid > 0x7fffffffull || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+}
+
+// Whether the pmu-sim serving the page open as `fd` has ended: its lock on the file is gone
+// (ClockServer holds it exclusively for its life).
+bool server_gone(int fd) {
+  if (::flock(fd, LOCK_SH | LOCK_NB) != 0) return false;  // EWOULDBLOCK: the server holds it
+  ::flock(fd, LOCK_UN);
+  return true;
 }
 
 // futex(2) on the page's doorbell: the page is a MAP_SHARED file mapping, so the (not private)
@@ -70,12 +79,17 @@ class SimClock final : public Clock, public pmu::Settle {
  public:
   explicit SimClock(std::filesystem::path path) : path_(std::move(path)), page_(map_page(path_, false)) {
     if (page_->magic != kClockMagic) throw Error(fmt::format("{}: not a pmu-sim clock page", path_.string()));
-    if (pid_gone(page_->server_pid))
+    lock_fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (lock_fd_ < 0) throw_errno(path_.string(), errno);
+    if (server_gone(lock_fd_))
       throw Error(fmt::format("{}: the pmu-sim that wrote it (pid {}) is gone; remove the file or start pmu-sim run",
                               path_.string(), page_->server_pid));
     mode_ = static_cast<SimMode>(page_->mode);
   }
-  ~SimClock() override { ::munmap(page_, kPageBytes); }
+  ~SimClock() override {
+    ::munmap(page_, kPageBytes);
+    ::close(lock_fd_);
+  }
 
   std::uint64_t now_ns() override { return mode_ == SimMode::Virtual ? at(page_->now_ns).load() : monotonic_ns(); }
   bool sleep_until(std::uint64_t t) override {
@@ -145,14 +159,14 @@ class SimClock final : public Clock, public pmu::Settle {
       const std::uint64_t pid = at(page_->hold_pid).load();
       if (pid == 0 || pid == me || at(page_->hold_ns).load() > now || pid_gone(pid)) return true;
       if (g_interrupted.load()) return false;
-      if (gone_ || pid_gone(page_->server_pid)) check_answering(start);
+      if (gone_ || server_gone(lock_fd_)) check_answering(start);
       nap_ns(kPollNs);
     }
   }
   // A dead pmu-sim is an error at once (a restore must not wait on it); a live one that does not
   // answer, after 10 s.
   void check_answering(std::uint64_t start) {
-    if (gone_ || pid_gone(page_->server_pid)) {
+    if (gone_ || server_gone(lock_fd_)) {
       gone_ = true;
       at(page_->client).store(0);
       throw Error(fmt::format("{}: pmu-sim (pid {}) is gone; the registers are written, but nothing simulates them",
@@ -169,6 +183,7 @@ class SimClock final : public Clock, public pmu::Settle {
   SimMode mode_ = SimMode::Virtual;
   std::unique_ptr<Clock> real_ = real_clock();
   bool gone_ = false;  // the server died: every later request fails at once
+  int lock_fd_ = -1;   // the page's file, for server_gone()
 };
 
 }  // namespace
@@ -186,12 +201,20 @@ MachineClock machine_clock(const Machine& machine) {
 
 ClockServer::ClockServer(const Machine& machine, SimMode mode)
     : path_(machine.param("sim.path") / "clock"), mode_(mode) {
+  if (machine.is_live()) throw Error("the live machine: pmu-sim serves a clock page for snapshots only");
   std::filesystem::create_directories(path_.parent_path());
   // Written under a temporary name and renamed into place: a client that finds the page finds it
   // whole (sized, magic set), never an empty file or a zero magic.
   auto tmp = path_;
   tmp += fmt::format(".{}.tmp", ::getpid());
   page_ = map_page(tmp, true);
+  lock_fd_ = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    int err = errno;
+    ::munmap(page_, kPageBytes);
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    throw_errno(fmt::format("{}: lock", tmp.string()), err);
+  }
   page_->mode = static_cast<std::uint64_t>(mode);
   page_->server_pid = static_cast<std::uint64_t>(::getpid());
   page_->now_ns = 0;
@@ -199,6 +222,7 @@ ClockServer::ClockServer(const Machine& machine, SimMode mode)
   if (::rename(tmp.c_str(), path_.c_str()) != 0) {
     int err = errno;
     ::munmap(page_, kPageBytes);
+    ::close(lock_fd_);
     throw_errno(fmt::format("{}: rename to {}", tmp.string(), path_.string()), err);
   }
 }
@@ -207,6 +231,7 @@ ClockServer::~ClockServer() {
   std::error_code ec;
   std::filesystem::remove(path_, ec);
   ::munmap(page_, kPageBytes);
+  ::close(lock_fd_);  // releases the lock
 }
 
 std::uint64_t ClockServer::now_ns() const {

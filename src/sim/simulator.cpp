@@ -2,7 +2,9 @@
 // they step.
 #include "pmukit/sim/simulator.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -48,8 +50,18 @@ void Registers::map(const pmu::UnitLayout& layout) {
 
 Simulator::Simulator(Machine& machine, const discovery::Inventory& inventory, Rates rates)
     : rates_(std::move(rates)), io_(std::make_unique<Registers>(machine)) {
+  if (machine.is_live())
+    throw Error("the live machine: pmu-sim simulates snapshots only, never this machine's registers");
   const Rates& kept = rates_;  // models keep a reference: the simulator neither moves nor copies
+  std::set<std::string> modelled;
   for (const auto& unit : inventory.units) {
+    // A block two units claim is stepped once (discovery/unit_overlap.h), by the first.
+    if (auto it = std::find_if(unit.shares_registers_with.begin(), unit.shares_registers_with.end(),
+                               [&](const std::string& n) { return modelled.count(n) > 0; });
+        it != unit.shares_registers_with.end()) {
+      skipped_.push_back(fmt::format("{} (shares registers with {})", unit.name, *it));
+      continue;
+    }
     auto layout = std::make_unique<pmu::UnitLayout>(pmu::make_layout(unit, platform::Database::builtin()));
     const auto* family = dynamic_cast<const FamilyModel*>(unit.family);
     std::unique_ptr<UnitModel> model = family ? family->model(*layout, kept) : nullptr;
@@ -58,6 +70,7 @@ Simulator::Simulator(Machine& machine, const discovery::Inventory& inventory, Ra
       continue;
     }
     io_->map(*layout);
+    modelled.insert(unit.name);
     layouts_.push_back(std::move(layout));
     models_.push_back(std::move(model));
   }

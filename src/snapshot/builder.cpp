@@ -172,20 +172,27 @@ void SnapshotBuilder::add_cpus(std::span<const CpuPlacement> cpus) {
   rewrite_topology_files();
 }
 
+// A cpu list as Linux writes it (ranges), into a sysfs attribute: one that would not fit a page
+// (kAttributeLimit, what every tool reads of one) is refused here, not by every later reader.
+void SnapshotBuilder::write_cpu_list(const std::filesystem::path& file, const std::vector<int>& cpus) {
+  std::string text = format_cpu_list(cpus) + "\n";
+  if (text.size() > kAttributeLimit)
+    throw Error(fmt::format("{}: a list of {} CPUs takes {} bytes, more than a sysfs attribute holds ({} bytes)",
+                            file.string(), cpus.size(), text.size(), kAttributeLimit));
+  write_file(file, text);
+}
+
 void SnapshotBuilder::rewrite_topology_files() {
   std::map<int, std::vector<int>> nodes;
-  std::string all;
+  std::vector<int> all;
   for (const auto& [cpu, t] : cpus_) {
     if (std::get<2>(t) >= 0) nodes[std::get<2>(t)].push_back(cpu);
-    all += (all.empty() ? "" : ",") + std::to_string(cpu);
+    all.push_back(cpu);
   }
-  write_file(path("/sys/devices/system/cpu/online"), all + "\n");
-  write_file(path("/sys/devices/system/cpu/present"), all + "\n");
-  for (const auto& [node, cpus] : nodes) {
-    std::string list;
-    for (int c : cpus) list += (list.empty() ? "" : ",") + std::to_string(c);
-    write_file(path("/sys/devices/system/node") / fmt::format("node{}", node) / "cpulist", list + "\n");
-  }
+  write_cpu_list(path("/sys/devices/system/cpu/online"), all);
+  write_cpu_list(path("/sys/devices/system/cpu/present"), all);
+  for (const auto& [node, cpus] : nodes)
+    write_cpu_list(path("/sys/devices/system/node") / fmt::format("node{}", node) / "cpulist", cpus);
   if (cpuinfo_) set_cpuinfo(*cpuinfo_);
 }
 
@@ -202,6 +209,7 @@ void SnapshotBuilder::set_cpuinfo(const CpuInfo& info) {
       text += fmt::format("vendor_id\t: {}\ncpu family\t: {}\nmodel\t\t: {}\nmodel name\t: {}\nstepping\t: {}\n"
                           "physical id\t: {}\n\n",
                           info.vendor, info.family, info.model, info.model_name, info.stepping, std::get<0>(t));
+      if (!info.flags.empty()) text.insert(text.size() - 1, fmt::format("flags\t\t: {}\n", info.flags));
     }
   }
   write_file(path("/proc/cpuinfo"), text);

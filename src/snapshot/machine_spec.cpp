@@ -45,6 +45,7 @@ void write_cpus(const json& spec, Context& ctx) {
     info.model = static_cast<unsigned>(num_or_in(*ci, "model", 0, 0xffff, cw));
     info.stepping = static_cast<unsigned>(num_or_in(*ci, "stepping", 0, 0xffff, cw));
     info.model_name = str_or(*ci, "model_name", "Synthetic CPU", cw);
+    info.flags = str_or(*ci, "flags", "", cw);
     info.arm_implementer = static_cast<unsigned>(num_or_in(*ci, "implementer", 0, 0xff, cw));
     info.arm_part = static_cast<unsigned>(num_or_in(*ci, "part", 0, 0xfff, cw));
     ctx.builder.set_cpuinfo(info);

@@ -213,6 +213,27 @@ void write_pcie_root_ports(const json& section, Context& ctx) {
   }
 }
 
+// An ACPI device without _HID (`device:NN`, as Linux names them): a PCI slot's _ADR object below
+// the host bridge PNP0A08:00, with `adr` (`slot` << 16) and `path` files, and -- when a function
+// sits there (`companion`) -- its physical_node linked to that function; no hid file, no platform
+// device, no /proc/iomem range of its own.
+void add_adr_device(Context& ctx, const json& d, const std::string& where) {
+  std::string bridge = std::string(kAcpiRoot) + "/PNP0A08:00";
+  if (ctx.acpi_instances["PNP0A08"] == 0)
+    add_acpi_device(ctx, std::string(kAcpiRoot), "PNP0A08", "0", "\\_SB_.PC00", 15);
+  std::uint64_t slot = num_in(need(d, "slot", where), 31, key_path(where, "slot"));
+  std::string name = fmt::format("device:{:02x}", ctx.acpi_instances["device"]++);
+  std::string dir = bridge + "/" + name;
+  ctx.builder.write_text(dir + "/adr", fmt::format("{:#010x}\n", slot << 16));
+  if (auto path = str_or(d, "path", "", where); !path.empty()) ctx.builder.write_text(dir + "/path", path + "\n");
+  link(ctx, "/sys/bus/acpi/devices/" + name, dir);
+  if (opt(d, "companion", where)) {
+    auto bdf = Bdf::parse(str(d, "companion", where));
+    if (!bdf) throw SpecError(fmt::format("{}: companion is not a PCI address", key_path(where, "companion")));
+    link(ctx, dir + "/physical_node", "/sys/bus/pci/devices/" + bdf->str());
+  }
+}
+
 void write_acpi_devices(const json& section, Context& ctx) {
   ensure_acpi_root(ctx);
   const std::string sw = "acpi_devices";
@@ -220,6 +241,10 @@ void write_acpi_devices(const json& section, Context& ctx) {
   for (std::size_t index = 0; index < section.size(); ++index) {
     const json& d = section[index];
     std::string where = index_path(sw, index);
+    if (!opt(d, "hid", where)) {
+      add_adr_device(ctx, d, where);
+      continue;
+    }
     std::string hid = spec::name(need(d, "hid", where), key_path(where, "hid"));
     std::optional<std::string> uid;
     if (const json* u = opt(d, "uid", where)) uid = std::to_string(num(*u, key_path(where, "uid")));

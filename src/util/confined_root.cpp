@@ -16,6 +16,7 @@
 
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
+#include "pmukit/util/open_observer.h"
 #include "root_walk.h"
 
 namespace pmukit {
@@ -48,6 +49,12 @@ std::string file_type_name(mode_t mode) {
 namespace {
 
 std::atomic<bool> g_force_walk{false};
+
+struct Watch {
+  const ConfinedRoot* root = nullptr;
+  OpenObserver observer;
+};
+Watch g_watch;
 // 0: not probed, 1: openat2 works, 2: it does not (ENOSYS, or refused by a seccomp filter).
 std::atomic<int> g_openat2{0};
 
@@ -76,6 +83,11 @@ bool openat2_usable(int root_fd) {
 }
 
 }  // namespace
+
+void set_open_observer(const ConfinedRoot* root, OpenObserver observer) {
+  g_watch.root = observer ? root : nullptr;
+  g_watch.observer = std::move(observer);
+}
 
 bool ConfinedRoot::kernel_resolves() {
   int fd = ::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -123,6 +135,8 @@ std::optional<fs::path> ConfinedRoot::below(const fs::path& p) const {
 OpenResult ConfinedRoot::open(const fs::path& p, int flags, mode_t mode) const {
   OpenResult r;
   auto rel = is_host() ? std::nullopt : below(p);
+  if (g_watch.root == this && g_watch.observer)
+    if (auto seen = rel ? rel : below(p)) g_watch.observer(*seen, flags);
   int fd;
   if (!rel) {
     fd = ::open(p.c_str(), flags | O_CLOEXEC, mode);
@@ -189,6 +203,8 @@ std::optional<fs::path> ConfinedRoot::resolve(const fs::path& p) const {
 }
 
 std::optional<std::string> ConfinedRoot::read_link(const fs::path& p) const {
+  if (g_watch.root == this && g_watch.observer)
+    if (auto seen = below(p)) g_watch.observer(*seen, O_PATH | O_NOFOLLOW);
   auto parent = open(p.parent_path(), O_PATH | O_DIRECTORY);
   if (!parent.fd) return std::nullopt;
   char buf[PATH_MAX];

@@ -83,9 +83,11 @@ test ! -e "$T/none.svg"
 # Another mesh from a machine spec (pmu-sim create --spec): a 3x3 CMN-650 described by the
 # devicetree. Node ids worked by hand: 2-bit coordinates (fls(2 | 2 | 2)), id = (x << 2 | y) << 3 |
 # port << 2 | device on these two-port XPs; HN-F logical ids run in XP order.
+# arm-cmn is loaded: its claim names the region in /proc/iomem after the node, the second source
+# that proves a devicetree mesh's region (docs/architecture.md).
 cat > "$T/spec.json" <<'EOF'
 {"name": "cmn650", "cpuinfo": {"vendor": ""}, "topology": {"sockets": 1},
- "cmn": [{"compatible": "arm,cmn-650", "base": "0x50000000", "size": "0x1000000", "part": "0x436", "mesh": [3, 3],
+ "cmn": [{"compatible": "arm,cmn-650", "kernel_pmu": "arm_cmn_0", "base": "0x50000000", "size": "0x1000000", "part": "0x436", "mesh": [3, 3],
           "ports": [{"xps": "all", "port": 0, "device": "HN-F"}, {"xps": [[1, 1]], "port": 1, "device": "RN-I"},
                     {"xps": [[0, 0]], "port": 1, "device": "HN-D"}],
           "nodes": [{"type": "HN-F", "xps": "all", "port": 0}, {"type": "RN-I", "at": [1, 1, 1, 0]},

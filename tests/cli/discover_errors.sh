@@ -19,3 +19,12 @@ grep -q "unknown parameter" "$T/err"
 grep -q '^  sysfs.path *\/sys\/bus\/pci' "$T/out"
 "$BIN/pmu-discover" --help > "$T/out"
 grep -q -- '--snapshot DIR' "$T/out"
+# An option no tool knows is an error like every other: the tool's name, "error:", exit 2.
+for tool in pmu-discover pmu-raw pmu-rcmap pmu-sim pmu-exporter pmu-report; do
+  status 2 "$BIN/$tool" --no-such-option 2> "$T/err"
+  # pmu-sim, pmu-exporter and pmu-report first miss their subcommand or required argument.
+  grep -qx "$tool: error: \(The following argument was not expected: --no-such-option\|.* is required\)" "$T/err"
+  grep -qx "Try '$tool --help' for more information." "$T/err"
+done
+status 2 "$BIN/pmu-raw" -r 3 -e x 2> "$T/err"
+grep -q '^pmu-raw: error: ' "$T/err"

@@ -47,5 +47,7 @@ status 1 "$BIN/pmu-rcmap" --machine yitian 0000:b1:00.0 2> "$T/err"
 grep -q '^pmu-rcmap: error: 0000:b1:00.0: its root port 0000:b0:00.0 has no NVIDIA RC mapping' "$T/err"
 status 2 "$BIN/pmu-rcmap" --machine t410-2s zz:00 2> "$T/err"
 grep -q "^pmu-rcmap: error: 'zz:00': not a PCI address" "$T/err"
-"$BIN/pmu-rcmap" --machine yitian > "$T/out"
+# Nothing to list (no NVIDIA RC mapping, no Intel IIO stacks): a usage error saying so, not silence.
+status 2 "$BIN/pmu-rcmap" --machine yitian > "$T/out" 2> "$T/err"
 test ! -s "$T/out"
+grep -q "^pmu-rcmap: error: .*: no root port with an NVIDIA RC mapping (Tegra410 DVSEC, Grace domain) and no Intel IIO stacks: nothing to list; name a device (BDF)" "$T/err"

@@ -79,7 +79,8 @@ ToolProcess::ToolProcess(const std::string& tool, const std::vector<std::string>
   int efd = ::mkstemp(tmpl);
   ::close(efd);
   err_path_ = tmpl;
-  pid_ = spawn(std::string(PMUKIT_TOOLS_DIR) + "/" + tool, args, fds[1], err_path_.string());
+  pid_ = spawn(tool.starts_with('/') ? tool : std::string(PMUKIT_TOOLS_DIR) + "/" + tool, args, fds[1],
+               err_path_.string());
   ::close(fds[1]);
   out_ = fds[0];
 }

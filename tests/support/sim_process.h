@@ -26,6 +26,7 @@ class SimProcess {
 // A running tool whose stdout can be read line by line, for signal tests.
 class ToolProcess {
  public:
+  // `tool` in the build's tools directory, or any program by its absolute path.
   ToolProcess(const std::string& tool, const std::vector<std::string>& args);
   ~ToolProcess();
   std::string read_line();  // blocks until a line (or EOF: "")
@@ -34,6 +35,7 @@ class ToolProcess {
   std::string rest();       // everything left on stdout
   void close_output();      // as `| head -1` does after its line: the tool's next write gets EPIPE
   std::string err() const;  // stderr, after wait()
+  pid_t pid() const { return pid_; }
 
  private:
   pid_t pid_ = -1;

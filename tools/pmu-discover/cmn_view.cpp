@@ -28,7 +28,9 @@ std::string cmn_heading(const discovery::PmuUnit& pu, const platform::CmnData&) 
                          ? fmt::format("{} {}, {}x{} mesh, {} nodes, {} DTC{}", u.part_name, u.revision_name, u.mesh_x,
                                        u.mesh_y, u.nodes.size(), u.dtcs.size(), u.dtcs.size() == 1 ? "" : "s")
                          : std::string("node tree not read");
-  return fmt::format("{}: {}; {}, region {:#x}+{:#x}", pu.name, what, u.firmware, u.base, u.size);
+  // No region located (u.size 0): said so, not shown as the region 0x0+0x0.
+  return u.size ? fmt::format("{}: {}; {}, region {:#x}+{:#x}", pu.name, what, u.firmware, u.base, u.size)
+                : fmt::format("{}: {}; {}, no configuration region", pu.name, what, u.firmware);
 }
 
 namespace {

@@ -9,6 +9,7 @@
 
 #include "cmn_view.h"
 
+#include "pmukit/discovery/access_report.h"
 #include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/families/designware/designware_unit.h"
 #include "pmukit/families/intel/intel_layout.h"
@@ -245,7 +246,7 @@ void print_root_ports(const discovery::DiscoveryResult& r) {
 
 }  // namespace
 
-void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose) {
+void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose, const std::vector<std::string>& why_none) {
   const auto& inv = r.inventory;
   if (inv.platform.empty() && r.cpu && r.cpu->vendor.empty())
     fmt::print(
@@ -253,9 +254,9 @@ void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose) {
         r.cpu->arm_implementer, r.cpu->arm_part);
   else if (inv.platform.empty())
     fmt::print("Platform: {} (not in pmukit's database: generic names)\n",
-               r.cpu ? fmt::format("{} family {} model {:#x}", r.cpu->vendor.empty() ? "Arm" : r.cpu->vendor,
-                                   r.cpu->family, r.cpu->model)
-                     : std::string("unknown CPU"));
+               r.cpu && r.cpu->x86_identity() ? discovery::cpu_name(*r.cpu)
+                                              : std::string("unknown CPU (/proc/cpuinfo names no vendor, family and "
+                                                            "model)"));
   else
     fmt::print("Platform: {} ({})\n", inv.platform_description, inv.platform);
   if (!inv.intel_tables.empty()) print_intel(r, verbose);
@@ -265,6 +266,7 @@ void print_inventory_text(const discovery::DiscoveryResult& r, bool verbose) {
   print_cmn_summary(inv, verbose);
   print_root_ports(r);
   if (inv.units.empty()) fmt::print("No uncore PMU units found.\n");
+  for (const auto& why : why_none) fmt::print("  why: {}\n", why);
   if (!inv.warnings.empty())
     fmt::print("\n{} warning{} (on stderr)\n", inv.warnings.size(), inv.warnings.size() == 1 ? "" : "s");
 }

@@ -3,8 +3,13 @@
 
 #include "pmukit/discovery/discover.h"
 
+#include <string>
+#include <vector>
+
 namespace pmukit::tools {
 
-void print_inventory_text(const discovery::DiscoveryResult& result, bool verbose);
+// `why_none`: when no unit was found, why (discovery::no_access_causes), one line each.
+void print_inventory_text(const discovery::DiscoveryResult& result, bool verbose,
+                          const std::vector<std::string>& why_none);
 
 }  // namespace pmukit::tools

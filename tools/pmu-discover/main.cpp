@@ -1,5 +1,10 @@
 // pmu-discover -- finds every uncore PMU unit on a machine (live, snapshot or dump) and prints it.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -10,16 +15,20 @@
 #include "pci_view.h"
 #include "perf_map.h"
 #include "pmukit/acpi/apmt.h"
+#include "pmukit/discovery/access_report.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/families/registry.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/snapshot/builder.h"
+#include "pmukit/snapshot/capture.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/error.h"
 
 using namespace pmukit;
 
 namespace {
+
+constexpr const char* kVersion = "pmu-discover (pmukit) 0.1.0";
 
 constexpr const char* kAbout =
     "pmu-discover: find the uncore PMUs of a machine and the PCI devices that lead to them.\n\n"
@@ -34,6 +43,7 @@ constexpr const char* kAbout =
     "  pmu-discover --cmn --machine yitian      Arm CMN mesh: every node, and a picture of the mesh\n"
     "  pmu-discover --cmn --cmn-type ccla       only the CCLA nodes (names as Linux arm-cmn, or 0x105)\n"
     "  pmu-discover --snapshot DIR              a captured or synthetic machine tree\n"
+    "  pmu-discover --capture DIR               capture this machine into DIR, for a bug report\n"
     "  pmu-discover --pci --pci-dump FILE       an 'lspci -xxxx' dump";
 
 struct Options {
@@ -41,11 +51,11 @@ struct Options {
   bool show_pci = false, dump = false, json = false, verbose = false, list_machines = false, show_apmt = false;
   bool show_cmn = false;
   tools::CmnOptions cmn;
-  std::string machine_name, fallback, write_machine;
+  std::string machine_name, fallback, write_machine, capture;
   pci::ScanOptions selection;  // -s, -d
 };
 
-void add_options(tools::ToolApp& app, Options& o) {
+void add_options(CLI::App& app, Options& o) {
   tools::add_machine_options(app, o.machine);
   auto* modes = app.add_option_group("mode");
   modes->add_flag("--dump", o.dump, "Print the PMU inventory (the default)");
@@ -76,6 +86,11 @@ void add_options(tools::ToolApp& app, Options& o) {
                  "--snapshot DIR or lspci -A linux-sysfs -O sysfs.path=DIR/sys/bus/pci")
       ->type_name("DIR")
       ->needs(app.get_option("--machine"));
+  app.add_option("--capture", o.capture,
+                 "Capture the machine (this one, or --snapshot/--machine) into DIR (empty or absent): every file "
+                 "discovery reads, the register pages it proved and read, and a manifest (docs/snapshot-format.md). "
+                 "Attach DIR to a bug report; --snapshot DIR replays it")
+      ->type_name("DIR");
   app.add_option("--fallback-machine", o.fallback,
                  "If this machine has no PMU discovery, show bundled machine NAME instead (clearly labelled)")
       ->type_name("NAME");
@@ -113,20 +128,97 @@ int show_pci(Machine& machine, const Options& o) {
 
 void show_inventory(Machine& machine, const discovery::DiscoveryResult& result, const Options& o) {
   auto label = snapshot::synthetic_label(machine);
+  std::vector<std::string> why_none;
+  if (result.inventory.units.empty()) why_none = discovery::no_access_causes(machine, result);
   if (o.json) {
     nlohmann::ordered_json out{{"schema", "pmukit.inventory/1"},
                                {"source", machine.describe()},
                                {"synthetic", label ? nlohmann::ordered_json(*label) : nlohmann::ordered_json(nullptr)}};
     out.update(discovery::to_json(result.inventory));
+    if (result.inventory.units.empty()) out["no_units_because"] = why_none;
     tools::add_perf_mapping(out, tools::map_to_perf(machine, result.inventory));
     fmt::print("{}\n", out.dump(2));
   } else {
     if (label) fmt::print("*** {} ***\n", *label);
     fmt::print("Source: {}\n", o.machine_name.empty() ? machine.describe() : "bundled machine " + o.machine_name);
-    tools::print_inventory_text(result, o.verbose);
+    tools::print_inventory_text(result, o.verbose, why_none);
     tools::print_perf_mapping(machine, tools::map_to_perf(machine, result.inventory));
   }
   for (const auto& w : result.inventory.warnings) tools::warn(w);
+}
+
+// Sends stdout and stderr to /dev/null while it lives: the capture runs the views for what they
+// read, not for what they print.
+class Silenced {
+ public:
+  Silenced() {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    for (int fd : {1, 2}) {
+      saved_[fd - 1] = ::dup(fd);
+      if (null >= 0) ::dup2(null, fd);
+    }
+    if (null >= 0) ::close(null);
+  }
+  ~Silenced() {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    for (int fd : {1, 2}) {
+      if (saved_[fd - 1] < 0) continue;
+      ::dup2(saved_[fd - 1], fd);
+      ::close(saved_[fd - 1]);
+    }
+  }
+  Silenced(const Silenced&) = delete;
+  Silenced& operator=(const Silenced&) = delete;
+
+ private:
+  int saved_[2] = {-1, -1};
+};
+
+// Runs every view --snapshot should reproduce (--dump and --pci, text and JSON, --cmn), silenced:
+// an error in one is part of what the capture reproduces, not the end of the capture.
+// Discovery itself runs once: both formats print the same result.
+void run_views_for_capture(Machine& machine, Options o) {
+  Silenced quiet;
+  std::optional<discovery::DiscoveryResult> result;
+  try {
+    result = families::discover(machine);
+  } catch (const Error&) {
+  }
+  for (bool json : {false, true}) {
+    o.json = json;
+    try {
+      if (result) show_inventory(machine, *result, o);
+    } catch (const Error&) {
+    }
+    try {
+      show_pci(machine, o);
+    } catch (const Error&) {
+    }
+    try {
+      tools::show_cmn(machine, o.cmn, !json, json);
+    } catch (const Error&) {
+    }
+  }
+}
+
+int capture(Machine& machine, const Options& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(o.capture, ec) && !(fs::is_directory(o.capture, ec) && fs::is_empty(o.capture, ec)))
+    throw Error(fmt::format("{}: exists and is not an empty directory; --capture writes a new tree", o.capture));
+  snapshot::CaptureRecorder recorder(machine);
+  run_views_for_capture(machine, o);
+  recorder.stop();
+  auto sum = snapshot::write_capture(machine, recorder, o.capture, kVersion);
+  fmt::print("Captured {} into {}: {} files, {} links, {} register bytes, {} MSRs.\n", machine.describe(), o.capture,
+             sum.files, sum.links, sum.register_bytes, sum.msrs);
+  for (const auto& s : sum.skipped) fmt::print("  skipped {}: {}\n", s.path, s.why);
+  fmt::print("Replay with: pmu-discover --snapshot {}  (manifest: {}/{})\n", o.capture, o.capture,
+             snapshot::kCaptureManifest);
+  return 0;
 }
 
 int run(Options& o) {
@@ -144,6 +236,7 @@ int run(Options& o) {
     o.machine.snapshot = bundled->root().string();
   }
   auto machine = tools::make_machine(o.machine);
+  if (!o.capture.empty()) return capture(*machine, o);
   if (o.show_apmt) return show_apmt(*machine);
   if (!o.cmn.types.empty() && !o.show_cmn) throw UsageError("--cmn-type selects nodes for --cmn; add --cmn");
   if (!o.cmn.pmus.empty() && !o.show_cmn && o.cmn.svg.empty())
@@ -153,8 +246,10 @@ int run(Options& o) {
   auto result = families::discover(*machine);
   if (result.inventory.units.empty() && !o.fallback.empty()) {
     fmt::print("This machine ({}) has no uncore PMU discovery; showing the bundled synthetic machine '{}' "
-               "instead.\n\n",
+               "instead.\n",
                machine->describe(), o.fallback);
+    for (const auto& why : discovery::no_access_causes(*machine, result)) fmt::print("  why: {}\n", why);
+    fmt::print("\n");
     bundled = std::make_unique<tools::BundledSnapshot>(o.fallback);
     o.machine.snapshot = bundled->root().string();
     machine = tools::make_machine(o.machine);
@@ -167,9 +262,9 @@ int run(Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  tools::ToolApp app{kAbout, "pmu-discover"};
+  CLI::App app{kAbout, "pmu-discover"};
   Options o;
   add_options(app, o);
-  app.set_version_flag("-V,--version", "pmu-discover (pmukit) 0.1.0");
+  app.set_version_flag("-V,--version", kVersion);
   return tools::run_tool("pmu-discover", app, argc, argv, [&] { return run(o); });
 }

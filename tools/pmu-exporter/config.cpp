@@ -84,10 +84,16 @@ void parse_settings(const std::filesystem::path& path, const json& doc, Config& 
   if (doc.contains("granularity")) c.granularity = parse_granularity(path, "granularity", doc["granularity"]);
   if (doc.contains("timestamps")) c.timestamps = doc["timestamps"].get<bool>();
   if (doc.contains("force")) c.force = doc["force"].get<bool>();
+  if (doc.contains("max_connections"))
+    c.http.max_connections = whole(path, "max_connections", doc["max_connections"], 1, 65536);
+  if (doc.contains("request_timeout_ms"))
+    c.http.request_timeout_ms = whole(path, "request_timeout_ms", doc["request_timeout_ms"], 10, 3'600'000);
+  if (doc.contains("idle_timeout_ms"))
+    c.http.idle_timeout_ms = whole(path, "idle_timeout_ms", doc["idle_timeout_ms"], 10, 3'600'000);
   if (doc.contains("backend")) {
-    c.backend = doc["backend"].get<std::string>();
-    if (c.backend != "auto" && c.backend != "direct" && c.backend != "perf")
-      bad(path, "backend", "expected \"auto\", \"direct\" or \"perf\"");
+    auto mode = counting::backend_mode(doc["backend"].get<std::string>());
+    if (!mode) bad(path, "backend", "expected \"auto\", \"direct\" or \"perf\"");
+    c.backend = *mode;
   }
 }
 
@@ -123,7 +129,8 @@ Config load_config(const std::filesystem::path& path) {
   }
   check_members(path, doc, "",
                 {"listen", "read_interval_ms", "metric_window_s", "granularity", "timestamps", "backend", "force",
-                 "events", "metrics", "metric_params", "event_files"});
+                 "events", "metrics", "metric_params", "event_files", "max_connections", "request_timeout_ms",
+                 "idle_timeout_ms"});
   Config c;
   try {
     parse_settings(path, doc, c);

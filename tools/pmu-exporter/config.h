@@ -6,7 +6,8 @@
 //    "events": ["uncore_imc/cas_count_read/",
 //               {"event": "uncore_iio_1/event=0x83,umask=0x04,ch_mask=0x1,fc_mask=0x7/",
 //                "name": "pcie_read", "bytes_per_count": 4, "device": "0000:16:00.0"}],
-//    "metrics": ["spr_dram_read_bw"], "metric_params": {"CMN_FREQ_GHZ": 2.0}, "event_files": []}
+//    "metrics": ["spr_dram_read_bw"], "metric_params": {"CMN_FREQ_GHZ": 2.0}, "event_files": [],
+//    "max_connections": 64, "request_timeout_ms": 10000, "idle_timeout_ms": 60000}
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "pmukit/counting/backend_choice.h"
 
 namespace pmukit::exporter {
 
@@ -29,6 +32,14 @@ struct EventConfig {
   std::optional<Granularity> granularity;
 };
 
+// The HTTP server's limits (connection_guard.h): open connections, the time a request may take from
+// its first byte (and its response to be taken), the time a connection may wait for one.
+struct HttpLimits {
+  std::size_t max_connections = 64;
+  std::uint64_t request_timeout_ms = 10'000;
+  std::uint64_t idle_timeout_ms = 60'000;
+};
+
 struct Config {
   std::string listen_host = "127.0.0.1";  // localhost only unless the file says otherwise
   int listen_port = 9739;
@@ -36,12 +47,13 @@ struct Config {
   std::uint64_t metric_window_s = 10;     // metrics are computed over this much counting time
   Granularity granularity = Granularity::PerBox;
   bool timestamps = false;  // each sample carries the time it was counted
-  std::string backend = "auto";
+  counting::BackendMode backend = counting::BackendMode::Auto;
   bool force = false;
   std::vector<EventConfig> events;
   std::vector<std::string> metrics;  // NAME or NAME/TERMS/, as pmu-raw -M
   std::map<std::string, double> metric_params;
   std::vector<std::string> event_files;
+  HttpLimits http;
 };
 
 // Reads and checks `path`. Throws Error naming the file and the member for anything it cannot use

@@ -16,12 +16,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "connection_guard.h"
 #include "exposition.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::exporter {
 
-// The loop's parts, freed in the order libevent requires (evhttp before its base). stop() wakes
+// The loop's parts, freed in the order libevent requires (the guard's hold on the connections and
+// its timers, then evhttp, then their base). stop() wakes
 // the loop through an eventfd: libevent was not told to use threads, so the server thread alone
 // calls into it, and the other thread only writes to that descriptor.
 struct HttpServer::Loop {
@@ -29,9 +31,11 @@ struct HttpServer::Loop {
   evhttp* http = base ? evhttp_new(base) : nullptr;
   int wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   event* stop = nullptr;
+  std::unique_ptr<ConnectionGuard> guard;
 
   ~Loop() {
     if (stop) event_free(stop);
+    if (guard) guard->detach();
     if (http) evhttp_free(http);
     if (base) event_base_free(base);
     if (wake >= 0) ::close(wake);
@@ -97,6 +101,7 @@ int bound_port(evhttp_bound_socket* bound) {
 HttpServer::HttpServer(const Config& config, const SnapshotBoard& board, RunInfo info)
     : config_(config), board_(board), info_(std::move(info)), loop_(std::make_unique<Loop>()) {
   if (!loop_->http || loop_->wake < 0) throw Error("HTTP server: cannot create its event loop");
+  loop_->guard = std::make_unique<ConnectionGuard>(loop_->base, loop_->http, config.http);
   add_routes();
 }
 
@@ -128,6 +133,13 @@ void HttpServer::health(evhttp_request* req) const {
   j["counted_seconds"] = static_cast<double>(s->counted_ns) / 1e9;
   j["clock"] = info_.clock;
   j["backends"] = info_.notes;
+  loop_->guard->sweep();  // on the loop's thread, as everything the guard does
+  const HttpStats& h = loop_->guard->stats();
+  j["http"] = {{"connections", h.open},
+               {"accepted", h.accepted},
+               {"timed_out", h.timed_out},
+               {"evicted_idle", h.evicted},
+               {"accept_failures", h.accept_failures}};
   reply(req, s->reads > 0 ? HTTP_OK : HTTP_SERVUNAVAIL, j.dump(2) + "\n", "application/json");
 }
 
@@ -144,6 +156,7 @@ void HttpServer::start() {
   if (port_ <= 0)
     throw Error(fmt::format("listen {}:{}: cannot bind ({})", config_.listen_host, config_.listen_port,
                             errno ? errno_text(errno) : "address not usable"));
+  loop_->guard->watch(bound);
   loop_->stop = event_new(loop_->base, loop_->wake, EV_READ, on_stop, loop_->base);
   if (!loop_->stop || event_add(loop_->stop, nullptr) != 0) throw Error("HTTP server: cannot watch its stop event");
   // A stop() before the thread enters the loop still ends it: the eventfd stays readable.

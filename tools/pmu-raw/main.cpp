@@ -26,11 +26,11 @@ struct Flags {
   bool system_wide = false, per_socket = false, per_box = false, per_device = false, per_stack = false, json = false;
   std::string separator;
   bool list_events = false, list_metrics = false, list_all = false, names_only = false;
-  bool recover = false;
+  bool recover = false, discard_journal = false;
 };
 
 // What to count, and for how long.
-void add_counting_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
+void add_counting_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_option("-e,--event", o.events, "Event(s) to count, perf syntax: pmu/term=value,.../ (repeatable)")
       ->type_name("EVENT");
   app.add_flag("-a,--all-cpus", f.system_wide,
@@ -48,7 +48,7 @@ void add_counting_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
 }
 
 // How the counts are shown.
-void add_output_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
+void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_flag("--per-socket", f.per_socket, "One line per event per socket");
   app.add_flag("--per-box,--no-merge", f.per_box, "One line per event per PMU unit (box)");
   app.add_flag("--per-device", f.per_device,
@@ -67,11 +67,16 @@ void add_output_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
 }
 
 // How the events are counted, and what is computed from them.
-void add_backend_and_metric_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
+void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_flag("--force", o.force, "Take units whose counters are already enabled (their registers are restored)");
   app.add_flag("--recover", f.recover,
                "Only restore the registers a pmu-raw killed with SIGKILL left programmed (their original values are in "
-               "its journal, journal.path), then exit; every run does this first by itself");
+               "its journal, journal.path), then exit; every run does this first by itself. With --force: also when "
+               "the journal's writer ran in another PID namespace under another lock file, so that pmu-raw cannot "
+               "tell whether it has ended");
+  app.add_flag("--discard-journal", f.discard_journal,
+               "Set aside a journal that cannot be recovered (as journal.path.discarded), without restoring its "
+               "registers: once they are known to be right, so that runs are no longer refused");
   app.add_option("--backend", o.backend,
                  "direct: program the registers; perf: the kernel's perf_event_open; auto: direct where the "
                  "registers can be mapped and written and nothing else uses them, perf otherwise (each choice "
@@ -98,7 +103,7 @@ void add_backend_and_metric_options(tools::ToolApp& app, tools::RawOptions& o, F
       ->check(CLI::ExistingFile);
 }
 
-void add_listing_options(tools::ToolApp& app, Flags& f) {
+void add_listing_options(CLI::App& app, Flags& f) {
   app.add_flag("--list-events", f.list_events,
                "List the events each PMU of this machine knows by name (with --event-file, the file's events too)");
   app.add_flag("--list-metrics", f.list_metrics, "List the metrics that apply to this machine's PMUs");
@@ -124,7 +129,7 @@ void apply_output_flags(const Flags& f, tools::RawOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  tools::ToolApp app{kAbout, "pmu-raw"};
+  CLI::App app{kAbout, "pmu-raw"};
   app.allow_extras(false);
   tools::RawOptions o;
   Flags f;
@@ -143,10 +148,16 @@ int main(int argc, char** argv) {
     apply_output_flags(f, o);
     if (f.names_only && !f.list_events && !f.list_metrics)
       throw UsageError("--names-only goes with --list-events or --list-metrics");
+    if (f.recover && f.discard_journal) throw UsageError("--recover and --discard-journal are exclusive");
     if (f.recover) {
       if (!o.events.empty() || !o.metrics.empty() || !o.command.empty())
         throw UsageError("--recover only restores a killed run's registers: no events, metrics or command with it");
-      return tools::run_recover(o.machine);
+      return tools::run_recover(o.machine, o.force);
+    }
+    if (f.discard_journal) {
+      if (!o.events.empty() || !o.metrics.empty() || !o.command.empty() || o.force)
+        throw UsageError("--discard-journal only sets a journal aside: no events, metrics, command or --force with it");
+      return tools::run_discard_journal(o.machine);
     }
     if (f.list_events)
       return f.names_only ? tools::list_event_names(o.machine, o.event_files)

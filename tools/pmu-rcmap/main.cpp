@@ -5,15 +5,16 @@
 // (a drop-in replacement that reads each DVSEC once instead of running lspci and five setpci per
 // device), followed by Grace root ports, whose mapping is derived from the domain number.
 // Intel Xeon (SKX, ICX/SNR, SPR/EMR, GNR/SRF): the IIO stacks, each device's stack, IIO PMU, part
-// and the ch_mask/fc_mask terms that count it (pmukit/families/intel/iio_stacks.h).
+// and the ch_mask/fc_mask terms that count it (pmukit/families/intel/iio_devices.h).
 #include <functional>
 
 #include <fmt/format.h>
 
 #include "common/bundled.h"
 #include "common/tool.h"
-#include "pmukit/discovery/inventory_json.h"
 #include "pmukit/families/registry.h"
+#include "pmukit/families/intel/iio_json.h"
+#include "pmukit/discovery/inventory_json.h"
 #include "pmukit/util/error.h"
 #include "views.h"
 
@@ -90,6 +91,12 @@ int run_nvidia(Machine& machine, const Options& o) {
   for (const auto& d : devices) domains = domains || d.bdf.domain != 0;
   ojson out{{"schema", "pmukit.rcmap/1"}, {"source", machine.describe()}};
   if (o.wanted.empty()) {
+    // Nothing to list is not an empty answer: say what was looked for, and what to give instead.
+    if (!o.json && maps.empty())
+      throw UsageError(fmt::format("{}: no root port with an NVIDIA RC mapping (Tegra410 DVSEC, Grace domain) and no "
+                                   "Intel IIO stacks: nothing to list; name a device (BDF), or a machine with "
+                                   "--snapshot DIR or --machine NAME (pmu-rcmap --help)",
+                                   machine.describe()));
     if (!o.json) return print_guide_lines(maps, domains), 0;
     out["root_ports"] = ojson::array();
     for (const auto& m : maps) out["root_ports"].push_back(discovery::to_json(m));
@@ -113,32 +120,30 @@ int run_intel(Machine& machine, const platform::IioMapScheme& scheme, const Opti
   const auto& devices = found.devices;
   auto topo = discovery::read_iio_topology(machine, devices, found.topology, scheme);
   for (const auto& w : topo.warnings) tools::warn(w);
-  std::vector<discovery::IioDeviceMap> maps;
-  for (const auto& d : devices) maps.push_back(discovery::map_iio_device(d, devices, topo, &found.inventory));
-  auto map_of = [&](const Bdf& b) -> const discovery::IioDeviceMap& {
-    for (const auto& m : maps)
-      if (m.device == b) return m;
-    throw Error(b.str() + ": not mapped");
+  const auto maps = discovery::map_iio_devices(devices, topo, &found.inventory);  // maps[i]: devices[i]'s
+  auto map_of = [&](const pci::Device& d) -> const discovery::IioDeviceMap& {
+    return maps.at(static_cast<std::size_t>(&d - devices.data()));
   };
   if (o.tree) {
     print_tree(devices, machine,
                {[&](std::uint32_t dom, std::uint8_t bus) { return iio_bus_note(topo, maps, dom, bus); },
-                [&](const pci::Device& d) { return iio_device_note(map_of(d.bdf)); }});
+                [&](const pci::Device& d) { return iio_device_note(map_of(d)); }});
     return 0;
   }
   auto kernel = discovery::read_kernel_pmus(machine);
-  ojson out{{"schema", "pmukit.rcmap/1"}, {"source", machine.describe()}, {"iio", iio_topology_json(topo)}};
+  ojson out{{"schema", "pmukit.rcmap/1"}, {"source", machine.describe()}, {"iio", discovery::to_json(topo)}};
   out["devices"] = ojson::array();
   if (o.wanted.empty()) {
     if (!o.json) return print_iio_stacks(topo, maps), 0;
-    for (const auto& d : devices) out["devices"].push_back(iio_device_json(map_of(d.bdf), topo, machine, d, kernel));
+    for (const auto& d : devices)
+      out["devices"].push_back(discovery::to_json(map_of(d), topo, device_name(machine, d), kernel));
     fmt::print("{}\n", out.dump(2));
     return 0;
   }
   return answer_devices(o, devices, out, [&](const pci::Device& dev) {
-    const auto& r = map_of(dev.bdf);
+    const auto& r = map_of(dev);
     Answer a;
-    if (o.json) a.json = iio_device_json(r, topo, machine, dev, kernel);
+    if (o.json) a.json = discovery::to_json(r, topo, device_name(machine, dev), kernel);
     if (r.stack) a.print = [&r, &topo, &machine, &dev, &kernel] { print_iio_device(r, topo, machine, dev, kernel); };
     a.error = r.error;
     return a;

@@ -1,4 +1,6 @@
 // pmu-sim -- builds synthetic machines and (pmu-sim run) makes their PMU registers count.
+#include <filesystem>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -94,12 +96,23 @@ void add_now(CLI::App& app, Commands& c) {
   c.now->add_option("dir", c.now_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
 }
 
+// pmu-sim writes registers (run), a clock page (run, advance) or a tree (create): never on the
+// live machine, however its root is named (/, a link to it, --snapshot /).
+void refuse_live(const Machine& machine, const std::string& dir, std::string_view what) {
+  if (machine.is_live())
+    throw Error(fmt::format("{}: is this machine's root (the live machine): pmu-sim {} works on snapshots only, never "
+                            "on this machine's registers ('pmu-sim create MACHINE DIR' writes one)",
+                            dir, what));
+}
+
 int create_machine(const Commands& c) {
   const auto& args = c.create_args;
   if (args.size() != (c.spec_file.empty() ? 2u : 1u))
     throw UsageError(c.spec_file.empty() ? "create: expected MACHINE DIR" : "create --spec FILE: expected DIR");
   const std::string dir = args.back();
   const std::string name = c.spec_file.empty() ? args.front() : "";
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec)) refuse_live(Machine(MachineOptions{dir}), dir, "create");
   if (!c.spec_file.empty()) {
     nlohmann::json spec;
     try {
@@ -136,10 +149,12 @@ int main(int argc, char** argv) {
     }
     if (c.run->parsed()) {
       Machine machine(MachineOptions{c.run_dir});
+      refuse_live(machine, c.run_dir, "run");
       return tools::run_simulator(machine, c.run_opts);
     }
     if (c.advance->parsed()) {
       Machine machine(MachineOptions{c.advance_dir});
+      refuse_live(machine, c.advance_dir, "advance");
       return tools::advance_clock(machine, tools::parse_span_ns(c.advance_time));
     }
     if (c.now->parsed()) {

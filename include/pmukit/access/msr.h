@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 namespace pmukit {
@@ -32,6 +33,10 @@ class MsrDevice {
   void check_writable() { open_for(true); }
   // True when backed by a snapshot file (slot layout) rather than the kernel's msr device.
   bool is_snapshot_file();
+  // While set, told of every MSR read that succeeded in this process (cpu, MSR): how
+  // pmu-discover --capture learns which MSRs discovery read.
+  using ReadObserver = std::function<void(int cpu, std::uint32_t msr)>;
+  static void set_read_observer(ReadObserver observer);
   // Byte offset of `msr` in the device or file.
   std::uint64_t offset_of(std::uint32_t msr);
 

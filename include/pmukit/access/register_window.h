@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace pmukit {
@@ -50,6 +51,13 @@ class RegisterWindow {
   // The low dword of a 64-bit register read hi-lo-hi (its high dword checked too).
   const volatile std::uint32_t* address_hilohi(std::uint64_t offset) const;
 
+  // While set, told of every register access of every window in this process: the file, the
+  // window's range in it and the file offset accessed. How pmu-discover --capture learns which
+  // pages of which proven windows discovery read (and copies those, never more).
+  using AccessObserver = std::function<void(const std::string& file, std::uint64_t window_offset,
+                                            std::uint64_t window_length, std::uint64_t file_offset)>;
+  static void set_access_observer(AccessObserver observer);
+
   // How many mmap() calls all windows have made in this process (benchmarks report it).
   static std::uint64_t mmap_calls();
 
@@ -59,6 +67,8 @@ class RegisterWindow {
   void check_writable(std::uint64_t offset) const;
 
   std::string source_;
+  std::string file_;
+  std::uint64_t file_offset_ = 0;
   std::uint64_t phys_base_ = 0;
   std::uint64_t length_ = 0;
   bool writable_ = false;

@@ -24,19 +24,23 @@ namespace pmukit::acpi {
 
 struct AcpiAncestor {
   std::string name;  // "ACPI0010:01"
-  std::string hid;
+  std::string hid;   // present and non-empty: the walk stops at the first ancestor without one
   std::optional<std::string> uid;
 };
 
 struct AcpiDevice {
   std::string name;                          // "NVDA2020:00"
-  std::string hid;                           // contents of hid
+  std::optional<std::string> hid;            // contents of hid; nullopt when absent or empty
   std::optional<std::string> uid;            // contents of uid, when the device has a _UID
   std::string path;                          // "\_SB_.C2C0", "" when absent
   std::optional<std::uint32_t> status;       // _STA, when exported
   std::optional<std::string> physical_node;  // last component of the physical_node link: "cpu3", "NVDA2020:00"
   std::vector<AcpiAncestor> ancestors;       // nearest first
   bool present() const { return !status || (*status & 1); }
+  // Whether the device's _HID is `want`. An identity is matched only on a present, non-empty value:
+  // a device without a hid file (device:NN, the _ADR companions of PCI functions) is unknown, and
+  // matches nothing -- not even an empty `want`.
+  bool has_hid(std::string_view want) const { return !want.empty() && hid && *hid == want; }
   std::optional<std::uint64_t> uid_number() const;
 };
 
@@ -55,6 +59,12 @@ struct IomemRange {
   std::uint64_t end = 0;  // inclusive
   std::string name;
   unsigned depth = 0;  // nesting level (two spaces each in the file)
+  // Its length; nullopt for the whole 64-bit space (0-ffffffffffffffff: 2^64 bytes do not fit in
+  // 64 bits), which is no device's register block.
+  std::optional<std::uint64_t> bytes() const {
+    if (end - start == ~0ull) return std::nullopt;
+    return end - start + 1;
+  }
 };
 
 struct Iomem {
@@ -69,5 +79,7 @@ struct Iomem {
 
 // Parses iomem.path ("%08llx-%08llx : name", nested by two spaces, as kernel/resource.c r_show()).
 Iomem read_iomem(const Machine& machine);
+// The same from the file's text (readable is set); lines that are not a range are passed over.
+Iomem parse_iomem(std::string_view text);
 
 }  // namespace pmukit::acpi

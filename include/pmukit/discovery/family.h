@@ -9,11 +9,13 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "pmukit/discovery/footprint.h"
 #include "pmukit/discovery/system.h"
 
 namespace pmukit {
@@ -65,6 +67,15 @@ class Family {
   }
   // The unit's family-specific fields, as pmu-discover --json shows them.
   virtual nlohmann::ordered_json detail_json(const PmuUnit& unit) const = 0;
+  // Where the unit's registers are (footprint.h): every register a driver of the family may
+  // write, so that two units on one register are found (unit_overlap.h).
+  virtual void footprint(const PmuUnit& unit, Footprint& f) const = 0;
+  // Where the unit came from, for a warning that names two units of one name ("APMT node 3");
+  // "" when the name says enough.
+  virtual std::string origin(const PmuUnit& unit) const {
+    (void)unit;
+    return {};
+  }
 };
 
 }  // namespace pmukit::discovery

@@ -43,6 +43,9 @@ struct PmuUnit {
   unsigned counter_width = 0;
   std::vector<FilterField> filters;
   std::vector<std::string> notes;  // quirks and flags shown beside the unit
+  // Units that claim one of this unit's registers (discovery/unit_overlap.h): never programmed
+  // together with it.
+  std::vector<std::string> shares_registers_with;
   // The family's own fields (IntelUnit, CmnUnit, ...: its unit header in families/<name>/).
   std::any detail;
 

@@ -20,6 +20,11 @@ struct CpuIdentity {
   std::string model_name;
   unsigned arm_implementer = 0;
   unsigned arm_part = 0;
+  bool has_family = false, has_model = false;  // the lines were there and held numbers
+  bool hypervisor = false;                     // x86 "flags" has "hypervisor" (CPUID.1:ECX[31]): a guest
+  // Vendor, family and model all read: only then is the CPU matched against the database (a
+  // missing line is unknown, not family 0 or model 0).
+  bool x86_identity() const { return !vendor.empty() && has_family && has_model; }
 };
 
 // nullopt when /proc/cpuinfo is missing or unreadable.

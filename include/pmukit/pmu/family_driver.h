@@ -23,6 +23,10 @@ class FamilyDriver {
   virtual UnitLayout layout(const discovery::PmuUnit& unit, const platform::Database& db) const = 0;
   // The driver for a unit laid out by layout(); throws Error with the reason it cannot program it.
   virtual std::unique_ptr<UnitDriver> driver(const UnitLayout& layout, const platform::Database& db) const = 0;
+  // Whether a counter reads as zero above the unit's counter_width (Intel's discovery table and
+  // CoreSight's PMCFGR.SIZE give the width): recovery then knows a saved value with a bit there
+  // is not one a read returned.
+  virtual bool counters_zero_above_width() const { return false; }
 };
 
 // The unit's family as the pmu layer sees it; null when the family programs no units.

@@ -19,8 +19,13 @@
 //
 // The format is text, one register a line, parsed strictly:
 //
-//   pmukit-journal 2
-//   pid 4242
+//   pmukit-journal 3
+//   pid 4242                        the writer: its pid,
+//   pidns 4026531836                PID namespace inode, start time (clock ticks after boot),
+//   start 8812345                   boot and program (util/process.h), and the lock file it
+//   boot 1b0e6c1e-...               held (device:inode) while the journal existed
+//   program pmu-raw
+//   lock 0x801:0x1c2e4
 //   root /tmp/spr-2s
 //   registers 3
 //   msr 0 0x2002 64 0x0            CPU, MSR number, width, value
@@ -29,9 +34,16 @@
 //   undo 1
 //   pci 0000:7e:0c.0 0x1d8 32 0x6000005   a write recovery makes, in order, before the originals
 //   end
+//   checksum 0x5bd1e9955bd1e995     FNV-1a 64 of every byte before this line
 //
-// A version 1 journal (pmukit before undo writes; nothing it programmed needed one) has no undo
-// section and is still recovered.
+// Version 2 (no writer identity, no checksum) and version 1 (nor undo writes; nothing it
+// programmed needed one) journals are still recovered. A register is listed once.
+//
+// Whether the writer can still run is decided by the lock: the writer held the machine lock for
+// as long as the journal existed, so a process that holds that same lock file knows it is gone,
+// whatever its pid now names (pid 1 of a container, a reused pid). Only a journal written under
+// another lock file (removed and created again, or a lock.path moved with -O) is judged by the
+// writer's identity: the same boot, PID namespace, pid and start time.
 #pragma once
 
 #include <cstddef>
@@ -42,11 +54,14 @@
 #include <string_view>
 #include <vector>
 
+#include "pmukit/access/machine_lock.h"
 #include "pmukit/pmu/register_io.h"
+#include "pmukit/util/process.h"
 
 namespace pmukit {
 class Machine;
-}
+class MachineLock;
+}  // namespace pmukit
 namespace pmukit::discovery {
 struct Inventory;
 }
@@ -66,10 +81,18 @@ struct JournalEntry {
   }
 };
 
+// The process that wrote a journal, and the lock file it held (0:0 before version 3).
+struct JournalWriter {
+  ProcessIdentity process;
+  LockFileId lock;
+  // This process, holding `lock`.
+  static JournalWriter self(const MachineLock& lock);
+};
+
 struct Journal {
-  static constexpr int kVersion = 2;
-  static constexpr int kOldestVersion = 1;  // no undo section
-  long pid = 0;                             // the process that wrote it
+  static constexpr int kVersion = 3;
+  static constexpr int kOldestVersion = 1;  // no undo section; 2: no writer identity, no checksum
+  JournalWriter writer;                     // the process that wrote it
   std::string root;                         // the machine root it was written for
   std::vector<JournalEntry> entries;
   // Writes (register, value) recovery makes in order before restoring the originals: each to a
@@ -78,42 +101,68 @@ struct Journal {
 };
 
 std::string format_journal(const Journal& j);
-// Strict: any deviation is an Error "<name>:<line>: <what was expected>".
+// Strict: any deviation is an Error "<name>:<line>: <what was expected>": a checksum that does not
+// match, a register listed twice, a value wider than its register.
 Journal parse_journal(std::string_view text, const std::string& name);
+// FNV-1a 64 of `text`: the journal's checksum.
+std::uint64_t journal_checksum(std::string_view text);
 
 // The journal file of `machine` (the journal.path parameter).
 std::filesystem::path journal_path(const Machine& machine);
 // Written to a temporary file next to it, fsync'd, renamed into place, the directory fsync'd.
 // Never through a symbolic link; directories only through real directories of the root.
 void write_journal(const Machine& machine, const Journal& j);
-// nullopt when there is none; Error naming the file when it is not a regular file or malformed.
+// nullopt when there is none; Error naming the file when it is not a regular file or malformed,
+// with what to do about it (pmu-raw --discard-journal).
 std::optional<Journal> read_journal(const Machine& machine);
 void remove_journal(const Machine& machine);
+// What to do about a journal that cannot be recovered: set it aside with pmu-raw --discard-journal.
+std::string discard_hint(const std::filesystem::path& journal);
+// Whether a journal file exists (of any kind): a run that finds none needs no lock to say so.
+bool journal_exists(const Machine& machine);
+// Under the machine lock (taken and released here): moves the journal aside to
+// <journal>.discarded (replacing an older one), so that runs are no longer refused by a journal
+// nobody can recover; its registers are not restored. Returns the new path; nullopt when there
+// was no journal.
+std::optional<std::filesystem::path> discard_journal(const Machine& machine);
 
 // What a recovery put back.
 struct Recovered {
   std::size_t registers = 0;
   long pid = 0;
+  std::string program;          // the killed run's program, "" when the journal does not say
   std::string message() const;  // "restored N registers from a run killed ... (pid P)"
 };
-// With the machine lock held: when a journal exists and its writer is dead, checks every entry
-// against the owned registers of the units discovered now (an entry outside them, or an undo
-// write to anything but a command register of a journalled unit, refuses the whole journal,
-// nothing written), makes the undo writes in order (each settled), restores each unit through its driver's restore
-// phases with the journal's values as the originals, settling between phases, and removes the journal. nullopt when
-// there is nothing to recover. Throws Error when the journal's writer is still running, or the journal is malformed or
-// does not fit this machine.
-std::optional<Recovered> recover(Machine& machine, const discovery::Inventory& inventory, const platform::Database& db,
-                                 Settle* settle);
+// How recovery treats a journal whose writer it cannot prove gone (written under another lock
+// file by a process of another PID namespace): Refuse (the default), or TakeOver (pmu-raw
+// --recover --force: the user says that run has ended).
+enum class WriterDoubt { Refuse, TakeOver };
+
+// With the machine lock `held`: when a journal exists and its writer is gone (see above), checks
+// every entry against the owned registers of the units discovered now (an entry outside them, a
+// value its register cannot have held, or an undo write to anything but a command register of a
+// journalled unit, refuses the whole journal, nothing written), makes the undo writes in order
+// (each settled), restores each unit through its driver's restore phases with the journal's
+// values as the originals, settling between phases, and removes the journal. nullopt when there
+// is nothing to recover. Throws Error, saying what to do, when the writer may still run or the
+// journal is malformed or does not fit this machine.
+std::optional<Recovered> recover(Machine& machine, const MachineLock& held, const discovery::Inventory& inventory,
+                                 const platform::Database& db, Settle* settle, WriterDoubt doubt = WriterDoubt::Refuse);
 
 // recover() under the machine lock, taken and released here (pmu-raw --recover). Throws Error
-// naming the lock's holder when another pmu-raw runs.
+// naming the lock's holder when another pmukit tool runs.
 std::optional<Recovered> recover_under_lock(Machine& machine, const discovery::Inventory& inventory,
-                                            const platform::Database& db, Settle* settle);
+                                            const platform::Database& db, Settle* settle,
+                                            WriterDoubt doubt = WriterDoubt::Refuse);
+
+// Why the journal's writer may still run although `held` is this process's lock ("" when it is
+// certainly gone): the writer held another lock file, and its identity still names a process.
+std::string writer_may_run(const JournalWriter& writer, const MachineLock& held);
 
 // Test-only (PMUKIT_TEST_KILL_AFTER_WRITES=N, never for production use): the process raises
 // SIGKILL right after its N-th register write (N = 0: right after the journal is written, before
 // any write), so tests can prove that a kill at every point of a run is recovered byte for byte.
+// As pid 1 of a PID namespace, which ignores its own SIGKILL, it ends with _exit(137) instead.
 void test_kill_point(std::size_t writes_done);
 
 }  // namespace pmukit::pmu

@@ -14,6 +14,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,7 +41,9 @@ class Preflight {
   Preflight& operator=(const Preflight&) = delete;
 
   // Ok, NoDriver, NoAccess or Busy: whether the unit's registers can be reached and written and
-  // nobody else is counting on them. Throws Error when another pmu-raw holds the machine lock.
+  // nobody else is counting on them; NoAccess for a unit that shares a register with a unit
+  // already granted (PmuUnit::shares_registers_with). Throws Error when another pmukit tool holds
+  // the machine lock.
   const Verdict& access(const discovery::PmuUnit& unit);
   // Ok, NoDriver or DoesNotFit: whether its counters take these events (no hardware is touched).
   Verdict fit(const discovery::PmuUnit& unit, const std::vector<syntax::EncodedEvent>& events);
@@ -54,6 +58,8 @@ class Preflight {
   const UnitLayout& layout(const discovery::PmuUnit& unit);
   UnitDriver* driver(const discovery::PmuUnit& unit);
   WriteGuard& guard() { return *guard_; }
+  // The machine lock, taken now when no unit's access was checked yet.
+  const MachineLock& lock();
   Machine& machine() { return machine_; }
 
  private:
@@ -65,6 +71,7 @@ class Preflight {
   };
   UnitState& state(const discovery::PmuUnit& unit);
   Verdict check_access(UnitState& s);
+  std::optional<Verdict> shares_with_granted(const discovery::PmuUnit& unit) const;
 
   struct Recovery {
     const discovery::Inventory* inventory = nullptr;
@@ -80,6 +87,7 @@ class Preflight {
   std::unique_ptr<RegisterIo> io_;
   std::unique_ptr<WriteGuard> guard_;
   std::map<const discovery::PmuUnit*, std::unique_ptr<UnitState>> units_;
+  std::set<std::string> granted_;  // names of the units whose access is Ok
 };
 
 }  // namespace pmukit::pmu

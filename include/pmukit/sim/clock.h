@@ -93,6 +93,10 @@ class ClockServer {
   std::filesystem::path path_;
   SimMode mode_;
   ClockPage* page_ = nullptr;
+  // The page's file, locked (flock, exclusive) for the server's life: whether a pmu-sim serves
+  // the page is whether the lock is held, which any process can tell, whatever PID namespace it
+  // or the server runs in (a pid from another namespace names nobody, or somebody else).
+  int lock_fd_ = -1;
 };
 
 }  // namespace pmukit::sim

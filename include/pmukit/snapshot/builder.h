@@ -46,6 +46,7 @@ struct CpuInfo {
   unsigned model = 0;
   unsigned stepping = 0;
   std::string model_name = "Synthetic CPU";
+  std::string flags;  // x86 "flags" line ("fpu ... hypervisor"); none written when empty
   // Arm (/proc/cpuinfo "CPU implementer" / "CPU part")
   unsigned arm_implementer = 0;
   unsigned arm_part = 0;
@@ -93,6 +94,7 @@ class SnapshotBuilder {
 
  private:
   void rewrite_topology_files();
+  void write_cpu_list(const std::filesystem::path& file, const std::vector<int>& cpus);
   void write_file(const std::filesystem::path& file, std::string_view data);
   std::filesystem::path device_dir(const Bdf& bdf) const;
 

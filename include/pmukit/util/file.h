@@ -32,5 +32,8 @@ void write_file(const std::filesystem::path& path, std::string_view data);
 // Parses a Linux cpu list ("0-3,8,10-11"); nullopt on junk, and on more CPUs or CPU numbers
 // than limits::kCpus.
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s);
+// Writes a cpu list as Linux does (bitmap_print_to_pagebuf's "%*pbl"): ascending runs as ranges,
+// "0-3,8,10-11"; `cpus` sorted and unique.
+std::string format_cpu_list(const std::vector<int>& cpus);
 
 }  // namespace pmukit

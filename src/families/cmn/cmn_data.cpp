@@ -143,9 +143,11 @@ void load_cmn_data(const json& c, const std::string& where, std::optional<CmnDat
   for (const auto& f : d.firmware)
     if (!d.part(f.part)) throw Error(fmt::format("{}: cmn firmware entry names unknown part {:#x}", where, f.part));
   for (const auto& p : d.parts)
-    for (const auto& [type, regs] : p.register_values)
+    for (const auto& entry : p.register_values) {  // (clang 14 cannot capture a structured binding)
+      const std::string& type = entry.first;
       if (std::none_of(d.node_types.begin(), d.node_types.end(), [&](const auto& t) { return t.name == type; }))
         throw Error(fmt::format("{}: cmn part {} register_values names unknown node type '{}'", where, p.name, type));
+    }
   out = std::move(d);
 }
 

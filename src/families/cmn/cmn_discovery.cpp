@@ -12,7 +12,6 @@
 #include "pmukit/families/cmn/cmn_walk.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
-#include "pmukit/util/file.h"
 
 namespace pmukit::discovery {
 
@@ -88,12 +87,12 @@ unsigned discover_cmn(Machine& machine, const Topology& topo, const std::vector<
     u.base = loc.base;
     u.size = loc.size;
     u.root_offset = loc.root_offset;
-    u.kernel_pmu = kernel_cmn_pmu(loc.device_dir);
+    u.kernel_pmu = kernel_cmn_pmu(machine, loc.device_dir);
     pu.name = u.kernel_pmu.empty() ? platform::expand_pattern(data.pmu_name, {{"index", std::to_string(index)}})
                                    : u.kernel_pmu;
     ++index;
     if (!loc.device_dir.empty())
-      if (auto node = try_read_int(loc.device_dir / "numa_node"); node && *node >= 0)
+      if (auto node = machine.files().read_int(loc.device_dir / "numa_node"); node && *node >= 0)
         pu.socket = topo.socket_of_node(static_cast<int>(*node)).value_or(-1);
     pu.notes = loc.notes;
     if (loc.usable) walk_region(machine, data, u, pu, inv);

@@ -25,6 +25,11 @@ class Cmn final : public discovery::Family,
   void discover(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {
     discovery::discover_cmn(f.machine, f.topology, f.acpi_devices, inventory);
   }
+  // The configuration region.
+  void footprint(const discovery::PmuUnit& unit, discovery::Footprint& f) const override {
+    const auto& u = *unit.as<discovery::CmnUnit>();
+    f.mmio(u.base, u.size);
+  }
   nlohmann::ordered_json detail_json(const discovery::PmuUnit& unit) const override {
     return discovery::to_json(*unit.as<discovery::CmnUnit>());
   }

@@ -302,6 +302,9 @@ void describe_firmware(Context& ctx, const json& e, const Mesh& m, std::uint64_t
                                          static_cast<char>(root >> 8), static_cast<char>(root)});
     pdev = fmt::format("/sys/devices/platform/{:x}.cmn", base);
     link(ctx, fmt::format("/sys/bus/platform/devices/{:x}.cmn", base), pdev);
+    // A devicetree platform device's resources reach /proc/iomem only when a driver claims them:
+    // arm-cmn does, under the resource's name, the node's name (of_address_to_resource()).
+    if (e.contains("kernel_pmu")) add_iomem(ctx, base, size, fmt::format("cmn@{:x}", base));
   } else {
     ensure_acpi_root(ctx);
     std::string hid = e.contains("hid") ? spec::name(e["hid"], m.where + " hid") : "ARMHC700";

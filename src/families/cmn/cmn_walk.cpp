@@ -88,9 +88,21 @@ class Walker {
     u_.part_name = part_->name;
     u_.revision_name = part_->revision_name(u_.revision);
     node_size_ = part_->node_size;
+    if (u_.root_offset % node_size_ || region_.size() - u_.root_offset < node_size_) {
+      // Checked for the smallest node before the part was known; this part's nodes are larger.
+      problem(fmt::format("root node @{:#x}: not a whole {} KiB node of this part inside the configuration region: "
+                          "not walked",
+                          u_.root_offset, node_size_ / 1024));
+      return false;
+    }
     u_.info_global = read64(u_.root_offset + r::kInfoGlobal);
     u_.multi_dtm = r::MultipleDtmEn::get(u_.info_global);
     u_.device_isolation = r::DeviceIsoEnable::get(u_.info_global);
+    return read_root_children();
+  }
+
+  // The root's child info: how many crosspoints, and where their pointers are in its block.
+  bool read_root_children() {
     std::uint64_t ci = read64(u_.root_offset + r::kChildInfo);
     root_children_ = static_cast<unsigned>(r::ChildCount::get(ci));
     root_ptrs_ = r::ChildPtrOffset::get(ci);
@@ -102,6 +114,10 @@ class Walker {
     if (root_ptrs_ + 8ull * root_children_ > node_size_) {
       problem(fmt::format("root node's child pointers ({} at +{:#x}) leave its {:#x}-byte block: not walked",
                           root_children_, root_ptrs_, node_size_));
+      return false;
+    }
+    if (root_ptrs_ % 8) {  // child pointers are 64-bit registers (por_cfgm_child_pointer_<n>)
+      problem(fmt::format("root node's child pointers are at +{:#x}, not a 64-bit register: not walked", root_ptrs_));
       return false;
     }
     return true;
@@ -188,6 +204,11 @@ class Walker {
     if (count > r::kMaxXpChildren || ptrs + 8ull * count > node_size_) {
       problem(fmt::format("XP {:#x} @{:#x} says {} children at +{:#x}: more than its pointer array holds; none read",
                           u_.nodes[idx].id, off, count, ptrs));
+      return;
+    }
+    if (ptrs % 8) {  // child pointers are 64-bit registers (por_mxp_child_pointer_<n>)
+      problem(fmt::format("XP {:#x} @{:#x} says its child pointers are at +{:#x}, not a 64-bit register; none read",
+                          u_.nodes[idx].id, off, ptrs));
       return;
     }
     if (u_.device_isolation) {

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string_view>
+
 #include "pmukit/access/machine.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
@@ -15,6 +18,7 @@
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
+#include "pmukit/discovery/region_proof.h"
 
 namespace pmukit::discovery {
 
@@ -29,6 +33,7 @@ struct NodeContext {
   const KernelPmus& kernel;
   const platform::CoreSightTable& table;
   const platform::Database& db;
+  const acpi::Iomem& iomem;  // the second source for each page (region_proof.h)
   Inventory& inv;
   std::map<std::string, unsigned> index;  // per name pattern (and node type): probe order
 };
@@ -162,6 +167,47 @@ void add_quirk_notes(const acpi::ApmtNode& n, const CoreSightUnit& cu, const pla
   if (!match.exact && match.implementer)
     pu.notes.push_back(fmt::format("{} product {:#05x} is not in the kernel's table: generic {} PMU", cu.implementer,
                                    cs::PmiidrProduct::get(cu.pmiidr), match.implementer->kernel_module));
+  if (cu.pmiidr == 0)
+    pu.notes.push_back("APMT impl_id, PMIIDR and PMPIDR0-4 are all 0: the implementer is unknown (matches no vendor's "
+                       "table): generic CoreSight PMU");
+  if (n.type == static_cast<std::uint8_t>(acpi::ApmtType::Acpi) && n.acpi_hid().empty())
+    pu.notes.push_back("ACPI-type node with no _HID in its primary instance: it names no ACPI device (the kernel "
+                       "still names the PMU with the empty _HID)");
+}
+
+// The platform device's name in /proc/iomem: current Linux (apmt.c) gives it the node's identifier,
+// arm-cs-arch-pmu.<id>; older kernels (e.g. 6.6) allocated it with PLATFORM_DEVID_AUTO, so it is
+// arm-cs-arch-pmu.<N>.auto with N the kernel's own count. Either names the device that holds `base`.
+std::vector<std::string> platform_device_names(const acpi::Iomem& iomem, const acpi::ApmtNode& n, std::uint64_t base) {
+  const std::string prefix = "arm-cs-arch-pmu.", suffix = ".auto";
+  auto is_auto = [&](const std::string& name) {
+    if (name.size() <= prefix.size() + suffix.size() || !name.starts_with(prefix) || !name.ends_with(suffix))
+      return false;
+    auto digits = std::string_view(name).substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    return std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  std::vector<std::string> names;
+  for (const auto& r : iomem.ranges)
+    if (r.start <= base && base <= r.end && (r.name == n.platform_device() || is_auto(r.name))) names.push_back(r.name);
+  if (names.empty()) names.push_back(n.platform_device());  // named in the refusal
+  return names;
+}
+
+// The APMT says where the pages are; the kernel's platform device holds them as its resources
+// (Linux apmt.c), which /proc/iomem lists under its name: both, or no mapping. Gives the name that
+// proved page 0, the device the kernel's PMU hangs under.
+std::optional<std::string> pages_proven(NodeContext& ctx, const acpi::ApmtNode& n, const std::string& where) {
+  std::string proven;
+  for (auto [name, base] : {std::pair{"page 0", n.base0}, std::pair{"page 1", n.dual_page() ? n.base1 : n.base0}}) {
+    auto names = platform_device_names(ctx.iomem, n, base);
+    if (auto why = platform_region_refusal(ctx.machine, ctx.iomem, names, base, cs::kPageBytes)) {
+      ctx.inv.warnings.push_back(
+          fmt::format("{}: skipped: {} {:#x} not proven, not mapped: {}", where, name, base, *why));
+      return std::nullopt;
+    }
+    if (proven.empty()) proven = names.front();
+  }
+  return proven;
 }
 
 bool add_node(NodeContext& ctx, const acpi::ApmtNode& n) {
@@ -179,7 +225,10 @@ bool add_node(NodeContext& ctx, const acpi::ApmtNode& n) {
       return false;
     }
   }
+  auto platform_device = pages_proven(ctx, n, where);
+  if (!platform_device) return false;
   CoreSightUnit cu = unit_of_node(n);
+  cu.platform_device = *platform_device;
   try {
     read_id_registers(ctx, n, cu);
   } catch (const Error& e) {
@@ -245,7 +294,8 @@ unsigned discover_coresight(Machine& machine, const Topology& topology,
   for (auto& w : apmt.all_warnings()) inv.warnings.push_back(std::move(w));
   auto procs = acpi::processors(acpi_devices);
   auto kernel = read_kernel_pmus(machine);
-  NodeContext ctx{machine, topology, procs, kernel, *soc.coresight, db, inv, {}};
+  auto iomem = acpi::read_iomem(machine);
+  NodeContext ctx{machine, topology, procs, kernel, *soc.coresight, db, iomem, inv, {}};
   for (const auto& n : apmt.nodes) nodes += add_node(ctx, n) ? 1 : 0;
   return nodes;
 }

@@ -1,12 +1,15 @@
 // pmukit -- the CoreSight family: what the core layers reach through its units.
 #include "pmukit/families/coresight/coresight_family.h"
 
+#include <fmt/format.h>
+
 #include "coresight_driver.h"
 #include "coresight_model.h"
 #include "coresight_spec.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/families/coresight/coresight_discovery.h"
 #include "pmukit/families/coresight/coresight_layout.h"
+#include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/families/coresight/nvidia_rcmap.h"
 #include "pmukit/pmu/family_driver.h"
@@ -32,6 +35,15 @@ class CoreSight final : public discovery::Family,
   // Which NVIDIA PCIe PMU and root-port filter bit each root port maps to.
   void finish(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {
     inventory.root_ports = discovery::map_root_ports(f.machine, f.devices, inventory.warnings);
+  }
+  // Its page 0 and (dual-page) page 1, whole (Arm IHI 0091: 4 KB frames).
+  void footprint(const discovery::PmuUnit& unit, discovery::Footprint& f) const override {
+    const auto& u = *unit.as<discovery::CoreSightUnit>();
+    f.mmio(u.base0, regs::coresight::kPageBytes);
+    if (u.base1 != u.base0) f.mmio(u.base1, regs::coresight::kPageBytes);
+  }
+  std::string origin(const discovery::PmuUnit& unit) const override {
+    return fmt::format("APMT node {}", unit.as<discovery::CoreSightUnit>()->apmt_id);
   }
   ojson detail_json(const discovery::PmuUnit& unit) const override {
     const auto& u = *unit.as<discovery::CoreSightUnit>();
@@ -71,6 +83,7 @@ class CoreSight final : public discovery::Family,
   pmu::UnitLayout layout(const discovery::PmuUnit& unit, const platform::Database& db) const override {
     return pmu::coresight_layout(unit, db);
   }
+  bool counters_zero_above_width() const override { return true; }
   std::unique_ptr<pmu::UnitDriver> driver(const pmu::UnitLayout& layout, const platform::Database& db) const override {
     return pmu::make_coresight(layout, db);
   }

@@ -21,6 +21,11 @@ class DesignWare final : public discovery::Family, public pmu::FamilyDriver, pub
   void discover(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {
     discovery::discover_dwc_rasdes(f.machine, f.devices, f.topology, inventory);
   }
+  // The RAS DES capability in the root port's config space.
+  void footprint(const discovery::PmuUnit& unit, discovery::Footprint& f) const override {
+    const auto& u = *unit.as<discovery::DwcUnit>();
+    f.config(&u.root_port, u.vsec_offset, u.vsec_length);
+  }
   ojson detail_json(const discovery::PmuUnit& unit) const override {
     const auto& u = *unit.as<discovery::DwcUnit>();
     ojson regs = ojson::array();

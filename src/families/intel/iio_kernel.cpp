@@ -12,6 +12,7 @@
 #include "pmukit/access/machine.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/util/file.h"
+#include "pmukit/util/limits.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit::discovery {
@@ -32,8 +33,8 @@ struct KernelStack {
 };
 
 // Linux skx_iio_mapping_show prints "%04x:%02x".
-std::optional<KernelStack> parse_die_file(const std::filesystem::path& f, std::string name) {
-  auto line = try_read_line(f);
+std::optional<KernelStack> parse_die_file(const Machine& machine, const std::filesystem::path& f, std::string name) {
+  auto line = machine.files().read_line(f);
   if (!line) return std::nullopt;
   auto parts = split(*line, ':');
   if (parts.size() != 2) return std::nullopt;
@@ -51,14 +52,15 @@ std::map<std::pair<int, unsigned>, KernelStack> read_kernel(const Machine& machi
   auto events = machine.param("events.path");
   for (const auto& e : out.table->stacks) {
     if (!e.pmu) continue;
-    std::string pmu = platform::expand_pattern(out.scheme->pmu_pattern, {{"pmu", std::to_string(*e.pmu)}});
-    std::error_code ec;
-    for (const auto& f : std::filesystem::directory_iterator(events / pmu, ec)) {
-      std::string name = f.path().filename().string();
+    const std::string pmu = iio_pmu_name(*out.scheme, *e.pmu);
+    // Through the machine root, like every other file: confined to it, and seen by --capture.
+    for (const auto& f : machine.files().list(events / pmu, limits::kDirEntries).value_or(std::vector<DirEntry>{})) {
+      const std::string& name = f.name;
       auto die = name.starts_with("die") ? parse_u64(std::string_view(name).substr(3)) : std::nullopt;
       if (!die) continue;
       mapped.insert(*e.pmu);
-      if (auto ks = parse_die_file(f.path(), pmu + "/" + name)) k[{static_cast<int>(*die), *e.pmu}] = *ks;
+      if (auto ks = parse_die_file(machine, events / pmu / name, pmu + "/" + name))
+        k[{static_cast<int>(*die), *e.pmu}] = *ks;
     }
   }
   return k;
@@ -77,6 +79,7 @@ void stacks_from_kernel(const Topology& topo, IioTopology& out,
     st.table_entry = out.table->by_pmu(key.second);
     st.entry = st.table_entry->entry;
     st.pmu = key.second;
+    name_pmus(*out.scheme, st);
     st.name = st.table_entry->name;
     st.source = "Linux " + ks.file;
     st.kernel = fmt::format("{} = {:04x}:{:02x}", ks.file, ks.segment, ks.bus);
@@ -132,7 +135,7 @@ void cross_check_kernel(Machine& machine, const Topology& topo, IioTopology& out
   const auto zero_ok = out.scheme->zero_bus_pmu;
   for (auto& st : out.stacks) {
     if (!st.pmu || !mapped.count(*st.pmu)) continue;
-    std::string pmu = platform::expand_pattern(out.scheme->pmu_pattern, {{"pmu", std::to_string(*st.pmu)}});
+    const std::string& pmu = st.pmu_name;
     seen.insert({st.die, *st.pmu});
     auto it = kernel.find({st.die, *st.pmu});
     if (it == kernel.end()) {

@@ -26,9 +26,17 @@ IioRange range(const json& j, const std::string& where) {
   return r;
 }
 
+// A PCI ID as platform data names one: 0xffff is what config space reads where there is no device
+// (and 0x0000 no vendor), so an entry holding it would match absence.
+std::uint16_t pci_id(const json& j, const std::string& where, bool vendor) {
+  auto v = json_number(j, where);
+  if (v >= 0xffff || (vendor && v == 0)) throw Error(fmt::format("{}: {:#x} is not a PCI ID", where, v));
+  return static_cast<std::uint16_t>(v);
+}
+
 IioLocator locator(const json& j, const std::string& where) {
   IioLocator l;
-  l.device_id = static_cast<std::uint16_t>(json_number(j.at("device"), where + " device"));
+  l.device_id = pci_id(j.at("device"), where + " device", false);
   if (j.contains("dev")) l.dev = number(j["dev"], where + " dev");
   if (j.contains("fn")) l.fn = number(j["fn"], where + " fn");
   return l;
@@ -43,17 +51,15 @@ IioPartRule rule(const json& j, const std::string& where) {
     r.devs = range(j["root_ports"], where + " root_ports");
     if (j.contains("part_by_id"))
       for (const auto& [id, part] : j["part_by_id"].items())
-        r.part_by_id[static_cast<std::uint16_t>(json_number(json(id), where + " part_by_id"))] =
-            number(part, where + " part_by_id");
+        r.part_by_id[pci_id(json(id), where + " part_by_id", false)] = number(part, where + " part_by_id");
     if (r.what.empty()) r.what = "root port";
     return r;
   }
   if (j.contains("bus_offsets")) r.bus_offsets = range(j["bus_offsets"], where + " bus_offsets");
   if (j.contains("devs")) r.devs = range(j["devs"], where + " devs");
   if (j.contains("fn")) r.fn = number(j["fn"], where + " fn");
-  if (j.contains("vendor")) r.vendor = static_cast<std::uint16_t>(json_number(j["vendor"], where + " vendor"));
-  for (const auto& id : j.value("ids", json::array()))
-    r.ids.push_back(static_cast<std::uint16_t>(json_number(id, where + " ids")));
+  if (j.contains("vendor")) r.vendor = pci_id(j["vendor"], where + " vendor", true);
+  for (const auto& id : j.value("ids", json::array())) r.ids.push_back(pci_id(id, where + " ids", false));
   for (const auto& p : j.value("parts", json::array())) r.parts.push_back(number(p, where + " parts"));
   if (r.parts.empty()) throw Error(where + ": a rule that is not a root-port rule needs \"parts\"");
   r.below = j.value("below", false);

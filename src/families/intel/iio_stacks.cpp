@@ -238,6 +238,7 @@ void resolve(Context& c) {
     }
     st.name = st.table_entry->name;
     st.pmu = st.table_entry->pmu;
+    name_pmus(c.s, st);
   }
   for (auto& st : stacks) {
     if (!st.table_entry || !st.table_entry->part_of) continue;
@@ -252,8 +253,19 @@ void resolve(Context& c) {
 
 }  // namespace
 
+std::string iio_pmu_name(const platform::IioMapScheme& scheme, unsigned pmu) {
+  return platform::expand_pattern(scheme.pmu_pattern, {{"pmu", std::to_string(pmu)}});
+}
+
+void name_pmus(const platform::IioMapScheme& scheme, IioStack& st) {
+  if (!st.pmu) return;
+  st.pmu_name = iio_pmu_name(scheme, *st.pmu);
+  if (!scheme.free_running_pattern.empty())
+    st.free_running = platform::expand_pattern(scheme.free_running_pattern, {{"pmu", std::to_string(*st.pmu)}});
+}
+
 const platform::IioMapScheme* iio_scheme_for(const std::optional<CpuIdentity>& cpu) {
-  if (!cpu) return nullptr;
+  if (!cpu || !cpu->x86_identity()) return nullptr;
   const auto& db = platform::Database::builtin();
   const auto* model = db.match_cpu(cpu->vendor, cpu->family, cpu->model);
   return model && !model->iio_map.empty() ? db.iio_map(model->iio_map) : nullptr;

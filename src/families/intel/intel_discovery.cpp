@@ -6,17 +6,19 @@
 
 #include <fmt/format.h>
 
-#include "intel_overlap.h"
+#include "intel_clash.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/msr.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
+#include "pmukit/acpi/devices.h"
 #include "pmukit/families/intel/intel_regs.h"
 #include "pmukit/families/intel/intel_table.h"
 #include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
+#include "pmukit/discovery/region_proof.h"
 
 namespace pmukit::discovery {
 
@@ -31,6 +33,7 @@ constexpr std::uint64_t kPhysLimit = 1ull << 52;    // architectural physical ad
 struct TableLocation {
   IntelTable table;
   std::uint64_t base = 0;
+  int bir = -1;  // PCI tables: the BAR the DVSEC names
 };
 
 // Reads the BAR a PMON DVSEC points at, the way Linux does: from the BAR register in config space.
@@ -84,6 +87,15 @@ std::vector<TableLocation> pci_tables(Machine& machine, const std::vector<pci::D
   std::vector<TableLocation> out;
   for (const auto& d : devices) {
     if (d.vendor_id != kVendorIntel) continue;
+    // The discovery DVSEC is in extended config space: a table device whose config space reads
+    // short (sysfs shows 64 bytes to users other than root; a truncated snapshot) hides every
+    // unit of its tables. Said, not skipped silently.
+    if (d.device_id == kDiscoveryTableDevice && d.config_size < 4096)
+      inv.warnings.push_back(fmt::format("{} ({:04x}:{:04x}, a PMON discovery table device): only {} bytes of its "
+                                         "config space can be read, and its discovery DVSECs are in extended config "
+                                         "space (0x100 and up): the units of its tables are not listed (as root, "
+                                         "sysfs shows all 4096 bytes; a snapshot's config file may be truncated)",
+                                         d.bdf.str(), d.vendor_id, d.device_id, d.config_size));
     for (const auto* cap : d.find_ext(0x23)) {
       if (!cap->dvsec || cap->dvsec->id != kDvsecIdPmon) continue;
       auto& cfg = machine.pci().config(d.bdf);
@@ -92,6 +104,7 @@ std::vector<TableLocation> pci_tables(Machine& machine, const std::vector<pci::D
       if (!addr) continue;
       TableLocation loc;
       loc.base = *addr;
+      loc.bir = bir;
       loc.table.origin = "pci";
       loc.table.device = d.bdf;
       loc.table.source = fmt::format("{} DVSEC @{:#x} BAR{}", d.bdf.str(), cap->offset, bir);
@@ -117,6 +130,9 @@ std::vector<TableLocation> pci_tables(Machine& machine, const std::vector<pci::D
 
 std::vector<TableLocation> msr_tables(Machine& machine, const Topology& topo, std::vector<std::string>& warnings) {
   std::vector<TableLocation> out;
+  // MSRs 0x201e/0x710/0x711 are Intel's: on another vendor's CPU they name nothing.
+  auto identity = read_cpu_identity(machine);
+  if (!identity || identity->vendor != "GenuineIntel") return out;
   std::set<std::uint64_t> seen;
   std::set<std::pair<int, int>> dies;
   for (const auto& [cpu, place] : topo.cpus) {
@@ -150,17 +166,54 @@ std::vector<TableLocation> msr_tables(Machine& machine, const Topology& topo, st
   return out;
 }
 
-// Maps a table once: the whole BAR when its size is known (one mmap), else the global record's
-// page first and then exactly the table's size (two).
-std::unique_ptr<RegisterWindow> map_table(Machine& machine, std::uint64_t base) {
+// Whether sysfs has the function's `resource` file: the kernel's record of its BARs, which an lspci
+// dump replayed offline does not have.
+bool kernel_lists_bars(Machine& machine, const Bdf& bdf) {
+  return machine.files().stat(machine.param("sysfs.path") / "devices" / bdf.str() / "resource", false).has_value();
+}
+
+// Maps a table once, only where it is proven to be: a PCI table through the BAR the kernel lists for
+// the DVSEC's function (its resource file), at the address the BAR register holds -- the whole BAR
+// in one mmap; an MSR table (Intel CPU, the MSR), or a PCI table of an lspci dump, where /proc/iomem
+// does not contradict it: the global record's page first and then exactly the table's size (two).
+// Throws Error saying why not.
+std::unique_ptr<RegisterWindow> map_table(Machine& machine, const TableLocation& loc, const acpi::Iomem& iomem,
+                                          const std::vector<Bdf>& intel_functions) {
   PhysicalMemory& mem = machine.memory();
-  if (auto bar = mem.find_bar(base, kRecordBytes)) {
-    return mem.map(base, std::min(bar->end - base + 1, kMaxTableBytes), false);
+  if (loc.table.origin == "pci" && loc.table.device && kernel_lists_bars(machine, *loc.table.device)) {
+    const auto* bar = kernel_bar(machine, *loc.table.device, loc.bir, loc.base);
+    if (!bar)
+      throw Error(fmt::format("not proven, not mapped: the kernel lists no memory BAR{} at {:#x} for {} (its "
+                              "resource file)",
+                              loc.bir, loc.base, loc.table.device->str()));
+    return mem.map_bar(*bar, 0, std::min(bar->end - bar->start + 1, kMaxTableBytes), false);
   }
-  auto first = mem.map(base, 0x1000, false);
+  // An lspci dump (no sysfs record of the function's BARs) or an MSR: where nothing contradicts it.
+  if (auto why = contradicted_region(machine, iomem, loc.base, kRecordBytes, intel_functions))
+    throw Error("not proven, not mapped: " + *why);
+  if (auto bar = mem.find_bar(loc.base, kRecordBytes)) {
+    return mem.map(loc.base, std::min(bar->end - loc.base + 1, kMaxTableBytes), false);
+  }
+  auto first = mem.map(loc.base, 0x1000, false);
   std::uint64_t need = std::min(table_bytes(first->read64(0)), kMaxTableBytes);
   if (need <= first->size()) return first;
-  return mem.map(base, need, false);
+  return mem.map(loc.base, need, false);
+}
+
+// What a unit's registers must stay out of: the table's BAR (or the table, found through an MSR).
+ClashContext table_extent(Machine& machine, std::uint64_t base, const DecodedTable& decoded, const std::string& source,
+                          const acpi::Iomem* iomem) {
+  ClashContext c;
+  c.iomem = iomem;
+  if (const auto* bar = machine.memory().find_bar(base, kRecordBytes)) {
+    c.table_first = bar->start, c.table_last = bar->end;
+    c.table_name = fmt::format("{} BAR{}", bar->bdf.str(), bar->index);
+  } else {
+    c.table_first = base;
+    c.table_last = base + std::max<std::uint64_t>(decoded.stride_bytes, 8) * (decoded.max_units + 1ull) - 1;
+    c.table_name = "the table of " + source;
+  }
+  return c;
 }
 
 struct UnitContext {
@@ -169,6 +222,9 @@ struct UnitContext {
   const Topology& topo;
   const platform::IntelUncore* platform;
   Inventory& inv;
+  const acpi::Iomem& iomem;                 // what the kernel says the address space holds
+  const std::vector<Bdf>& intel_functions;  // whose BARs an Intel unit's registers may be in
+  ClashContext clash;                       // the current table's
 };
 
 bool pci_device_exists(const std::vector<pci::Device>& devices, const Bdf& bdf) {
@@ -212,6 +268,11 @@ bool place_mmio(UnitContext& ctx, const DecodedUnit& u, const platform::IntelBox
     ctx.inv.warnings.push_back(fmt::format("{}: skipped: box control {:#x} (control +{:#x}, counters +{:#x}) is not "
                                            "aligned for 32-bit controls and 64-bit counters",
                                            where, u.box_ctl, u.ctl_offset, u.ctr_offset));
+    return false;
+  }
+  if (auto why = contradicted_region(ctx.machine, ctx.iomem, u.box_ctl, span, ctx.intel_functions)) {
+    ctx.inv.warnings.push_back(fmt::format("{}: skipped: registers {:#x}..{:#x} not proven: {}", where, u.box_ctl,
+                                           u.box_ctl + span - 1, *why));
     return false;
   }
   auto& mem = ctx.machine.memory();
@@ -341,6 +402,11 @@ void add_units(UnitContext& ctx, const DecodedTable& decoded, IntelTable& table)
       ++table.skipped_units;
       continue;
     }
+    if (auto clash = register_clash(iu, ctx.clash); !clash.empty()) {
+      ctx.inv.warnings.push_back(fmt::format("{}: skipped: {}", where, clash));
+      ++table.skipped_units;
+      continue;
+    }
     PmuUnit pu;
     pu.type_name = bt ? bt->name : "";
     pu.pmu_kind = bt ? bt->pmu_kind : ctx.platform ? ctx.platform->unnamed_pmu : "intel_generic";
@@ -381,14 +447,19 @@ unsigned discover_intel(Machine& machine, const std::vector<pci::Device>& device
   auto from_msr = msr_tables(machine, topology, inventory.warnings);
   locations.insert(locations.end(), from_msr.begin(), from_msr.end());
   std::map<int, int> dies_per_socket;
-  UnitContext ctx{machine, devices, topology, platform, inventory};
+  std::vector<Bdf> intel_functions;
+  for (const auto& d : devices)
+    if (d.vendor_id == kVendorIntel) intel_functions.push_back(d.bdf);
+  const auto iomem = acpi::read_iomem(machine);
+  UnitContext ctx{machine, devices, topology, platform, inventory, iomem, intel_functions, {}};
+  ctx.clash.iomem = &iomem;
   for (auto& loc : locations) {
     IntelTable table = loc.table;
     table.base = loc.base;
     if (table.origin == "pci") table.die = dies_per_socket[table.socket]++;
     std::unique_ptr<RegisterWindow> window;
     try {
-      window = map_table(machine, loc.base);
+      window = map_table(machine, loc, iomem, intel_functions);
     } catch (const Error& e) {
       inventory.warnings.push_back(
           fmt::format("{}: table at {:#x} cannot be read: {}", table.source, loc.base, e.what()));
@@ -411,11 +482,11 @@ unsigned discover_intel(Machine& machine, const std::vector<pci::Device>& device
     table.skipped_units = decoded.skipped;
     table.empty_records = decoded.empty;
     ++tables;
+    ctx.clash = table_extent(machine, loc.base, decoded, table.source, &iomem);
     inventory.intel_tables.push_back(table);
     if (decoded.valid) add_units(ctx, decoded, inventory.intel_tables.back());
   }
   name_units(inventory);
-  warn_overlapping_units(inventory);
   return tables;
 }
 

@@ -1,6 +1,8 @@
 // pmukit -- the Intel uncore family: what the core layers reach through its units.
 #include "pmukit/families/intel/intel_family.h"
 
+#include <fmt/format.h>
+
 #include "iio_spec.h"
 #include "intel_driver.h"
 #include "intel_model.h"
@@ -21,6 +23,31 @@ using ojson = nlohmann::ordered_json;
 // After pci_devices and msrs (a table names its device; an MSR table's pointer is an MSR).
 constexpr snapshot::spec::Section kSpecSections[] = {{"intel_tables", 30, snapshot::spec::write_intel_tables},
                                                      {"intel_iio", 40, snapshot::spec::write_intel_iio}};
+
+regs::intel::AccessType access_type(discovery::RegAccess a) {
+  using regs::intel::AccessType;
+  return a == discovery::RegAccess::Msr ? AccessType::Msr : a == discovery::RegAccess::Mmio ? AccessType::Mmio
+                                                                                              : AccessType::Pci;
+}
+
+// Every register of the box, as wide as intel_regs.h says its access is; an MSR is one register.
+void box_footprint(const discovery::IntelUnit& iu, discovery::Footprint& f) {
+  const auto w = regs::intel::widths(access_type(iu.access));
+  auto add = [&](std::uint64_t at, unsigned bits) {
+    if (iu.access == discovery::RegAccess::Msr) f.msr(iu.msr_cpu, at, 1);
+    else if (iu.access == discovery::RegAccess::Mmio) f.mmio(at, bits / 8);
+    else f.config(iu.pci_device ? &*iu.pci_device : nullptr, at, bits / 8);
+  };
+  add(iu.box_ctl, w.box_ctl);
+  for (auto a : iu.ctl) add(a, w.ctl);
+  for (auto a : iu.ctr) add(a, w.ctr);
+  if (iu.status) add(*iu.status, 64);
+  if (iu.fixed_ctl) add(*iu.fixed_ctl, w.fixed_ctl);
+  if (iu.fixed_ctr) add(*iu.fixed_ctr, w.ctr);
+  // The filter MSR is per box but not in the box's block (SPR CHA filters are 0x10 apart at
+  // 0x200e + ...), so it is compared like any register.
+  if (iu.filter) add(*iu.filter, w.filter);
+}
 
 class Intel final : public discovery::Family,
                     public pmu::FamilyDriver,
@@ -58,9 +85,17 @@ class Intel final : public discovery::Family,
                  {"table_index", u.table_index},
                  {"raw", ojson::array({hex(u.raw[0]), hex(u.raw[1]), hex(u.raw[2])})}};
   }
+  void footprint(const discovery::PmuUnit& unit, discovery::Footprint& f) const override {
+    box_footprint(*unit.as<discovery::IntelUnit>(), f);
+  }
+  std::string origin(const discovery::PmuUnit& unit) const override {
+    const auto& iu = *unit.as<discovery::IntelUnit>();
+    return fmt::format("table {} unit {}", iu.table, iu.table_index);
+  }
   pmu::UnitLayout layout(const discovery::PmuUnit& unit, const platform::Database&) const override {
     return pmu::intel_layout(unit);
   }
+  bool counters_zero_above_width() const override { return true; }
   std::unique_ptr<pmu::UnitDriver> driver(const pmu::UnitLayout& layout, const platform::Database& db) const override {
     return pmu::make_intel_box(layout, db);
   }

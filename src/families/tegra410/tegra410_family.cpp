@@ -25,6 +25,12 @@ class Tegra410 final : public discovery::Family, public pmu::FamilyDriver, publi
   void discover(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {
     discovery::discover_t410_blocks(f.machine, f.acpi_devices, inventory);
   }
+  // Every instance's region and the broadcast region, when userspace sees them.
+  void footprint(const discovery::PmuUnit& unit, discovery::Footprint& f) const override {
+    const auto& u = *unit.as<T410Unit>();
+    for (auto base : u.instance_bases) f.mmio(base, u.region_size);
+    if (u.broadcast_base) f.mmio(*u.broadcast_base, u.region_size);
+  }
   ojson detail_json(const discovery::PmuUnit& unit) const override {
     const auto& u = *unit.as<T410Unit>();
     ojson regs = ojson::object();

@@ -1,9 +1,18 @@
 // Machine: every path is a named parameter under the root; overrides; Bdf parsing.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
 #include "pmukit/access/bdf.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/util/error.h"
+#include "support/test_support.h"
 
 using namespace pmukit;
 
@@ -49,4 +58,31 @@ TEST(Bdf, ParsesAndPrintsLikeLspci) {
   EXPECT_FALSE(Bdf::parse("00:00.8"));
   EXPECT_FALSE(Bdf::parse("zz:00.0"));
   EXPECT_FALSE(Bdf::parse(""));
+}
+
+// A snapshot whose sys/ is this machine's sysfs (a bind mount) reaches live hardware through
+// regular files (a BAR's resourceN is one): every register file there is refused as the live
+// machine's. Run in a child with a mount namespace of its own; skipped where none can be made.
+TEST(Machine, ARegisterFileOnThisMachinesSysfsIsRefused) {
+  test::TempDir dir;
+  const auto root = dir.path() / "m";
+  std::filesystem::create_directories(root / "sys");
+  pid_t child = ::fork();
+  if (child == 0) {
+    if (::unshare(CLONE_NEWNS) != 0 || ::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        ::mount("/sys", (root / "sys").c_str(), nullptr, MS_BIND, nullptr) != 0)
+      ::_exit(77);
+    Machine m(MachineOptions{root});
+    try {
+      m.open_register(root / "sys/devices/system/cpu/online", false);
+    } catch (const Error& e) {
+      ::_exit(std::string(e.what()).find("a file of this machine's sysfs or procfs") != std::string::npos ? 0 : 2);
+    }
+    ::_exit(1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == 77) GTEST_SKIP() << "no mount namespace here";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: opened as a register file; 2: refused for another reason";
 }

@@ -100,8 +100,12 @@ TEST(CmnDiscovery, AcpiCmn600HasItsRootNodeAsASecondResource) {
 }
 
 TEST(CmnDiscovery, DevicetreeNodes) {
-  Discovered d(arm(json::array({mesh({{"compatible", "arm,cmn-700"}}),
-                                mesh({{"compatible", "arm,cmn-600"}, {"base", "0x60000000"}, {"part", "0x434"}})})));
+  // The loaded arm-cmn driver claims the region: /proc/iomem names it after the node, the second
+  // source that proves it (without it, the node's reg alone is not mapped).
+  Discovered d(arm(json::array(
+      {mesh({{"compatible", "arm,cmn-700"}, {"kernel_pmu", "arm_cmn_0"}}),
+       mesh(
+           {{"compatible", "arm,cmn-600"}, {"base", "0x60000000"}, {"part", "0x434"}, {"kernel_pmu", "arm_cmn_1"}})})));
   const auto* u = cmn(d, "arm_cmn_0");
   ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->firmware, "devicetree /cmn@50000000");
@@ -113,6 +117,11 @@ TEST(CmnDiscovery, DevicetreeNodes) {
   ASSERT_NE(u600, nullptr);
   EXPECT_FALSE(u600->as<CmnUnit>()->walked);
   EXPECT_TRUE(noted(*u600, "has no arm,root-node property")) << u600->notes.front();
+  Discovered unclaimed(arm(json::array({mesh({{"compatible", "arm,cmn-700"}})})));
+  const auto* pu = unclaimed.unit("arm_cmn_0");
+  ASSERT_NE(pu, nullptr);
+  EXPECT_FALSE(pu->as<CmnUnit>()->walked);
+  EXPECT_TRUE(noted(*pu, "not proven, not mapped")) << pu->notes.front();
 }
 
 TEST(CmnDiscovery, NamesFollowTheKernelPmuOrTheOrderFound) {

@@ -32,11 +32,13 @@ class Image : public discovery::CmnRegion {
 
   std::uint64_t size() const override { return kSize; }
   std::uint64_t read64(std::uint64_t off) const override {
+    EXPECT_EQ(off % 8, 0u) << std::hex << "a 64-bit read @0x" << off << " not on a 64-bit register";
     check(off);
     auto it = regs.find(off);
     return it == regs.end() ? 0 : it->second;
   }
   std::uint32_t read32(std::uint64_t off) const override {
+    EXPECT_EQ(off % 4, 0u) << std::hex << "a 32-bit read @0x" << off << " not on a 32-bit register";
     check(off);
     auto it = regs.find(off & ~7ull);
     return it == regs.end() ? 0 : static_cast<std::uint32_t>(it->second >> (8 * (off & 4)));
@@ -181,6 +183,26 @@ TEST(CmnWalk, HugeChildCounts) {
   array.img.regs[0x80] = 0x3f00'0064;  // 100 pointers from +0x3f00 run past the 16 KiB block
   array.walk();
   EXPECT_FALSE(array.u.walked);
+}
+
+// Found by fuzz/cmn_walk: a child-info register placing the pointer array at +0xc made the walk
+// read a 64-bit register at an address no register starts at. Both arrays are checked now.
+TEST(CmnWalk, ChildPointerArraysOffTheirRegistersAreNotRead) {
+  Mesh root;
+  root.img.regs[0x80] = 0x000c'0002;  // 2 crosspoints, pointers at +0xc
+  root.walk();
+  EXPECT_FALSE(root.u.walked);
+  EXPECT_NE(root.all().find("root node's child pointers are at +0xc, not a 64-bit register: not walked"),
+            std::string::npos)
+      << root.all();
+  Mesh xp;
+  xp.img.regs[0x10080] = 0x0104'0002;  // XP 0: 2 children, pointers at +0x104
+  xp.walk();
+  EXPECT_TRUE(xp.u.walked);
+  EXPECT_FALSE(xp.img.read_block(0x14000));
+  EXPECT_NE(xp.all().find("XP 0x0 @0x10000 says its child pointers are at +0x104, not a 64-bit register; none read"),
+            std::string::npos)
+      << xp.all();
 }
 
 TEST(CmnWalk, ExternalIsolatedAndZeroPointersAreNeverRead) {

@@ -1,11 +1,17 @@
 // CoreSight discovery through the APMT: identification (impl_id > PMIIDR > PMPIDR), kernel names
 // for every backend, sockets from processor affinity (processor and container), the RC# from the
 // kernel PMU, and bad input (broken APMT, unmappable pages, unknown UIDs) as warnings.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
 #include "discovered.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/families/coresight/coresight_discovery.h"
@@ -192,4 +198,45 @@ TEST(CoreSight, UnmappablePageAndUnknownTypeAreSkippedWithWarnings) {
 TEST(CoreSight, KernelNameDisagreementIsReported) {
   Discovered t(arm(json::array({node(0, "mc", "0x20000000", "0x2cf0036b", {{"kernel_pmu", "nvidia_scf_pmu_7"}})})));
   EXPECT_TRUE(t.warned("the kernel registered it as nvidia_scf_pmu_7, pmukit names it nvidia_scf_pmu_0"));
+}
+
+// Linux 6.6's apmt.c allocated the platform device with PLATFORM_DEVID_AUTO, so /proc/iomem and
+// sysfs name it arm-cs-arch-pmu.<N>.auto, N counted by the kernel (not the APMT node id); current
+// Linux names it arm-cs-arch-pmu.<node id>. A machine with the older names is discovered the same:
+// its pages are proven by the .auto ranges and the kernel PMUs found under those devices.
+TEST(CoreSight, KernelsThatNameTheDeviceAutoProveThePagesToo) {
+  namespace fs = std::filesystem;
+  test::TempDir dir;
+  fs::path root = dir.path() / "m";
+  snapshot::build_bundled("grace-2s", root);
+  auto renamed = [](int id) { return fmt::format("arm-cs-arch-pmu.{}.auto", 20 - id); };
+  std::string iomem;
+  {
+    std::ifstream in(root / "proc/iomem");
+    iomem.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  for (int id = 9; id >= 0; --id) {
+    std::string old = fmt::format("arm-cs-arch-pmu.{}", id);
+    for (auto at = iomem.find(old + "\n"); at != std::string::npos; at = iomem.find(old + "\n"))
+      iomem.replace(at, old.size(), renamed(id));
+    fs::rename(root / "sys/devices/platform" / old, root / "sys/devices/platform" / renamed(id));
+  }
+  std::ofstream(root / "proc/iomem") << iomem;
+  for (const auto& link : fs::directory_iterator(root / "sys/bus/event_source/devices")) {
+    std::string target = fs::read_symlink(link.path()).string();
+    auto at = target.find("arm-cs-arch-pmu.");
+    if (at == std::string::npos) continue;
+    auto end = target.find('/', at);
+    int id = std::stoi(target.substr(at + 16, end - at - 16));
+    fs::remove(link.path());
+    fs::create_symlink(target.substr(0, at) + renamed(id) + target.substr(end), link.path());
+  }
+  Machine m(MachineOptions{.root = root});
+  auto r = families::discover(m);
+  ASSERT_EQ(r.inventory.units.size(), 10u) << (r.inventory.warnings.empty() ? "" : r.inventory.warnings.front());
+  for (const auto& u : r.inventory.units) {
+    const auto& c = *u.as<CoreSightUnit>();
+    EXPECT_TRUE(c.platform_device.ends_with(".auto")) << c.platform_device;
+    EXPECT_EQ(c.kernel_pmu, u.name);  // found under the .auto device
+  }
 }

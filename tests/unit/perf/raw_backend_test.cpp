@@ -15,6 +15,7 @@
 #include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "pmukit/util/file.h"
+#include "support/sim_process.h"
 #include "support/test_support.h"
 
 using namespace pmukit;
@@ -124,6 +125,7 @@ TEST(RawPerfBackend, AutoMultiplexesDirectlyWhatOutnumbersTheCounters) {
   families::build_bundled("t410-2s", root);
   write_file(root / "sys/bus/event_source/devices/nvidia_ucf_pmu_0/type",
              read_file(Machine::live().param("events.path") / "msr" / "type"));
+  test::SimProcess sim(root);  // a static snapshot is never programmed: auto would take perf
   std::vector<std::string> args{"--snapshot", root.string(), "--live-perf"};
   for (int i = 0; i < 12; ++i) args.insert(args.end(), {"-e", fmt::format("nvidia_ucf_pmu_0/config=0,name=e{}/", i)});
   args.insert(args.end(), {"--duration", "0.1", "-j"});

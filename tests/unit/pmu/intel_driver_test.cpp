@@ -224,7 +224,7 @@ TEST(IntelDriver, OneMachineOneSession) {
     rig.session({{rig.unit("uncore_imc_1"), {ev(0xcf05)}}});
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("another pmu-raw"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("another test_pmu (pid "), std::string::npos) << e.what();
   }
 }
 

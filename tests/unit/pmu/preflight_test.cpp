@@ -100,13 +100,13 @@ TEST(Preflight, EachBlockIsMappedAndEachRegisterSavedOnceForTheWholeRun) {
 
 TEST(Preflight, NothingIsSavedWithoutTheMachineLock) {
   Rig rig;
-  MachineLock other(*rig.machine);  // another pmu-raw is programming this machine
+  MachineLock other(*rig.machine);  // another program holds the lock
   pmu::Preflight pf(*rig.machine, platform::Database::builtin());
   try {
     pf.access(rig.unit("uncore_imc_0"));
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("another pmu-raw"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("another test_pmu (pid "), std::string::npos) << e.what();
   }
   EXPECT_EQ(pf.guard().saved(), 0u);
 }

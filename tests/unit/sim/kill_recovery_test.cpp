@@ -20,6 +20,7 @@
 #include "pmukit/pmu/unit_layout.h"
 #include "pmukit/sim/clock.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/file.h"
 #include "support/bundled_rig.h"
 #include "support/sim_process.h"
 #include "support/test_support.h"
@@ -58,7 +59,8 @@ void kill_and_recover(const std::string& machine, const std::vector<std::string>
     auto again = next == Next::RecoverCommand ? test::run_tool("pmu-raw", rig.args({"--recover"}))
                                               : test::run_tool("pmu-raw", rig.args(run));
     ASSERT_EQ(again.status, 0) << again.err;
-    EXPECT_NE(again.err.find(" registers from a run killed before it could restore them (pid "), std::string::npos)
+    EXPECT_NE(again.err.find(" registers from a run killed before it could restore them (pmu-raw, pid "),
+              std::string::npos)
         << again.err;
     EXPECT_FALSE(std::filesystem::exists(journal));
     EXPECT_EQ(rig.image_change(), "");
@@ -209,7 +211,8 @@ TEST(KillRecovery, YitianLaneEventProgrammedByRotationIsTurnedOff) {
   auto next =
       test::run_tool("pmu-raw", rig.args({"-e", "dwc_rootport_3018/eventid=0x700,type=1,lane=0/", "--duration", "1"}));
   ASSERT_EQ(next.status, 0) << next.err;
-  EXPECT_NE(next.err.find(" registers from a run killed before it could restore them (pid "), std::string::npos)
+  EXPECT_NE(next.err.find(" registers from a run killed before it could restore them (pmu-raw, pid "),
+            std::string::npos)
       << next.err;
   EXPECT_EQ(rig.image_change(), "");
   for (const auto& e : lanes) EXPECT_EQ(lane_event_moves(rig, rp, e), 0u) << "lane " << e.lane;
@@ -253,4 +256,34 @@ TEST(KillRecovery, RecoverWithoutAJournal) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.err.find("nothing to recover"), std::string::npos) << r.err;
   EXPECT_EQ(rig.image_change(), "");
+}
+
+// pmu-raw as pid 1 of a PID namespace (as in a container), killed after 5 register writes (the
+// test hook; pid 1 of a namespace ignores its own SIGKILL, so there the hook ends it with
+// _exit(137), which runs no restore either): its journal names pid 1, which out here is init. The
+// next `pmu-raw --recover` holds the lock the killed run held, so it knows that run is gone, and
+// restores every register. Skipped where PID namespaces cannot be made (no unshare(1), or no
+// privilege for CLONE_NEWPID).
+TEST(KillRecovery, PidOneOfAPidNamespace) {
+  if (test::run_program("unshare", {"--pid", "--fork", "--mount-proc", "true"}).status != 0)
+    GTEST_SKIP() << "unshare --pid --fork --mount-proc: PID namespaces are not available here";
+  test::BundledRig rig("spr-2s");
+  test::SimProcess sim(rig.root);
+  std::vector<std::string> a{"PMUKIT_TEST_KILL_AFTER_WRITES=5",         "unshare", "--pid", "--fork", "--mount-proc",
+                             std::string(PMUKIT_TOOLS_DIR) + "/pmu-raw"};
+  for (auto& w : rig.args({"-e", "uncore_imc/cas_count_read/", "--duration", "1"})) a.push_back(w);
+  auto killed = test::run_program("env", a);
+  ASSERT_EQ(killed.status, 128 + SIGKILL) << killed.err;
+  ASSERT_TRUE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
+  EXPECT_NE(read_file(rig.root / "run/pmukit.journal").find("\npid 1\n"), std::string::npos);
+  ASSERT_NE(rig.image_change(), "");
+  for (const auto& next : {std::vector<std::string>{"--recover"}}) {
+    auto again = test::run_tool("pmu-raw", rig.args(next));
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.err.find(" registers from a run killed before it could restore them (pmu-raw, pid 1)"),
+              std::string::npos)
+        << again.err;
+  }
+  EXPECT_EQ(rig.image_change(), "");
+  EXPECT_FALSE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
 }

@@ -47,7 +47,12 @@ struct IioDeviceMap {
   std::string error;  // why there is no PMU or part (empty when mapped)
 };
 
-// How `device` is seen by the IIO PMUs. `inventory` (may be null) supplies discovered IIO units.
+// How every one of `devices` (sorted by address, as pci::scan gives them) is seen by the IIO PMUs,
+// in their order: each device's anchor, stack and unit looked up in indexes built once, so N
+// devices cost O(N log N). `inventory` (may be null) supplies discovered IIO units.
+std::vector<IioDeviceMap> map_iio_devices(const std::vector<pci::Device>& devices, const IioTopology& topology,
+                                          const Inventory* inventory);
+// The same for one device (the indexes built for it alone).
 IioDeviceMap map_iio_device(const pci::Device& device, const std::vector<pci::Device>& devices,
                             const IioTopology& topology, const Inventory* inventory);
 

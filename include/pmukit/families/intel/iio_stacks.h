@@ -37,6 +37,8 @@ struct IioStack {
   const platform::IioStackEntry* table_entry = nullptr;  // null: an entry the table does not list
   std::optional<std::size_t> parent;                     // index of the stack a part_of bus belongs to
   std::optional<unsigned> pmu;                           // IIO PMU number (uncore_iio_<pmu>)
+  std::string pmu_name;                                  // "uncore_iio_2"; "" without a PMU of its own
+  std::string free_running;                              // "uncore_iio_free_running_2"; "" when none
   std::string name;                                      // "PCIe0"
   std::string source;                                    // the register it was read from
   std::string kernel;                                    // "uncore_iio_2/die0 = 0000:15" when Linux has it
@@ -51,6 +53,9 @@ struct IioTopology {
   std::vector<std::string> warnings;
   std::uint64_t config_reads = 0;  // config-space reads this mapping made (each register once)
 };
+
+// The name of IIO PMU number `pmu` in this scheme ("uncore_iio_2"): what a stack's pmu_name holds.
+std::string iio_pmu_name(const platform::IioMapScheme& scheme, unsigned pmu);
 
 // The IIO mapping scheme of this machine's CPU model (cpus.json iio_map), null when it has none.
 const platform::IioMapScheme* iio_scheme_for(const std::optional<CpuIdentity>& cpu);

@@ -13,6 +13,9 @@ namespace pmukit::regs::intel {
 // ---- Finding the table ----
 constexpr std::uint16_t kVendorIntel = 0x8086;
 constexpr std::uint16_t kDvsecIdPmon = 0x0001;  // DVSEC ID (dword at cap+0x8, bits 15:0)
+// The device Linux looks for the discovery DVSEC on first (uncore_discovery.h
+// UNCORE_DISCOVERY_TABLE_DEVICE); the DVSEC is in its extended config space (0x100 and up).
+constexpr std::uint16_t kDiscoveryTableDevice = 0x09a7;
 constexpr unsigned kDvsecIdOffset = 0x8;
 constexpr unsigned kDvsecBirOffset = 0xc;  // bits 2:0 = BIR; any other bit set: reject
 constexpr std::uint32_t kDvsecBirMask = 0x7;

@@ -1,0 +1,224 @@
+// pmukit -- running metrics.
+#include "pmukit/counting/metric_runner.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "pmukit/perf/event_set.h"
+#include "pmukit/syntax/event_parser.h"
+#include "pmukit/util/error.h"
+
+namespace pmukit::counting {
+
+namespace {
+
+// "armv8_pmuv3_%u" as a user reads it: armv8_pmuv3_N.
+std::string core_pmu_shown(const std::string& pattern) {
+  auto at = pattern.find("%u");
+  return at == std::string::npos ? pattern : pattern.substr(0, at) + "N" + pattern.substr(at + 2);
+}
+
+// The count of each of the metric's variables, into `counts`: the sum of its specs' rows (of one
+// socket, or of all with socket < 0). Not cleared: other instances' variables left in it are
+// ignored by the evaluation, and a key kept is a node not allocated again next window.
+void variable_counts(const MetricInstance& inst, const std::vector<Row>& rows, int socket,
+                     std::map<std::string, double>& counts) {
+  for (const auto& [variable, specs] : inst.specs) {
+    double sum = 0;  // a variable bound to several events is their sum (the four CCLA nodes)
+    for (std::size_t s : specs)
+      for (const auto& r : rows)
+        if (r.spec == s && (socket < 0 || r.socket == socket)) sum += static_cast<double>(r.count);
+    counts[variable] = sum;
+  }
+}
+
+// Text rewritten in place: within its capacity, no allocation.
+template <class... Args>
+void set_text(std::string& to, fmt::format_string<Args...> format, Args&&... args) {
+  to.clear();
+  fmt::format_to(std::back_inserter(to), format, std::forward<Args>(args)...);
+}
+
+// The next row of `out` (reused when it is there from the last window), at `used`.
+MetricRow& next_row(MetricScratch& out, std::size_t& used) {
+  if (used == out.rows.size()) out.rows.emplace_back();
+  return out.rows[used++];
+}
+
+void set_value(MetricRow& m, const metrics::Evaluation& e) {
+  m.value = e.value;
+  m.valid = e.valid;
+}
+
+// A --per-device or --per-stack instance: one row under its own group, or why it has no value.
+void own_row(const MetricInstance& inst, const std::vector<Row>& rows, std::uint64_t window_ns,
+             const std::map<std::string, double>& parameters, MetricScratch& out, MetricRow& m) {
+  m.group = inst.group;
+  if (inst.label.empty())
+    m.name = inst.metric->name();
+  else
+    set_text(m.name, "{} ({})", inst.metric->name(), inst.label);
+  m.metric = inst.metric;
+  m.pmu = inst.pmu;
+  m.socket = inst.socket;
+  m.unit = inst.metric->unit();
+  m.detail = inst.detail;
+  m.reason = inst.reason;
+  m.value = 0;
+  m.valid = false;
+  if (!inst.reason.empty()) return;
+  variable_counts(inst, rows, inst.socket, out.counts);
+  set_value(m, inst.metric->evaluate(out.counts, static_cast<double>(window_ns), parameters, out.inputs));
+}
+
+// A variable bound to several events (the guide's four CCLA nodes): the metric of each event
+// alone, the other variables as counted, after the summed row (at out.rows[summed]). Named by the
+// event's terms.
+void add_member_rows(const MetricInstance& inst, const std::vector<Row>& rows, std::uint64_t window_ns,
+                     const std::map<std::string, double>& parameters, std::size_t summed, MetricScratch& out,
+                     std::size_t& used) {
+  for (const auto& [variable, specs] : inst.specs) {
+    if (specs.size() < 2) continue;
+    for (std::size_t s : specs) {
+      const int socket = out.rows[summed].socket;
+      variable_counts(inst, rows, socket, out.counts);
+      double& count = out.counts[variable];
+      count = 0;
+      std::string_view name;
+      for (const auto& r : rows)
+        if (r.spec == s && (socket < 0 || r.socket == socket)) count += static_cast<double>(r.count), name = r.event;
+      auto e = inst.metric->evaluate(out.counts, static_cast<double>(window_ns), parameters, out.inputs);
+      MetricRow& m = next_row(out, used);  // may move the rows: the summed one is named by index
+      const MetricRow& sum = out.rows[summed];
+      m.group = sum.group, m.metric = sum.metric, m.pmu = sum.pmu, m.socket = sum.socket, m.unit = sum.unit;
+      m.detail = sum.detail, m.reason = sum.reason;
+      auto slash = name.find('/');
+      set_text(m.name, "{} ({})", inst.metric->name(),
+               slash == std::string_view::npos ? name : name.substr(0, name.size() - 1));
+      set_value(m, e);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> split_metric_list(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& arg : args) {
+    bool in_terms = false;  // between NAME/ and the closing /
+    std::string item;
+    for (char c : arg) {
+      if (c == ',' && !in_terms) {
+        if (!item.empty()) out.push_back(std::move(item));
+        item.clear();
+        continue;
+      }
+      if (c == '/') in_terms = !in_terms;
+      item += c;
+    }
+    if (!item.empty()) out.push_back(std::move(item));
+  }
+  return out;
+}
+
+MetricInstance bind_metric(const metrics::Metric& metric, const std::string& pmu, const std::string& extra,
+                           std::vector<syntax::EventSpec>& specs) {
+  MetricInstance inst;
+  inst.metric = &metric;
+  inst.pmu = pmu;
+  for (const auto& b : metric.events())
+    for (const auto& ev : b.events) {
+      std::string text = fmt::format("{}/{}{}{}/", pmu, ev, extra.empty() ? "" : ",", extra);
+      std::size_t index = specs.size();
+      for (std::size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].text == text) index = i;
+      if (index == specs.size()) specs.push_back(syntax::parse_event_list(text).at(0));
+      inst.specs[b.variable].push_back(index);
+    }
+  return inst;
+}
+
+std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
+                                              const std::vector<std::string>& pmus,
+                                              std::vector<syntax::EventSpec>& specs) {
+  std::vector<MetricInstance> out;
+  for (const auto& arg : split_metric_list(args)) {
+    std::string name = arg, extra;
+    if (auto slash = arg.find('/'); slash != std::string::npos) {
+      name = arg.substr(0, slash);
+      extra = arg.substr(slash + 1);
+      if (extra.empty() || extra.back() != '/') throw UsageError(fmt::format("-M '{}': expected NAME/TERMS/", arg));
+      extra.pop_back();
+    }
+    const metrics::Metric* m = catalog.find(name);
+    if (!m) throw UsageError(fmt::format("-M '{}': no such metric (pmu-raw --list-metrics lists them)", name));
+    for (const auto& term : m->spec().required_terms)
+      if (extra.find(term + "=") == std::string::npos)
+        throw UsageError(
+            fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term, name, term));
+    std::size_t before = out.size();
+    for (const auto& pmu : pmus)
+      if (m->applies_to(pmu)) out.push_back(bind_metric(*m, pmu, extra, specs));
+    if (out.size() == before && perf::is_core_pmu_name(m->pmu()))
+      throw Error(fmt::format("-M '{}': a core metric, counted through the kernel's perf on the CPU's core PMU ({}), "
+                              "and this machine's kernel has none (no core PMU driver, or a virtual machine without "
+                              "a virtual PMU)",
+                              name, core_pmu_shown(m->pmu())));
+    if (out.size() == before)
+      throw UsageError(fmt::format("-M '{}': it counts on {} PMUs, and this machine has none", name, m->pmu()));
+  }
+  return out;
+}
+
+void evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
+                      std::uint64_t window_ns, const std::map<std::string, double>& parameters, bool per_socket,
+                      MetricScratch& out) {
+  auto& sockets = out.sockets;  // sorted, each once
+  sockets.clear();
+  if (per_socket)
+    for (const auto& r : rows)
+      if (r.socket >= 0 && std::find(sockets.begin(), sockets.end(), r.socket) == sockets.end())
+        sockets.push_back(r.socket);
+  std::sort(sockets.begin(), sockets.end());
+  if (sockets.empty()) sockets.push_back(-1);
+  std::size_t used = 0;
+  for (const auto& inst : instances) {
+    if (!inst.group.empty()) {
+      own_row(inst, rows, window_ns, parameters, out, next_row(out, used));
+      continue;
+    }
+    for (int socket : sockets) {
+      variable_counts(inst, rows, socket, out.counts);
+      auto e = inst.metric->evaluate(out.counts, static_cast<double>(window_ns), parameters, out.inputs);
+      const std::size_t at = used;
+      MetricRow& m = next_row(out, used);
+      if (socket >= 0)
+        set_text(m.group, "S{}", socket);
+      else
+        m.group.clear();
+      set_text(m.name, "{} ({})", inst.metric->name(), inst.pmu);
+      m.metric = inst.metric;
+      m.pmu = inst.pmu;
+      m.socket = socket;
+      m.unit = inst.metric->unit();
+      m.detail.clear();
+      m.reason.clear();
+      set_value(m, e);
+      add_member_rows(inst, rows, window_ns, parameters, at, out, used);
+    }
+  }
+  out.rows.resize(used);
+}
+
+std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
+                                        std::uint64_t window_ns, const std::map<std::string, double>& parameters,
+                                        bool per_socket) {
+  MetricScratch out;
+  evaluate_metrics(instances, rows, window_ns, parameters, per_socket, out);
+  return std::move(out.rows);
+}
+
+}  // namespace pmukit::counting

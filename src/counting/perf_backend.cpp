@@ -1,0 +1,98 @@
+// pmukit -- perf_event_open counting through pmukit::perf::EventSet (one read(2) per group).
+#include "perf_backend.h"
+
+#include <set>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "pmukit/perf/event_set.h"
+
+namespace pmukit::counting {
+
+namespace {
+
+struct SocketSet {
+  int socket = -1;  // -1: every CPU the PMUs name (one set for all sockets)
+  std::unique_ptr<perf::EventSet> set;
+  std::vector<perf::EventCount> last;
+  std::vector<perf::EventCount> now;  // the latest read; it and `last` trade places after each read
+};
+
+class PerfBackend : public Backend {
+ public:
+  PerfBackend(Machine& machine, std::vector<syntax::EventSpec> specs, std::vector<std::size_t> spec_index,
+              bool per_socket, const discovery::Topology& topo)
+      : specs_(std::move(specs)), spec_index_(std::move(spec_index)) {
+    auto bound = perf::bind_events(machine, specs_);
+    if (per_socket && !topo.packages().empty()) {
+      for (int p : topo.packages()) {
+        perf::CountOptions opts;
+        for (const auto& [cpu, place] : topo.cpus)
+          if (place.package == p) opts.cpus.push_back(cpu);
+        sets_.push_back({p, std::make_unique<perf::EventSet>(machine, bound, opts), {}, {}});
+      }
+    } else {
+      sets_.push_back({-1, std::make_unique<perf::EventSet>(machine, bound, perf::CountOptions{}), {}, {}});
+    }
+    for (const auto& b : bound) pmus_.insert(b.counter.pmu);
+  }
+
+  void start() override {
+    for (auto& s : sets_) {
+      s.set->reset();
+      s.last = s.set->read();
+    }
+    for (auto& s : sets_) s.set->enable();
+  }
+  void stop() override {
+    for (auto& s : sets_) s.set->disable();
+  }
+
+  void read(std::uint64_t, std::vector<Row>& rows) override {
+    for (auto& s : sets_) {
+      auto& now = s.now;
+      s.set->read(now);
+      const auto& events = s.set->events();
+      for (std::size_t i = 0; i < now.size(); ++i) {
+        const auto &c = now[i], &p = s.last[i];
+        Row r;
+        r.spec = spec_index_[events[i].spec];
+        r.event = events[i].counter.name;  // the set's own strings: they outlive every read
+        r.pmu = events[i].counter.pmu;
+        r.socket = s.socket;
+        r.enabled_ns = c.time_enabled - p.time_enabled;
+        r.running_ns = c.time_running - p.time_running;
+        // Scale the interval's own counts for multiplexing, as perf stat -I does.
+        r.raw = c.raw - p.raw;
+        scale_row(r);
+        r.scale = events[i].counter.scale;
+        r.unit = events[i].counter.unit;
+        r.backend = "perf";
+        rows.push_back(std::move(r));
+      }
+      s.last.swap(now);  // both keep their storage for the next read
+    }
+  }
+
+  std::vector<std::string> notes() const override {
+    return {fmt::format("perf_event_open ({} kernel PMU{}: {})", pmus_.size(), pmus_.size() == 1 ? "" : "s",
+                        fmt::join(pmus_, ", "))};
+  }
+
+ private:
+  std::vector<syntax::EventSpec> specs_;
+  std::vector<std::size_t> spec_index_;
+  std::vector<SocketSet> sets_;
+  std::set<std::string> pmus_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_perf_backend(Machine& machine, std::vector<syntax::EventSpec> specs,
+                                           std::vector<std::size_t> spec_index, bool per_socket,
+                                           const discovery::Topology& topology) {
+  return std::make_unique<PerfBackend>(machine, std::move(specs), std::move(spec_index), per_socket, topology);
+}
+
+}  // namespace pmukit::counting

@@ -1,0 +1,25 @@
+# Ctrl-C during `pmu-raw -I` on this machine's real perf PMUs (the software PMU every kernel has):
+# one last, partial interval is printed, as perf stat -I prints it, and no second one after it
+# (there was: the interrupted wait printed the partial interval, and the end of the run printed
+# the microseconds between that print and the counters' stop as one more). The interval is long,
+# so every row printed is the partial one.
+. "$(dirname "$0")/common.sh"
+
+interrupted() {
+  "$BIN/pmu-raw" -e cpu-clock -e software/config=3,name=cs/ -I 600000 -x, "$@" > "$T/out" 2> "$T/err" &
+  local pid=$!
+  # Signals are caught from before the backend is announced (pmu-raw/counting.cpp).
+  for ((i = 0; i < 6000; i++)); do grep -q 'perf_event_open' "$T/err" && break; sleep 0.01; done
+  grep -q 'perf_event_open' "$T/err"
+  kill -INT "$pid"
+  wait "$pid"
+}
+
+for extra in "" "--interval-count 3"; do
+  # shellcheck disable=SC2086 # the options are words
+  interrupted $extra
+  cat "$T/out"
+  test "$(grep -c ',cpu-clock' "$T/out")" -eq 1
+  test "$(grep -c ',cs' "$T/out")" -eq 1
+  test "$(wc -l < "$T/out")" -eq 2
+done
