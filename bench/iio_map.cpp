@@ -44,7 +44,7 @@ std::size_t map_all(Machine& m, const std::vector<pci::Device>& devices, const d
   const auto* scheme = discovery::iio_scheme_for(discovery::read_cpu_identity(m));
   auto t = discovery::read_iio_topology(m, devices, topo, *scheme);
   std::size_t mapped = 0;
-  for (const auto& d : devices) mapped += !discovery::map_iio_device(d, devices, t, inv).parts.empty();
+  for (const auto& r : discovery::map_iio_devices(devices, t, inv)) mapped += !r.parts.empty();
   mapping_reads = t.config_reads;
   return mapped;
 }

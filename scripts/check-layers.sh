@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # Layer rank, one per row of docs/architecture.md's table: a file may include pmukit/<layer>/
 # headers of its own layer or of a lower rank (a row above) only. util is a row of its own: every
 # layer builds on it, so it can share a row with none.
-ranks="util=0 regs=1 syntax=1 access=2 platform=2 pci=3 acpi=3 discovery=4 snapshot=5 pmu=5 perf=5 events=6 metrics=6 sim=6"
+ranks="util=0 regs=1 syntax=1 access=2 platform=2 pci=3 acpi=3 discovery=4 snapshot=5 pmu=5 perf=5 events=6 metrics=6 sim=6 counting=7"
 status=0
 grep -rHo '#include "pmukit/[a-z_]*/[a-z_./]*"' include/pmukit src |
   awk -v ranks="$ranks" '

@@ -19,6 +19,9 @@ int iio_socket_of_die(const Topology& topo, int die);
 int iio_socket_fallback(const Topology& topo, const pci::Device& locator, int order,
                         std::vector<std::string>& warnings);
 
+// The stack's PMU names (pmu_name, free_running) from its PMU number.
+void name_pmus(const platform::IioMapScheme& scheme, IioStack& stack);
+
 // Linux uncore_iio_<n>/die<x> files (segment:bus): cross-checked against the stacks read from
 // config space, or, when config space could not be read at all (`use_kernel`), the stacks.
 void cross_check_kernel(Machine& machine, const Topology& topo, IioTopology& out, bool use_kernel);

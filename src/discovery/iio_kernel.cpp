@@ -51,7 +51,7 @@ std::map<std::pair<int, unsigned>, KernelStack> read_kernel(const Machine& machi
   auto events = machine.param("events.path");
   for (const auto& e : out.table->stacks) {
     if (!e.pmu) continue;
-    std::string pmu = platform::expand_pattern(out.scheme->pmu_pattern, {{"pmu", std::to_string(*e.pmu)}});
+    const std::string pmu = iio_pmu_name(*out.scheme, *e.pmu);
     // Through the machine root, like every other file: confined to it, and seen by --capture.
     for (const auto& f : machine.files().list(events / pmu, limits::kDirEntries).value_or(std::vector<DirEntry>{})) {
       const std::string& name = f.name;
@@ -78,6 +78,7 @@ void stacks_from_kernel(const Topology& topo, IioTopology& out,
     st.table_entry = out.table->by_pmu(key.second);
     st.entry = st.table_entry->entry;
     st.pmu = key.second;
+    name_pmus(*out.scheme, st);
     st.name = st.table_entry->name;
     st.source = "Linux " + ks.file;
     st.kernel = fmt::format("{} = {:04x}:{:02x}", ks.file, ks.segment, ks.bus);
@@ -133,7 +134,7 @@ void cross_check_kernel(Machine& machine, const Topology& topo, IioTopology& out
   const auto zero_ok = out.scheme->zero_bus_pmu;
   for (auto& st : out.stacks) {
     if (!st.pmu || !mapped.count(*st.pmu)) continue;
-    std::string pmu = platform::expand_pattern(out.scheme->pmu_pattern, {{"pmu", std::to_string(*st.pmu)}});
+    const std::string& pmu = st.pmu_name;
     seen.insert({st.die, *st.pmu});
     auto it = kernel.find({st.die, *st.pmu});
     if (it == kernel.end()) {

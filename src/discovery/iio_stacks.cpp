@@ -236,6 +236,7 @@ void resolve(Context& c) {
     }
     st.name = st.table_entry->name;
     st.pmu = st.table_entry->pmu;
+    name_pmus(c.s, st);
   }
   for (auto& st : stacks) {
     if (!st.table_entry || !st.table_entry->part_of) continue;
@@ -249,6 +250,17 @@ void resolve(Context& c) {
 }
 
 }  // namespace
+
+std::string iio_pmu_name(const platform::IioMapScheme& scheme, unsigned pmu) {
+  return platform::expand_pattern(scheme.pmu_pattern, {{"pmu", std::to_string(pmu)}});
+}
+
+void name_pmus(const platform::IioMapScheme& scheme, IioStack& st) {
+  if (!st.pmu) return;
+  st.pmu_name = iio_pmu_name(scheme, *st.pmu);
+  if (!scheme.free_running_pattern.empty())
+    st.free_running = platform::expand_pattern(scheme.free_running_pattern, {{"pmu", std::to_string(*st.pmu)}});
+}
 
 const platform::IioMapScheme* iio_scheme_for(const std::optional<CpuIdentity>& cpu) {
   if (!cpu || !cpu->x86_identity()) return nullptr;

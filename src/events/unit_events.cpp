@@ -22,28 +22,35 @@ syntax::PmuDescription describe_unit(const discovery::PmuUnit& unit, const platf
   return d;
 }
 
+void Binder::bind(const syntax::EventSpec& spec, std::size_t index, std::vector<BoundEvent>& out) {
+  if (spec.pmu.empty())
+    throw UsageError(fmt::format("event '{}': name the PMU that counts it, as pmu/{}/ (pmu-raw --list-events "
+                                 "lists them)",
+                                 spec.text, spec.text));
+  auto units = inventory_.find(spec.pmu);
+  if (units.empty())
+    throw UsageError(
+        fmt::format("event '{}': no PMU '{}' on this machine (pmu-discover lists the PMU names)", spec.text, spec.pmu));
+  const std::size_t before = out.size();
+  try {
+    for (const auto* unit : units) {
+      auto it = described_.find(unit->name);
+      if (it == described_.end()) it = described_.emplace(unit->name, describe_unit(*unit, db_)).first;
+      out.push_back(BoundEvent{index, unit, syntax::encode(spec, it->second)});
+    }
+  } catch (...) {
+    out.resize(before);
+    throw;
+  }
+}
+
 std::vector<BoundEvent> bind_events(const std::vector<syntax::EventSpec>& specs, const discovery::Inventory& inventory,
                                     const platform::Database& db, bool (*keep_bare)(const syntax::EventSpec&)) {
   std::vector<BoundEvent> out;
-  std::map<std::string, syntax::PmuDescription> described;  // by unit name; kinds repeat
+  Binder binder(inventory, db);
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    const syntax::EventSpec& spec = specs[i];
-    if (spec.pmu.empty()) {
-      if (keep_bare && keep_bare(spec)) continue;
-      throw UsageError(fmt::format("event '{}': name the PMU that counts it, as pmu/{}/ (pmu-raw --list-events "
-                                   "lists them)",
-                                   spec.text, spec.text));
-    }
-    auto units = inventory.find(spec.pmu);
-    if (units.empty())
-      throw UsageError(fmt::format("event '{}': no PMU '{}' on this machine (pmu-discover lists the PMU names)",
-                                   spec.text, spec.pmu));
-    for (const auto* unit : units) {
-      auto it = described.find(unit->name);
-      if (it == described.end()) it = described.emplace(unit->name, describe_unit(*unit, db)).first;
-      BoundEvent b{i, unit, syntax::encode(spec, it->second)};
-      out.push_back(std::move(b));
-    }
+    if (specs[i].pmu.empty() && keep_bare && keep_bare(specs[i])) continue;
+    binder.bind(specs[i], i, out);
   }
   return out;
 }

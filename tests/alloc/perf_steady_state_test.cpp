@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "common/counting_setup.h"
 #include "counting_new.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/perf/event_set.h"
@@ -76,11 +75,7 @@ CountedRun run_counted(const PerfLoopCase& c, std::uint64_t intervals) {
   o.report.format = c.format;
   o.report.aggregation = c.aggregation;
   o.report.interval = true;
-  tools::RunSetup run;
-  run.per_socket = c.aggregation == tools::Aggregation::PerSocket;
-  tools::CountingRequest request{
-      o.events, {}, {}, tools::BackendRequest{o.backend, false, run.per_socket, *o.interval_ms, o.mux_interval_ms}};
-  tools::set_up_counting(machine, request, run);
+  counting::Run run(machine, tools::counting_request(o));
   auto stepped = std::make_unique<SteppedClock>();
   SteppedClock& clock = *stepped;
   run.time.clock = std::move(stepped);  // the perf backend keeps no reference to the clock

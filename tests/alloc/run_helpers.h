@@ -1,5 +1,5 @@
-// pmukit tests -- test_alloc's pmu-raw runs: the run loop counted to its end over a run already
-// set up (the test has put its counting clock in), and what it printed, read back.
+// pmukit tests -- test_alloc's pmu-raw runs: the library's read loop, through pmu-raw's printer, counted to its end
+// over a run already set up (the test has put its counting clock in), and what it printed, read back.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "pmu-raw/counting.h"
 #include "pmu-raw/report.h"
-#include "pmu-raw/run_loop.h"
 
 namespace pmukit::test {
 
@@ -18,16 +18,17 @@ namespace pmukit::test {
 // `run`, then the end of the run (the registers put back, which must all go back); returns what
 // the run printed. The file is opened before and read after the loop: the counts of the loop's
 // turns see neither.
-inline std::string run_loop_output(tools::RawOptions o, tools::RunSetup& run) {
+inline std::string run_loop_output(tools::RawOptions o, counting::Run& run) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::tmpfile(), &std::fclose);
   EXPECT_NE(out, nullptr);
   if (!out) return {};
   o.report.out = out.get();
   {
     tools::Reporter reporter(o.report);
-    tools::RunLoop loop(o, run, reporter);
+    tools::Printer printer(reporter, run, o.command);
+    counting::ReadLoop loop(run, tools::loop_options(o), printer);
     loop.count();
-    EXPECT_EQ(loop.report_end(), std::vector<std::string>{});
+    EXPECT_EQ(loop.finish(), std::vector<std::string>{});
   }
   std::string text(static_cast<std::size_t>(std::ftell(out.get())), '\0');
   std::rewind(out.get());

@@ -15,10 +15,9 @@
 
 #include <fmt/format.h>
 
-#include "common/counting_setup.h"
 #include "counting_new.h"
+#include "pmu-raw/counting.h"
 #include "pmu-raw/report.h"
-#include "pmu-raw/run_loop.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/platform/database.h"
@@ -230,7 +229,7 @@ struct LoopCase {
   std::vector<std::string> metrics;
   tools::Aggregation aggregation;
   tools::Format format;
-  std::uint64_t mux_interval_ms = tools::kDefaultMuxIntervalMs;
+  std::uint64_t mux_interval_ms = counting::kDefaultMuxIntervalMs;
   const char* shows = "";  // what the output must show (the metric, the event off the counters)
 };
 void PrintTo(const LoopCase& c, std::ostream* os) {
@@ -260,12 +259,7 @@ CountedRun run_counted(const LoopCase& c, std::uint64_t interval_ms, std::uint64
   o.report.format = c.format;
   o.report.aggregation = c.aggregation;
   o.report.interval = true;
-  tools::RunSetup run;
-  const bool per_socket = c.aggregation == tools::Aggregation::PerSocket;
-  run.per_socket = per_socket;
-  tools::CountingRequest request{
-      o.events, o.metrics, {}, tools::BackendRequest{o.backend, false, per_socket, interval_ms, o.mux_interval_ms}};
-  tools::set_up_counting(*rig.machine, request, run);
+  counting::Run run(*rig.machine, tools::counting_request(o));
   EXPECT_TRUE(run.time.simulated());
   auto counting = std::make_unique<CountingClock>(std::move(run.time.clock));
   CountingClock& clock = *counting;

@@ -29,31 +29,6 @@ void warn(const std::string& msg) {
   fmt::print(stderr, "{}: warning: {}\n", g_tool, msg);
 }
 
-void ToolApp::rejoin(std::vector<CLI::Option_p>& earlier) {
-  for (auto& o : options_) earlier.push_back(std::move(o));
-  options_ = std::move(earlier);
-}
-
-void ToolApp::claim_names(CLI::Option* opt) {
-  using Key = std::pair<bool, std::string_view>;
-  auto each_name = [](const CLI::Option& o, auto&& f) {
-    for (const auto& s : o.get_snames()) f(Key{false, s});
-    for (const auto& l : o.get_lnames()) f(Key{true, l});
-  };
-  auto enter = [this](const Key& k) { names_.insert(std::lower_bound(names_.begin(), names_.end(), k), k); };
-  for (; named_ + 1 < options_.size(); ++named_) each_name(*options_[named_], enter);
-  std::string taken;
-  each_name(*opt, [&](const Key& k) {
-    if (taken.empty() && std::binary_search(names_.begin(), names_.end(), k)) taken = k.second;
-  });
-  if (!taken.empty()) {
-    remove_option(opt);
-    throw CLI::OptionAlreadyAdded("added option matched existing option name: " + taken);
-  }
-  each_name(*opt, enter);
-  named_ = options_.size();
-}
-
 void add_machine_options(CLI::App& app, MachineArgs& args) {
   app.add_option("--snapshot", args.snapshot,
                  "Read a captured or synthetic machine from DIR instead of this one: every path /X "

@@ -25,55 +25,6 @@ struct MachineArgs {
   bool live_perf = false;           // pmu-raw --live-perf (MachineOptions::live_perf)
 };
 
-// A CLI::App whose add_option and add_flag check a new option's names against a sorted list of the names
-// taken, instead of CLI11 2.1's check: App::add_option matches the new option against every earlier
-// one (Option::matching_name, whose detail::find_member copies the name list it searches), which is
-// quadratic in the options: 487K of `pmu-raw --version`'s 1.32M instructions (callgrind). Each
-// option is created by CLI11's own add_option/add_flag, alone in the table for that call, and then
-// appended in order, so options, help text and parsing are CLI11's. A repeated name still throws
-// CLI::OptionAlreadyAdded with CLI11's message. (Case- and underscore-folding, which would widen
-// CLI11's match, are not used by pmukit's tools.)
-class ToolApp : public CLI::App {
- public:
-  using CLI::App::App;
-
-  template <typename... Args>
-  CLI::Option* add_option(Args&&... args) {
-    return add_alone([&] { return CLI::App::add_option(std::forward<Args>(args)...); });
-  }
-  template <typename... Args>
-  CLI::Option* add_flag(Args&&... args) {
-    return add_alone([&] { return CLI::App::add_flag(std::forward<Args>(args)...); });
-  }
-
- private:
-  template <typename Add>
-  CLI::Option* add_alone(Add add) {
-    std::vector<CLI::Option_p> earlier;
-    earlier.swap(options_);
-    CLI::Option* opt = nullptr;
-    try {
-      opt = add();
-    } catch (...) {
-      rejoin(earlier);
-      throw;
-    }
-    rejoin(earlier);
-    claim_names(opt);
-    return opt;
-  }
-  // Puts the options added alone after `earlier`, and the whole table back.
-  void rejoin(std::vector<CLI::Option_p>& earlier);
-  // Enters the names of options added since the last call (through CLI::App too) and those of `opt`,
-  // the last; throws CLI::OptionAlreadyAdded (and removes `opt`) when one of opt's is taken.
-  void claim_names(CLI::Option* opt);
-
-  // The names of options_[0, named_), sorted: (long?, name) as CLI11 keeps them ("e", "event"),
-  // viewing the options' own strings (an option's name lists do not change once it is made).
-  std::vector<std::pair<bool, std::string_view>> names_;
-  std::size_t named_ = 0;
-};
-
 // Adds --snapshot, --pci-dump and -O to `app`.
 void add_machine_options(CLI::App& app, MachineArgs& args);
 // Builds the Machine the options describe; "-O help" prints the parameter table and exits 0.

@@ -54,7 +54,7 @@ struct Options {
   pci::ScanOptions selection;  // -s, -d
 };
 
-void add_options(tools::ToolApp& app, Options& o) {
+void add_options(CLI::App& app, Options& o) {
   tools::add_machine_options(app, o.machine);
   auto* modes = app.add_option_group("mode");
   modes->add_flag("--dump", o.dump, "Print the PMU inventory (the default)");
@@ -261,7 +261,7 @@ int run(Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  tools::ToolApp app{kAbout, "pmu-discover"};
+  CLI::App app{kAbout, "pmu-discover"};
   Options o;
   add_options(app, o);
   app.set_version_flag("-V,--version", kVersion);

@@ -91,9 +91,9 @@ void parse_settings(const std::filesystem::path& path, const json& doc, Config& 
   if (doc.contains("idle_timeout_ms"))
     c.http.idle_timeout_ms = whole(path, "idle_timeout_ms", doc["idle_timeout_ms"], 10, 3'600'000);
   if (doc.contains("backend")) {
-    c.backend = doc["backend"].get<std::string>();
-    if (c.backend != "auto" && c.backend != "direct" && c.backend != "perf")
-      bad(path, "backend", "expected \"auto\", \"direct\" or \"perf\"");
+    auto mode = counting::backend_mode(doc["backend"].get<std::string>());
+    if (!mode) bad(path, "backend", "expected \"auto\", \"direct\" or \"perf\"");
+    c.backend = *mode;
   }
 }
 

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "pmukit/counting/backend_choice.h"
+
 namespace pmukit::exporter {
 
 // How the counts of an event are labelled: one series per PMU unit (box), or summed per socket.
@@ -45,7 +47,7 @@ struct Config {
   std::uint64_t metric_window_s = 10;     // metrics are computed over this much counting time
   Granularity granularity = Granularity::PerBox;
   bool timestamps = false;  // each sample carries the time it was counted
-  std::string backend = "auto";
+  counting::BackendMode backend = counting::BackendMode::Auto;
   bool force = false;
   std::vector<EventConfig> events;
   std::vector<std::string> metrics;  // NAME or NAME/TERMS/, as pmu-raw -M

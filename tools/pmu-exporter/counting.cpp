@@ -13,7 +13,6 @@
 #include "naming.h"
 #include "pmukit/access/bdf.h"
 #include "pmukit/syntax/event_parser.h"
-#include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::exporter {
@@ -44,7 +43,7 @@ int device_socket(const std::string& bdf, const discovery::DiscoveryResult& foun
 
 }  // namespace
 
-std::vector<SpecLabel> spec_labels(const Config& config, const tools::CountingSetup& setup) {
+std::vector<SpecLabel> spec_labels(const Config& config, const counting::Run& setup) {
   const auto& specs = setup.specs;
   std::vector<SpecLabel> labels;
   for (const auto& e : config.events) {
@@ -60,49 +59,32 @@ std::vector<SpecLabel> spec_labels(const Config& config, const tools::CountingSe
   return labels;
 }
 
-Counting::Counting(const Config& config, tools::CountingSetup& setup, SnapshotBoard& board)
-    : config_(config), setup_(setup), board_(board), labels_(spec_labels(config, setup)),
-      params_(config.metric_params) {
+Publisher::Publisher(const Config& config, const counting::Run& run, SnapshotBoard& board)
+    : config_(config), run_(run), board_(board), labels_(spec_labels(config, run)), params_(config.metric_params) {
   // A narrow direct counter must be read before it can wrap twice (Backend::max_read_period_ns).
-  step_ns_ = std::min<std::uint64_t>(config.read_interval_ms * 1'000'000ull, setup.backend->max_read_period_ns());
+  step_ns_ = std::min<std::uint64_t>(config.read_interval_ms * 1'000'000ull, run.backend->max_read_period_ns());
 }
 
-void Counting::start() {
-  setup_.backend->start();
-  t0_ = setup_.time.clock->now_ns();
-  wall0_ms_ = unix_ms();
-  read(t0_);
+counting::LoopOptions Publisher::loop_options() const {
+  counting::LoopOptions l;
+  l.interval_ns = step_ns_;
+  l.watch_virtual_time = true;  // only watch pmu-sim's virtual time: whoever moves it sets the pace
+  l.watch_nap_ns = 2'000'000;
+  l.skip_missed_intervals = true;  // after a jump of the clock, one read, not a burst
+  l.report_at_start = true;        // every series published at zero
+  l.partial_last_interval = false;
+  l.evaluate_metrics = false;  // over the metric window instead (gauge_samples)
+  return l;
 }
 
-void Counting::run() {
-  Clock& clock = *setup_.time.clock;
-  std::uint64_t next = t0_ + step_ns_;
-  while (!g_interrupted.load()) {
-    const std::uint64_t now = clock.now_ns();
-    if (now >= next) {
-      read(now);
-      next += step_ns_;
-      if (next <= now) next = now + step_ns_;  // after a jump of the clock, one read, not a burst
-    } else if (setup_.time.virtual_time) {
-      nap_ns(2'000'000);  // only watch: pmu-sim advance moves the time
-    } else {
-      clock.sleep_until(next);
-    }
-  }
-  setup_.backend->stop();
-}
-
-void Counting::read(std::uint64_t now) {
-  std::vector<tools::Row> rows;
-  setup_.backend->read(now - (reads_ ? history_.back().first : t0_), rows);
+void Publisher::interval(std::uint64_t now, std::uint64_t, const std::vector<counting::Row>& rows,
+                         const std::vector<counting::MetricRow>&) {
   if (totals_.empty()) {
-    totals_ = std::move(rows);
+    wall0_ms_ = unix_ms();
+    totals_ = rows;
   } else {
-    for (std::size_t i = 0; i < rows.size() && i < totals_.size(); ++i) tools::add_read(totals_[i], rows[i]);
+    for (std::size_t i = 0; i < rows.size() && i < totals_.size(); ++i) counting::add_read(totals_[i], rows[i]);
   }
-  for (auto& r : totals_)
-    if (auto it = setup_.spec_scales.find(r.spec); it != setup_.spec_scales.end())
-      r.scale = it->second.scale, r.unit = it->second.unit;
   std::vector<std::uint64_t> counts;
   for (std::size_t i = 0; i < totals_.size(); ++i) {
     // A Prometheus counter never goes down, but a multiplexed estimate (raw x enabled / running
@@ -115,8 +97,8 @@ void Counting::read(std::uint64_t now) {
   ++reads_;
   auto s = std::make_shared<Snapshot>();
   s->reads = reads_;
-  s->counted_ns = now - t0_;
-  s->timestamp_ms = wall0_ms_ + static_cast<std::int64_t>((now - t0_) / 1'000'000);
+  s->counted_ns = now;
+  s->timestamp_ms = wall0_ms_ + static_cast<std::int64_t>(now / 1'000'000);
   s->counters = counter_samples();
   s->gauges = gauge_samples(now);
   s->window_s = static_cast<double>(now - history_.front().first) / 1e9;
@@ -124,7 +106,7 @@ void Counting::read(std::uint64_t now) {
   board_.publish(std::move(s));
 }
 
-std::vector<CounterSample> Counting::counter_samples() const {
+std::vector<CounterSample> Publisher::counter_samples() const {
   std::vector<CounterSample> out;
   // (bytes, event, pmu, device, socket) -> (its place in out, the spec it comes from)
   std::map<std::tuple<bool, std::string, std::string, std::string, int>, std::pair<std::size_t, std::size_t>> index;
@@ -159,20 +141,20 @@ std::vector<CounterSample> Counting::counter_samples() const {
   return out;
 }
 
-std::vector<GaugeSample> Counting::gauge_samples(std::uint64_t now) {
+std::vector<GaugeSample> Publisher::gauge_samples(std::uint64_t now) {
   const std::uint64_t window_ns = config_.metric_window_s * 1'000'000'000ull;
   while (history_.size() > 1 && now - history_[1].first >= window_ns) history_.pop_front();
   const auto& [t_old, old] = history_.front();
-  if (now == t_old || setup_.metrics.empty()) return {};
-  std::vector<tools::Row> window = totals_;
+  if (now == t_old || run_.metrics.empty()) return {};
+  std::vector<counting::Row> window = totals_;
   std::set<std::pair<std::size_t, int>> present;  // (spec, socket) with a row
   for (std::size_t i = 0; i < window.size(); ++i) {
     window[i].count -= old.at(i);
     present.insert({window[i].spec, window[i].socket});
   }
   std::vector<GaugeSample> out;
-  for (const auto& m : tools::evaluate_metrics(setup_.metrics, window, now - t_old, params_, true)) {
-    auto inst = std::find_if(setup_.metrics.begin(), setup_.metrics.end(),
+  for (const auto& m : counting::evaluate_metrics(run_.metrics, window, now - t_old, params_, true)) {
+    auto inst = std::find_if(run_.metrics.begin(), run_.metrics.end(),
                              [&](const auto& i) { return i.metric == m.metric && i.pmu == m.pmu; });
     bool counted = false;  // a per-box metric has rows on its box's socket only
     for (const auto& [variable, specs] : inst->specs)
@@ -184,7 +166,7 @@ std::vector<GaugeSample> Counting::gauge_samples(std::uint64_t now) {
   return out;
 }
 
-std::vector<BackendSample> Counting::backend_samples() const {
+std::vector<BackendSample> Publisher::backend_samples() const {
   std::vector<BackendSample> out;
   std::set<std::pair<std::string_view, std::string_view>> seen;
   for (const auto& r : totals_)

@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "common/counting_setup.h"
 #include "common/tool.h"
 #include "config.h"
 #include "counting.h"
@@ -56,10 +55,10 @@ void start_server_without_signals(exporter::HttpServer& http) {
   ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
-exporter::RunInfo run_info(const exporter::Config& c, const tools::CountingSetup& setup, double read_interval_s) {
+exporter::RunInfo run_info(const exporter::Config& c, const counting::Run& run, double read_interval_s) {
   exporter::RunInfo info;
-  info.clock = setup.time.clock->describe();
-  info.notes = setup.backend->notes();
+  info.clock = run.time.clock->describe();
+  info.notes = run.backend->notes();
   for (const auto& e : c.events) info.events.push_back(e.event);
   info.metrics = c.metrics;
   info.read_interval_s = read_interval_s;
@@ -71,29 +70,32 @@ int run_exporter(const Options& o) {
   exporter::Config config = exporter::load_config(o.config);
   if (!o.listen.empty()) exporter::parse_listen(o.listen, "--listen", config);
   auto machine = tools::make_machine(o.machine);
-  tools::CountingSetup setup;
-  tools::CountingRequest request{
-      {},
-      config.metrics,
-      config.event_files,
-      {config.backend, config.force, config.granularity == exporter::Granularity::PerSocket, config.read_interval_ms}};
+  counting::Request request;
   for (const auto& e : config.events) request.events.push_back(e.event);
-  tools::set_up_counting(*machine, request, setup);
+  request.metrics = config.metrics;
+  request.event_files = config.event_files;
+  request.metric_params = config.metric_params;
+  request.backend.mode = config.backend;
+  request.backend.force = config.force;
+  request.backend.per_socket = config.granularity == exporter::Granularity::PerSocket;
+  request.backend.interval_ms = config.read_interval_ms;
+  counting::Run run(*machine, request, [](const std::string& m) { fmt::print(stderr, "pmu-exporter: {}\n", m); });
   exporter::SnapshotBoard board;
-  exporter::Counting counting(config, setup, board);
-  exporter::HttpServer http(config, board, run_info(config, setup, counting.read_interval_ns() / 1e9));
+  exporter::Publisher publisher(config, run, board);
+  counting::ReadLoop loop(run, publisher.loop_options(), publisher);
+  exporter::HttpServer http(config, board, run_info(config, run, publisher.read_interval_ns() / 1e9));
   start_server_without_signals(http);
-  counting.start();
+  loop.start();  // the counters count, and the first snapshot (every series at zero) is published
   const bool v6 = config.listen_host.find(':') != std::string::npos;
   // Where it serves is its output (a supervisor or a test reads the port of "listen :0" there),
   // once the counters count and the first snapshot is published.
   fmt::print("pmu-exporter: listening on http://{}{}{}:{}/ ({})\n", v6 ? "[" : "", config.listen_host, v6 ? "]" : "",
-             http.port(), setup.time.clock->describe());
+             http.port(), run.time.clock->describe());
   std::fflush(stdout);
-  for (const auto& n : setup.backend->notes()) fmt::print(stderr, "pmu-exporter: {}\n", n);
-  counting.run();  // until SIGTERM/SIGINT; an error unwinds, and the session's destructor restores
+  for (const auto& n : run.backend->notes()) fmt::print(stderr, "pmu-exporter: {}\n", n);
+  loop.run();  // until SIGTERM/SIGINT; an error unwinds, and the session's destructor restores
   http.stop();
-  auto restore_errors = setup.backend->finish();
+  auto restore_errors = loop.finish();
   for (const auto& e : restore_errors) fmt::print(stderr, "pmu-exporter: error: {}\n", e);
   return restore_errors.empty() ? 0 : 1;
 }

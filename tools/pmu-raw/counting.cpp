@@ -1,39 +1,28 @@
-// pmu-raw -- the counting run: options to a set-up run, the run loop, the report.
+// pmu-raw -- the counting run: options to a counting::Run, the read loop, the report.
 #include "counting.h"
 
 #include <signal.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cmath>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
-#include "common/counting_setup.h"
+#include "pmukit/counting/workload.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/journal.h"
 #include "pmukit/sim/clock.h"
 #include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
-#include "run_loop.h"
-
-extern char** environ;
+#include "pmukit/util/rounding.h"
 
 namespace pmukit::tools {
 
 namespace {
 
-std::atomic<pid_t> g_child{0};
-
 void on_signal(int sig) {
   g_interrupted.store(true);
-  // A SIGTERM aimed at pmu-raw alone reaches the command too (a terminal's SIGINT already did).
-  if (pid_t c = g_child.load(); c > 0 && sig == SIGTERM) ::kill(c, SIGTERM);
+  counting::forward_to_workload(sig);
 }
 
 void install_signals() {
@@ -44,16 +33,21 @@ void install_signals() {
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) ::sigaction(s, &sa, nullptr);
 }
 
-// The events, metrics, clock and backend of a run, before anything is written.
-void set_up(RawOptions& o, Machine& machine, RunSetup& run) {
-  run.per_socket = o.report.aggregation == Aggregation::PerSocket;
-  CountingRequest request{
-      o.events, o.metrics, o.event_files,
-      BackendRequest{o.backend, o.force, run.per_socket, o.interval_ms.value_or(0), o.mux_interval_ms}};
-  if (o.report.aggregation == Aggregation::PerDevice) request.iio_scope = IioScope::Device;
-  if (o.report.aggregation == Aggregation::PerStack) request.iio_scope = IioScope::Stack;
-  set_up_counting(machine, request, run);
-  for (const auto& w : run.warnings) fmt::print(stderr, "pmu-raw: warning: {}\n", w);
+// --metric-param NAME=VALUE arguments; UsageError for anything else.
+std::map<std::string, double> parse_metric_params(const std::vector<std::string>& args) {
+  std::map<std::string, double> params;
+  for (const auto& a : args) {
+    auto eq = a.find('=');
+    try {
+      if (eq == std::string::npos || eq == 0) throw std::invalid_argument(a);
+      double v = std::stod(a.substr(eq + 1));
+      if (!std::isfinite(v)) throw std::invalid_argument(a);
+      params[a.substr(0, eq)] = v;
+    } catch (const std::exception&) {
+      throw UsageError(fmt::format("--metric-param '{}': expected NAME=NUMBER", a));
+    }
+  }
+  return params;
 }
 
 // -o FILE, or stdout.
@@ -65,69 +59,50 @@ std::FILE* open_output(const RawOptions& o) {
 
 // Which backend counts each PMU, and why: in the header of perf's summary table, and on stderr
 // wherever the output is intervals or for machines (CSV, JSON), so that it never mixes with counts.
-void announce_backends(const RawOptions& o, const Backend& backend) {
+void announce_backends(const RawOptions& o, const counting::Backend& backend) {
   if (o.report.interval || o.report.format != Format::Table)
     for (const auto& n : backend.notes()) fmt::print(stderr, "pmu-raw: {}\n", n);
 }
 
-// An executable regular file (what execve accepts; a directory is EACCES there).
-int executable_error(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return errno;
-  if (!S_ISREG(st.st_mode)) return EACCES;
-  return ::access(path.c_str(), X_OK) == 0 ? 0 : errno;
-}
-
-// The workload is looked up as posix_spawnp will (a name with a slash as it is, any other along
-// PATH) before anything is programmed: a run that cannot start counts nothing, as perf stat, which
-// says so before it opens its events.
-void check_workload(const std::vector<std::string>& command) {
-  if (command.empty()) return;
-  const std::string& name = command[0];
-  if (name.find('/') != std::string::npos) {
-    if (int err = executable_error(name))
-      throw Error(fmt::format("cannot run the workload '{}': {}; nothing was counted", name, errno_text(err)));
-    return;
-  }
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  for (std::size_t at = 0; at <= dirs.size();) {
-    std::size_t colon = std::min(dirs.find(':', at), dirs.size());
-    std::string dir = dirs.substr(at, colon - at);
-    if (executable_error((dir.empty() ? "." : dir) + "/" + name) == 0) return;
-    at = colon + 1;
-  }
-  throw Error(fmt::format("cannot run the workload '{}': no such command in PATH; nothing was counted", name));
-}
-
 }  // namespace
 
-void forward_sigterm_to(pid_t child) {
-  g_child.store(child);
+counting::Request counting_request(const RawOptions& o) {
+  counting::Request r;
+  r.events = o.events;
+  r.metrics = o.metrics;
+  r.event_files = o.event_files;
+  r.backend.mode = counting::backend_mode(o.backend).value_or(counting::BackendMode::Auto);
+  r.backend.force = o.force;
+  r.backend.per_socket = o.report.aggregation == Aggregation::PerSocket;
+  r.backend.interval_ms = o.interval_ms.value_or(0);
+  r.backend.mux_interval_ms = o.mux_interval_ms;
+  if (o.report.aggregation == Aggregation::PerDevice) r.iio_scope = counting::IioScope::Device;
+  if (o.report.aggregation == Aggregation::PerStack) r.iio_scope = counting::IioScope::Stack;
+  return r;
 }
 
-pid_t spawn(const std::vector<std::string>& command) {
-  std::vector<char*> argv;
-  for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t all;
-  sigfillset(&all);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], nullptr, &attr, argv.data(), environ);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) throw Error(fmt::format("cannot run '{}': {}", command[0], errno_text(rc)));
-  forward_sigterm_to(pid);
-  return pid;
+counting::LoopOptions loop_options(const RawOptions& o) {
+  counting::LoopOptions l;
+  l.interval_ns = o.interval_ms.value_or(0) * 1'000'000ull;
+  l.interval_count = o.interval_count;
+  // Rounded: 20.693146778 s is 20,693,146,778 ns, not one less (the double is a hair below).
+  if (o.duration_s) l.duration_ns = static_cast<std::uint64_t>(round_to_int64(*o.duration_s * 1e9));
+  l.command = o.command;
+  return l;
 }
 
-int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_only) {
-  auto machine = make_machine(machine_args);
-  auto found = discovery::discover(*machine);
-  return list_metrics(metrics::Catalog::embedded(), pmu_names(*machine, found.inventory), all, names_only);
+void Printer::interval(std::uint64_t since_start_ns, std::uint64_t, const std::vector<Row>& rows,
+                       const std::vector<MetricRow>& metrics) {
+  reporter_.interval(static_cast<double>(since_start_ns) / 1e9, rows, metrics);
+}
+
+void Printer::totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
+  std::string target = command_.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", command_[0]);
+  reporter_.totals(rows, metrics, target, run_.backend->notes(), static_cast<double>(elapsed_ns) / 1e9);
+  for (const auto& r : rows)
+    if (r.lost)
+      warn(fmt::format("{} on {}: a counter overflowed more than once between reads; its count is too low", r.event,
+                       r.pmu));
 }
 
 int run_recover(const MachineArgs& machine_args, bool take_over) {
@@ -165,21 +140,23 @@ int run_counting(RawOptions& o) {
   if (o.events.empty() && o.metrics.empty()) throw UsageError("no events: give at least one -e EVENT or -M METRIC");
   // Before any register is programmed: a signal from then on ends the run through the restoring
   // path (the loop sees the flag at once), never with the counters left running.
-  check_workload(o.command);
+  counting::check_workload(o.command);
   install_signals();
-  auto params = parse_metric_params(o.metric_params);  // a usage error before any work
+  auto request = counting_request(o);
+  request.metric_params = parse_metric_params(o.metric_params);  // a usage error before any work
   auto machine = make_machine(o.machine);
-  RunSetup run;  // after the machine: the session it holds restores through the machine's files
-  run.params = std::move(params);
-  set_up(o, *machine, run);
+  // After the machine: the session the run holds restores through the machine's files.
+  counting::Run run(*machine, request, [](const std::string& m) { fmt::print(stderr, "pmu-raw: {}\n", m); });
+  for (const auto& w : run.warnings) fmt::print(stderr, "pmu-raw: warning: {}\n", w);
   std::FILE* out = open_output(o);
   o.report.out = out;
   o.report.interval = o.interval_ms.has_value();
   Reporter reporter(o.report);
   announce_backends(o, *run.backend);
-  RunLoop loop(o, run, reporter);
+  Printer printer(reporter, run, o.command);
+  counting::ReadLoop loop(run, loop_options(o), printer);
   loop.count();
-  auto restore_errors = loop.report_end();
+  auto restore_errors = loop.finish();
   const int close_err = out != stdout && std::fclose(out) != 0 ? (errno ? errno : EIO) : 0;
   for (const auto& e : restore_errors) fmt::print(stderr, "pmu-raw: error: {}\n", e);
   if (close_err) throw_errno(o.output, close_err);  // the counts did not all reach the file

@@ -1,12 +1,12 @@
-// pmu-raw -- the counting run: options, backend choice, the interval / duration / command loop.
+// pmu-raw -- the counting run: options to a counting::Run, the library's read loop, the report.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "common/backend_choice.h"
 #include "common/tool.h"
+#include "pmukit/counting/read_loop.h"
 #include "report.h"
 
 namespace pmukit::tools {
@@ -16,10 +16,10 @@ struct RawOptions {
   std::vector<std::string> events;  // -e arguments (each may be a list)
   std::optional<std::uint64_t> interval_ms;
   std::optional<std::uint64_t> interval_count;
-  std::uint64_t mux_interval_ms = kDefaultMuxIntervalMs;  // --mux-interval
+  std::uint64_t mux_interval_ms = counting::kDefaultMuxIntervalMs;  // --mux-interval
   std::optional<double> duration_s;
   std::vector<std::string> command;  // after --
-  std::string backend = "auto";
+  std::string backend = "auto";      // --backend, as CLI11 checked it
   bool force = false;
   ReportOptions report;
   std::string output;                      // -o FILE
@@ -28,16 +28,32 @@ struct RawOptions {
   std::vector<std::string> event_files;    // --event-file FILE (intel/perfmon JSON)
 };
 
+// What to count, and how the loop reads it, as the options say.
+counting::Request counting_request(const RawOptions& options);
+counting::LoopOptions loop_options(const RawOptions& options);
+
+// The read loop's sink: each interval printed as it ends, or the totals with perf stat's summary.
+class Printer : public counting::Sink {
+ public:
+  Printer(Reporter& reporter, const counting::Run& run, const std::vector<std::string>& command)
+      : reporter_(reporter), run_(run), command_(command) {}
+  void interval(std::uint64_t since_start_ns, std::uint64_t window_ns, const std::vector<Row>& rows,
+                const std::vector<MetricRow>& metrics) override;
+  void totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) override;
+
+ private:
+  Reporter& reporter_;
+  const counting::Run& run_;
+  const std::vector<std::string>& command_;
+};
+
 // Returns the exit status: 0, the command's status when it failed, or 1 when registers could not
 // all be restored.
 int run_counting(RawOptions& options);
-// pmu-raw --recover: puts back the registers a killed run left programmed (pmu/journal.h), then exits.
 // --recover: restores a killed run's registers from its journal; `take_over` (--recover --force):
 // also when its writer cannot be proven gone.
 int run_recover(const MachineArgs& machine, bool take_over);
 // --discard-journal: sets a journal that cannot be recovered aside, its registers not restored.
 int run_discard_journal(const MachineArgs& machine);
-// --list-metrics [--all] [--names-only]
-int list_metric_catalog(const MachineArgs& machine, bool all, bool names_only = false);
 
 }  // namespace pmukit::tools

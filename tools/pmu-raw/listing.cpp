@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "pmukit/counting/counting.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/events/perfmon_json.h"
 #include "pmukit/perf/sysfs_pmu.h"
@@ -96,6 +97,35 @@ int list_event_names(const MachineArgs& machine_args, const std::vector<std::str
         lines.insert(e.name);
   }
   for (const auto& line : lines) fmt::print("{}\n", line);
+  return 0;
+}
+
+int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_only) {
+  auto machine = make_machine(machine_args);
+  auto found = discovery::discover(*machine);
+  const auto pmus = counting::pmu_names(*machine, found.inventory);
+  const auto catalog = metrics::Catalog::embedded();
+  std::size_t shown = 0;
+  for (const auto& m : catalog.metrics()) {
+    std::vector<std::string> here;
+    for (const auto& p : pmus)
+      if (m.applies_to(p)) here.push_back(p);
+    if (here.empty() && !all) continue;
+    ++shown;
+    if (names_only) {
+      fmt::print("{}\n", m.name());
+      continue;
+    }
+    std::string where = here.empty()       ? "no PMU here"
+                        : here.size() <= 2 ? fmt::format("{}", fmt::join(here, ", "))
+                                           : fmt::format("{}, ... ({} PMUs)", here.front(), here.size());
+    fmt::print("{:<34} [{}] on {}: {}\n", m.name(), m.unit(), where, m.spec().description);
+    fmt::print("{:<34} {}{}\n", "", m.spec().expression,
+               m.spec().required_terms.empty() ? ""
+                                               : fmt::format("  (needs {})", fmt::join(m.spec().required_terms, ", ")));
+  }
+  if (!shown && !names_only)
+    fmt::print("No metric applies to the PMUs of this machine (--list-metrics --all shows them all).\n");
   return 0;
 }
 

@@ -17,4 +17,8 @@ int list_events(const MachineArgs& machine_args, const std::vector<std::string>&
 // the --event-file names whose PMU is here; one a line, sorted.
 int list_event_names(const MachineArgs& machine_args, const std::vector<std::string>& event_files = {});
 
+// --list-metrics [--all] [--names-only]: the metrics that apply to this machine's PMUs (all of them
+// with `all`); with `names_only` (for shell completion) their names alone, one a line.
+int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_only = false);
+
 }  // namespace pmukit::tools

@@ -30,7 +30,7 @@ struct Flags {
 };
 
 // What to count, and for how long.
-void add_counting_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
+void add_counting_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_option("-e,--event", o.events, "Event(s) to count, perf syntax: pmu/term=value,.../ (repeatable)")
       ->type_name("EVENT");
   app.add_flag("-a,--all-cpus", f.system_wide,
@@ -48,7 +48,7 @@ void add_counting_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
 }
 
 // How the counts are shown.
-void add_output_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
+void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_flag("--per-socket", f.per_socket, "One line per event per socket");
   app.add_flag("--per-box,--no-merge", f.per_box, "One line per event per PMU unit (box)");
   app.add_flag("--per-device", f.per_device,
@@ -67,7 +67,7 @@ void add_output_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
 }
 
 // How the events are counted, and what is computed from them.
-void add_backend_and_metric_options(tools::ToolApp& app, tools::RawOptions& o, Flags& f) {
+void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_flag("--force", o.force, "Take units whose counters are already enabled (their registers are restored)");
   app.add_flag("--recover", f.recover,
                "Only restore the registers a pmu-raw killed with SIGKILL left programmed (their original values are in "
@@ -103,7 +103,7 @@ void add_backend_and_metric_options(tools::ToolApp& app, tools::RawOptions& o, F
       ->check(CLI::ExistingFile);
 }
 
-void add_listing_options(tools::ToolApp& app, Flags& f) {
+void add_listing_options(CLI::App& app, Flags& f) {
   app.add_flag("--list-events", f.list_events,
                "List the events each PMU of this machine knows by name (with --event-file, the file's events too)");
   app.add_flag("--list-metrics", f.list_metrics, "List the metrics that apply to this machine's PMUs");
@@ -129,7 +129,7 @@ void apply_output_flags(const Flags& f, tools::RawOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  tools::ToolApp app{kAbout, "pmu-raw"};
+  CLI::App app{kAbout, "pmu-raw"};
   app.allow_extras(false);
   tools::RawOptions o;
   Flags f;

@@ -11,11 +11,14 @@
 
 #include <fmt/format.h>
 
-#include "common/backend.h"
-#include "common/metric_runner.h"
+#include "pmukit/counting/backend.h"
+#include "pmukit/counting/metric_runner.h"
 #include "report_text.h"
 
 namespace pmukit::tools {
+
+using counting::MetricRow;
+using counting::Row;
 
 // PerDevice and PerStack (-M IIO metrics per PCIe device or IIO stack) show events merged and each
 // metric instance on a line of its own.

@@ -13,6 +13,7 @@
 #include "common/bundled.h"
 #include "common/tool.h"
 #include "pmukit/discovery/discover.h"
+#include "pmukit/discovery/iio_json.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/util/error.h"
 #include "views.h"
@@ -119,32 +120,30 @@ int run_intel(Machine& machine, const platform::IioMapScheme& scheme, const Opti
   const auto& devices = found.devices;
   auto topo = discovery::read_iio_topology(machine, devices, found.topology, scheme);
   for (const auto& w : topo.warnings) tools::warn(w);
-  std::vector<discovery::IioDeviceMap> maps;
-  for (const auto& d : devices) maps.push_back(discovery::map_iio_device(d, devices, topo, &found.inventory));
-  auto map_of = [&](const Bdf& b) -> const discovery::IioDeviceMap& {
-    for (const auto& m : maps)
-      if (m.device == b) return m;
-    throw Error(b.str() + ": not mapped");
+  const auto maps = discovery::map_iio_devices(devices, topo, &found.inventory);  // maps[i]: devices[i]'s
+  auto map_of = [&](const pci::Device& d) -> const discovery::IioDeviceMap& {
+    return maps.at(static_cast<std::size_t>(&d - devices.data()));
   };
   if (o.tree) {
     print_tree(devices, machine,
                {[&](std::uint32_t dom, std::uint8_t bus) { return iio_bus_note(topo, maps, dom, bus); },
-                [&](const pci::Device& d) { return iio_device_note(map_of(d.bdf)); }});
+                [&](const pci::Device& d) { return iio_device_note(map_of(d)); }});
     return 0;
   }
   auto kernel = discovery::read_kernel_pmus(machine);
-  ojson out{{"schema", "pmukit.rcmap/1"}, {"source", machine.describe()}, {"iio", iio_topology_json(topo)}};
+  ojson out{{"schema", "pmukit.rcmap/1"}, {"source", machine.describe()}, {"iio", discovery::to_json(topo)}};
   out["devices"] = ojson::array();
   if (o.wanted.empty()) {
     if (!o.json) return print_iio_stacks(topo, maps), 0;
-    for (const auto& d : devices) out["devices"].push_back(iio_device_json(map_of(d.bdf), topo, machine, d, kernel));
+    for (const auto& d : devices)
+      out["devices"].push_back(discovery::to_json(map_of(d), topo, device_name(machine, d), kernel));
     fmt::print("{}\n", out.dump(2));
     return 0;
   }
   return answer_devices(o, devices, out, [&](const pci::Device& dev) {
-    const auto& r = map_of(dev.bdf);
+    const auto& r = map_of(dev);
     Answer a;
-    if (o.json) a.json = iio_device_json(r, topo, machine, dev, kernel);
+    if (o.json) a.json = discovery::to_json(r, topo, device_name(machine, dev), kernel);
     if (r.stack) a.print = [&r, &topo, &machine, &dev, &kernel] { print_iio_device(r, topo, machine, dev, kernel); };
     a.error = r.error;
     return a;

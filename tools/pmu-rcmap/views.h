@@ -33,9 +33,6 @@ std::string nvidia_note(const pci::Device& d, const std::vector<discovery::RootP
 
 // ---- Intel IIO ----
 void print_iio_stacks(const discovery::IioTopology& t, const std::vector<discovery::IioDeviceMap>& maps);
-nlohmann::ordered_json iio_topology_json(const discovery::IioTopology& t);
-nlohmann::ordered_json iio_device_json(const discovery::IioDeviceMap& r, const discovery::IioTopology& t,
-                                       Machine& machine, const pci::Device& d, const discovery::KernelPmus& kernel);
 void print_iio_device(const discovery::IioDeviceMap& r, const discovery::IioTopology& t, Machine& machine,
                       const pci::Device& d, const discovery::KernelPmus& kernel);
 // Tree notes: the stack a root bus belongs to, and the part of the function a device hangs from.

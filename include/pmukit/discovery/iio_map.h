@@ -36,6 +36,8 @@ struct IioStack {
   const platform::IioStackEntry* table_entry = nullptr;  // null: an entry the table does not list
   std::optional<std::size_t> parent;                     // index of the stack a part_of bus belongs to
   std::optional<unsigned> pmu;                           // IIO PMU number (uncore_iio_<pmu>)
+  std::string pmu_name;                                  // "uncore_iio_2"; "" without a PMU of its own
+  std::string free_running;                              // "uncore_iio_free_running_2"; "" when none
   std::string name;                                      // "PCIe0"
   std::string source;                                    // the register it was read from
   std::string kernel;                                    // "uncore_iio_2/die0 = 0000:15" when Linux has it
@@ -50,6 +52,9 @@ struct IioTopology {
   std::vector<std::string> warnings;
   std::uint64_t config_reads = 0;  // config-space reads this mapping made (each register once)
 };
+
+// The name of IIO PMU number `pmu` in this scheme ("uncore_iio_2"): what a stack's pmu_name holds.
+std::string iio_pmu_name(const platform::IioMapScheme& scheme, unsigned pmu);
 
 // The IIO mapping scheme of this machine's CPU model (cpus.json iio_map), null when it has none.
 const platform::IioMapScheme* iio_scheme_for(const std::optional<CpuIdentity>& cpu);
@@ -91,7 +96,12 @@ struct IioDeviceMap {
   std::string error;  // why there is no PMU or part (empty when mapped)
 };
 
-// How `device` is seen by the IIO PMUs. `inventory` (may be null) supplies discovered IIO units.
+// How every one of `devices` (sorted by address, as pci::scan gives them) is seen by the IIO PMUs,
+// in their order: each device's anchor, stack and unit looked up in indexes built once, so N
+// devices cost O(N log N). `inventory` (may be null) supplies discovered IIO units.
+std::vector<IioDeviceMap> map_iio_devices(const std::vector<pci::Device>& devices, const IioTopology& topology,
+                                          const Inventory* inventory);
+// The same for one device (the indexes built for it alone).
 IioDeviceMap map_iio_device(const pci::Device& device, const std::vector<pci::Device>& devices,
                             const IioTopology& topology, const Inventory* inventory);
 

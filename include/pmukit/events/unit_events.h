@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
@@ -22,6 +24,21 @@ struct BoundEvent {
   std::size_t spec = 0;  // index of the syntax::EventSpec it came from
   const discovery::PmuUnit* unit = nullptr;
   syntax::EncodedEvent encoded;
+};
+
+// Binds specs one at a time, each unit described once for all of them: a caller that checks
+// events in several groups (by PMU, then by unit) binds each event once.
+class Binder {
+ public:
+  Binder(const discovery::Inventory& inventory, const platform::Database& db) : inventory_(inventory), db_(db) {}
+  // Appends `spec` (the spec at `index` of the caller's list) bound to every unit its PMU selects
+  // to `out`; throws as bind_events does. Nothing is appended when it throws.
+  void bind(const syntax::EventSpec& spec, std::size_t index, std::vector<BoundEvent>& out);
+
+ private:
+  const discovery::Inventory& inventory_;
+  const platform::Database& db_;
+  std::map<std::string, syntax::PmuDescription> described_;  // by unit name; kinds repeat
 };
 
 // Binds every spec to each unit its PMU selects: an exact kernel PMU name ("uncore_imc_3",

@@ -1,6 +1,6 @@
-// pmukit tools -- direct register programming through pmukit::pmu::DirectSession, with
+// pmukit -- direct register programming through pmukit::pmu::DirectSession, with
 // time-division multiplexing of units whose events outnumber their counters.
-#include "common/direct_backend.h"
+#include "direct_backend.h"
 
 #include <map>
 #include <set>
@@ -12,19 +12,9 @@
 #include "pmukit/pmu/session.h"
 #include "pmukit/util/error.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 namespace {
-
-// One unit's events, all of them, and which set of them is on its counters.
-struct UnitWork {
-  const discovery::PmuUnit* unit = nullptr;
-  std::vector<syntax::EncodedEvent> events;
-  std::vector<std::size_t> spec_of;  // the -e event each came from
-  pmu::RotationPlan plan;
-  std::size_t on = 0;         // the set on the counters
-  std::vector<int> position;  // position[e]: where event e is in that set, -1 while it is off
-};
 
 void place(UnitWork& w) {
   w.position.assign(w.events.size(), -1);
@@ -32,43 +22,29 @@ void place(UnitWork& w) {
   for (std::size_t p = 0; p < set.size(); ++p) w.position[set[p]] = static_cast<int>(p);
 }
 
-// Planned before the session exists, so a refusal comes before any register is written.
-void plan(pmu::Preflight& preflight, const std::vector<syntax::EventSpec>& specs, UnitWork& w) {
-  const auto groups = groups_of(specs, w.spec_of);
-  pmu::inherit_group_filters(preflight, *w.unit, w.events, groups);
-  w.plan = pmu::plan_rotation(preflight, *w.unit, w.events, groups);
+// A refusal comes before the session exists, so before any register is written.
+void check_plan(const UnitWork& w) {
   if (const auto* n = std::get_if<pmu::NoDriver>(&w.plan.verdict)) throw Error(n->why);
   if (const auto* d = std::get_if<pmu::DoesNotFit>(&w.plan.verdict)) throw UsageError(d->message());
-  place(w);
 }
 
 class DirectBackend : public Backend {
  public:
-  DirectBackend(std::unique_ptr<pmu::Preflight> preflight, const std::vector<syntax::EventSpec>& specs,
-                const std::vector<events::BoundEvent>& bound, bool force, const sim::MachineClock& time,
-                std::uint64_t mux_interval_ns)
-      : clock_(*time.clock), mux_ns_(mux_interval_ns) {
-    // One work item per unit, its events in -e order.
-    std::map<const discovery::PmuUnit*, std::size_t> index;
-    for (const auto& b : bound) {
-      auto [it, fresh] = index.emplace(b.unit, units_.size());
-      if (fresh) units_.push_back({b.unit, {}, {}, {}, 0, {}});
-      units_[it->second].events.push_back(b.encoded);
-      units_[it->second].spec_of.push_back(b.spec);
-      // Named through another kernel's alias: counted in that kernel's units (see UnitAlias).
-      const auto* alias = b.unit->alias(specs.at(b.spec).pmu);
-      slots_.push_back({it->second, units_[it->second].events.size() - 1, b, alias && alias->hardware_units});
-    }
-    std::vector<pmu::UnitEvents> work;
+  DirectBackend(std::unique_ptr<pmu::Preflight> preflight, const std::vector<syntax::EventSpec>& specs, DirectWork work,
+                bool force, const sim::MachineClock& time, std::uint64_t mux_interval_ns)
+      : clock_(*time.clock), mux_ns_(mux_interval_ns), units_(std::move(work.units)), slots_(std::move(work.slots)) {
+    std::vector<pmu::UnitEvents> first_sets;
     for (auto& w : units_) {
-      plan(*preflight, specs, w);
+      if (!w.planned) plan_unit(*preflight, specs, w);
+      check_plan(w);
+      place(w);
       multiplexed_ = multiplexed_ || w.plan.multiplexed();
-      work.push_back({w.unit, pmu::events_of(w.events, w.plan.sets.front())});
+      first_sets.push_back({w.unit, pmu::events_of(w.events, w.plan.sets.front())});
     }
     pmu::SessionOptions opts;
     opts.force = force;
     opts.settle = time.settle;
-    session_ = std::make_unique<pmu::DirectSession>(std::move(preflight), std::move(work), opts);
+    session_ = std::make_unique<pmu::DirectSession>(std::move(preflight), std::move(first_sets), opts);
     // Each multiplexed unit's sets, copied and checked once: a rotation then allocates nothing.
     for (std::size_t u = 0; u < units_.size(); ++u) {
       const auto& w = units_[u];
@@ -129,12 +105,6 @@ class DirectBackend : public Backend {
   }
 
  private:
-  struct Slot {
-    std::size_t work, event;
-    events::BoundEvent bound;
-    bool hardware_units = false;
-  };
-
   // Each slot's row with what never changes (its names, scale, unit): a read fills in the counts.
   void name_rows() {
     rows_.clear();
@@ -239,11 +209,33 @@ std::vector<int> groups_of(const std::vector<syntax::EventSpec>& specs, const st
   return group;
 }
 
-std::unique_ptr<Backend> make_direct_backend(std::unique_ptr<pmu::Preflight> preflight,
-                                             const std::vector<syntax::EventSpec>& specs,
-                                             const std::vector<events::BoundEvent>& bound, bool force,
-                                             const sim::MachineClock& time, std::uint64_t mux_interval_ns) {
-  return std::make_unique<DirectBackend>(std::move(preflight), specs, bound, force, time, mux_interval_ns);
+DirectWork work_by_unit(const std::vector<syntax::EventSpec>& specs, const std::vector<events::BoundEvent>& bound) {
+  DirectWork out;
+  std::map<const discovery::PmuUnit*, std::size_t> index;
+  for (const auto& b : bound) {
+    auto [it, fresh] = index.emplace(b.unit, out.units.size());
+    if (fresh) out.units.push_back(UnitWork{b.unit, {}, {}, {}, false, 0, {}});
+    auto& w = out.units[it->second];
+    w.events.push_back(b.encoded);
+    w.spec_of.push_back(b.spec);
+    // Named through another kernel's alias: counted in that kernel's units (see UnitAlias).
+    const auto* alias = b.unit->alias(specs.at(b.spec).pmu);
+    out.slots.push_back({it->second, w.events.size() - 1, b, alias && alias->hardware_units});
+  }
+  return out;
 }
 
-}  // namespace pmukit::tools
+void plan_unit(pmu::Preflight& preflight, const std::vector<syntax::EventSpec>& specs, UnitWork& w) {
+  const auto groups = groups_of(specs, w.spec_of);
+  pmu::inherit_group_filters(preflight, *w.unit, w.events, groups);
+  w.plan = pmu::plan_rotation(preflight, *w.unit, w.events, groups);
+  w.planned = true;
+}
+
+std::unique_ptr<Backend> make_direct_backend(std::unique_ptr<pmu::Preflight> preflight,
+                                             const std::vector<syntax::EventSpec>& specs, DirectWork work, bool force,
+                                             const sim::MachineClock& time, std::uint64_t mux_interval_ns) {
+  return std::make_unique<DirectBackend>(std::move(preflight), specs, std::move(work), force, time, mux_interval_ns);
+}
+
+}  // namespace pmukit::counting

@@ -1,17 +1,17 @@
-// pmukit tools -- IIO metrics per device and per stack.
-#include "common/iio_breakdown.h"
+// pmukit -- IIO metrics per device and per stack.
+#include "pmukit/counting/iio_breakdown.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/iio_map.h"
 #include "pmukit/pci/device.h"
-#include "pmukit/platform/soc_data.h"
 #include "pmukit/util/error.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 namespace {
 
@@ -88,20 +88,22 @@ std::string join_terms(const std::string& a, const std::string& b) {
 void per_device(Machine& machine, const discovery::DiscoveryResult& found, const IioTopology& topo,
                 const std::vector<std::string>& pmus, const MetricArg& a, std::vector<syntax::EventSpec>& specs,
                 std::vector<MetricInstance>& out) {
-  std::vector<IioDeviceMap> maps;
-  for (const auto& d : found.devices)
-    maps.push_back(discovery::map_iio_device(d, found.devices, topo, &found.inventory));
+  const auto maps = discovery::map_iio_devices(found.devices, topo, &found.inventory);
+  // Devices on the same stack and parts: the hardware cannot tell them apart.
+  std::map<std::pair<const discovery::IioStack*, std::uint64_t>, unsigned> counted_on;
+  std::vector<std::string> reasons(maps.size());
+  for (std::size_t i = 0; i < maps.size(); ++i) {
+    if (!listed(found.devices[i], maps[i])) continue;
+    reasons[i] = not_counted(maps[i], pmus);
+    if (reasons[i].empty()) ++counted_on[{maps[i].stack, maps[i].ch_mask}];
+  }
   for (std::size_t i = 0; i < found.devices.size(); ++i) {
     const auto& d = found.devices[i];
     const auto& m = maps[i];
     if (!listed(d, m)) continue;
     MetricInstance inst;
-    std::string reason = not_counted(m, pmus);
-    if (reason.empty()) {
-      unsigned sharing = 0;  // devices on the same stack and parts: the hardware cannot tell them apart
-      for (std::size_t j = 0; j < maps.size(); ++j)
-        sharing += j != i && listed(found.devices[j], maps[j]) && maps[j].stack == m.stack &&
-                   maps[j].ch_mask == m.ch_mask && not_counted(maps[j], pmus).empty();
+    if (reasons[i].empty()) {
+      const unsigned sharing = counted_on[{m.stack, m.ch_mask}] - 1;
       std::string ch = fmt::format("ch_mask={:#x}", m.ch_mask);
       inst = bind_metric(*a.metric, m.pmu, join_terms(ch, a.extra), specs);
       inst.socket = m.stack->socket;
@@ -110,7 +112,7 @@ void per_device(Machine& machine, const discovery::DiscoveryResult& found, const
                       sharing ? fmt::format(", shared with {} other device{}", sharing, sharing > 1 ? "s" : "") : "");
     } else {
       inst.metric = a.metric;
-      inst.reason = reason;
+      inst.reason = reasons[i];
     }
     inst.group = d.bdf.str();
     inst.detail = fmt::format("{}: {}", pci::class_name(machine, d.class_code),
@@ -140,7 +142,7 @@ void per_stack(const IioTopology& topo, const std::vector<std::string>& pmus, co
   const bool per_part = !a.metric->spec().required_terms.empty();
   for (const auto& s : topo.stacks) {
     if (!s.pmu) continue;  // a bus that is part of another stack is counted with it
-    std::string pmu = platform::expand_pattern(topo.scheme->pmu_pattern, {{"pmu", std::to_string(*s.pmu)}});
+    const std::string& pmu = s.pmu_name;
     std::uint64_t mask = layout_parts(topo, s);
     for (const auto& other : topo.stacks)
       if (other.parent && &topo.stacks[*other.parent] == &s) mask |= layout_parts(topo, other);
@@ -178,7 +180,7 @@ std::vector<MetricInstance> add_iio_metric_events(Machine& machine, const discov
                                  flag));
   auto topo = discovery::read_iio_topology(machine, found.devices, found.topology, *scheme);
   warnings.insert(warnings.end(), topo.warnings.begin(), topo.warnings.end());
-  std::string stack_pmu = platform::expand_pattern(scheme->pmu_pattern, {{"pmu", "0"}});
+  const std::string stack_pmu = discovery::iio_pmu_name(*scheme, 0);
   std::vector<MetricInstance> out;
   for (const auto& arg : split_metric_list(args)) {
     MetricArg a = parse_arg(catalog, arg, scope, stack_pmu);
@@ -190,4 +192,4 @@ std::vector<MetricInstance> add_iio_metric_events(Machine& machine, const discov
   return out;
 }
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

@@ -1,10 +1,10 @@
-// pmukit tools -- the perf backend: the same events counted through perf_event_open.
+// pmukit -- the perf backend: the same events counted through perf_event_open.
 #pragma once
 
-#include "common/backend.h"
+#include "pmukit/counting/backend.h"
 #include "pmukit/discovery/system.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 // `specs` are the events this backend counts; `spec_index[i]` is specs[i]'s position in the -e
 // list. With `per_socket`, every group is opened once per socket on that socket's CPUs, so counts
@@ -13,4 +13,4 @@ std::unique_ptr<Backend> make_perf_backend(Machine& machine, std::vector<syntax:
                                            std::vector<std::size_t> spec_index, bool per_socket,
                                            const discovery::Topology& topology);
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

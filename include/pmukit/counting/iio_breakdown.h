@@ -1,4 +1,4 @@
-// pmukit tools -- IIO metrics per PCIe device (--per-device) and per IIO stack (--per-stack): each
+// pmukit -- IIO metrics per PCIe device (--per-device) and per IIO stack (--per-stack): each
 // -M metric bound to the stack PMU (uncore_iio_<n>) that sees a device's traffic, with the ch_mask
 // of the device's part (or of every part of the stack), as pcm-iio breaks IIO traffic down.
 #pragma once
@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "common/metric_runner.h"
+#include "pmukit/counting/metric_runner.h"
 #include "pmukit/discovery/discover.h"
 
 namespace pmukit {
 class Machine;
 }
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 enum class IioScope { None, Device, Stack };
 
@@ -29,4 +29,4 @@ std::vector<MetricInstance> add_iio_metric_events(Machine& machine, const discov
                                                   std::vector<syntax::EventSpec>& specs,
                                                   std::vector<std::string>& warnings);
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

@@ -1,5 +1,5 @@
-// pmukit tools -- perf_event_open counting through pmukit::perf::EventSet (one read(2) per group).
-#include "common/perf_backend.h"
+// pmukit -- perf_event_open counting through pmukit::perf::EventSet (one read(2) per group).
+#include "perf_backend.h"
 
 #include <set>
 
@@ -8,7 +8,7 @@
 
 #include "pmukit/perf/event_set.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 namespace {
 
@@ -95,4 +95,4 @@ std::unique_ptr<Backend> make_perf_backend(Machine& machine, std::vector<syntax:
   return std::make_unique<PerfBackend>(machine, std::move(specs), std::move(spec_index), per_socket, topology);
 }
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

@@ -1,9 +1,9 @@
-// pmukit tools -- rows of counts: scaling for multiplexing, and summing reads.
-#include "common/backend.h"
+// pmukit -- rows of counts: scaling for multiplexing, and summing reads.
+#include "pmukit/counting/backend.h"
 
 #include "pmukit/perf/group.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 void scale_row(Row& row) {
   row.count = perf::scale_count(row.raw, row.enabled_ns, row.running_ns);
@@ -17,4 +17,4 @@ void add_read(Row& into, const Row& later) {
   scale_row(into);
 }
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

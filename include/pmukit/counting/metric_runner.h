@@ -1,4 +1,4 @@
-// pmukit tools -- metrics (-M): the events a metric needs on each PMU it applies to, and its value per
+// pmukit -- metrics (-M): the events a metric needs on each PMU it applies to, and its value per
 // interval and at the end, from the formulas in platforms/metrics.
 #pragma once
 
@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "common/backend.h"
+#include "pmukit/counting/backend.h"
 #include "pmukit/metrics/catalog.h"
 #include "pmukit/syntax/event_spec.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 // One metric's value over a window: per socket ("S0"), per box (a PMU name) or merged ("").
 struct MetricRow {
@@ -75,9 +75,4 @@ std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& insta
                                         std::uint64_t window_ns, const std::map<std::string, double>& parameters,
                                         bool per_socket);
 
-// --list-metrics: the metrics that apply to `pmus` (all of them with `all`); with `names_only`
-// (--names-only, for shell completion) their names alone, one a line.
-int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>& pmus, bool all,
-                 bool names_only = false);
-
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

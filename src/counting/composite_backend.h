@@ -1,13 +1,13 @@
-// pmukit tools -- the backend that runs the direct and perf backends side by side, as one.
+// pmukit -- the backend that runs the direct and perf backends side by side, as one.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "common/backend.h"
+#include "pmukit/counting/backend.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 class CompositeBackend : public Backend {
  public:
@@ -27,4 +27,4 @@ class CompositeBackend : public Backend {
   std::vector<std::string> notes_;
 };
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

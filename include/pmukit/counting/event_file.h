@@ -1,4 +1,4 @@
-// pmukit tools -- --event-file: Intel perfmon JSON event definitions usable by name in -e.
+// pmukit -- --event-file: Intel perfmon JSON event definitions usable by name in -e.
 #pragma once
 
 #include <map>
@@ -8,7 +8,7 @@
 #include "pmukit/events/perfmon_json.h"
 #include "pmukit/syntax/event_spec.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 struct SpecScale {
   double scale = 1.0;
@@ -21,4 +21,4 @@ struct SpecScale {
 std::map<std::size_t, SpecScale> apply_event_files(const std::vector<events::PerfmonEvents>& files,
                                                    std::vector<syntax::EventSpec>& specs);
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

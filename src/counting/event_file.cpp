@@ -1,9 +1,9 @@
-// pmukit tools -- perfmon event names in -e.
-#include "common/event_file.h"
+// pmukit -- perfmon event names in -e.
+#include "pmukit/counting/event_file.h"
 
 #include "pmukit/syntax/event_parser.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 namespace {
 const events::PerfmonEvent* lookup(const std::vector<events::PerfmonEvents>& files, std::string_view name) {
@@ -46,4 +46,4 @@ std::map<std::size_t, SpecScale> apply_event_files(const std::vector<events::Per
   return scales;
 }
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

@@ -1,5 +1,5 @@
-// pmukit tools -- running metrics.
-#include "common/metric_runner.h"
+// pmukit -- running metrics.
+#include "pmukit/counting/metric_runner.h"
 
 #include <algorithm>
 #include <iterator>
@@ -11,7 +11,7 @@
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 namespace {
 
@@ -221,29 +221,4 @@ std::vector<MetricRow> evaluate_metrics(const std::vector<MetricInstance>& insta
   return std::move(out.rows);
 }
 
-int list_metrics(const metrics::Catalog& catalog, const std::vector<std::string>& pmus, bool all, bool names_only) {
-  std::size_t shown = 0;
-  for (const auto& m : catalog.metrics()) {
-    std::vector<std::string> here;
-    for (const auto& p : pmus)
-      if (m.applies_to(p)) here.push_back(p);
-    if (here.empty() && !all) continue;
-    ++shown;
-    if (names_only) {
-      fmt::print("{}\n", m.name());
-      continue;
-    }
-    std::string where = here.empty()       ? "no PMU here"
-                        : here.size() <= 2 ? fmt::format("{}", fmt::join(here, ", "))
-                                           : fmt::format("{}, ... ({} PMUs)", here.front(), here.size());
-    fmt::print("{:<34} [{}] on {}: {}\n", m.name(), m.unit(), where, m.spec().description);
-    fmt::print("{:<34} {}{}\n", "", m.spec().expression,
-               m.spec().required_terms.empty() ? ""
-                                               : fmt::format("  (needs {})", fmt::join(m.spec().required_terms, ", ")));
-  }
-  if (!shown && !names_only)
-    fmt::print("No metric applies to the PMUs of this machine (--list-metrics --all shows them all).\n");
-  return 0;
-}
-
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

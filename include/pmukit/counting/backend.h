@@ -1,4 +1,4 @@
-// pmukit tools -- what a counting backend gives the run loop: rows of counts, one per event per PMU.
+// pmukit -- what a counting backend gives the run loop: rows of counts, one per event per PMU.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,7 @@ namespace pmukit::discovery {
 struct Inventory;
 }
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 // The names are views: every row of every interval names the same few strings, which the backend
 // (or the run loop's event list) owns for the whole run, so a row costs no allocation.
@@ -67,4 +67,4 @@ class Backend {
   virtual std::vector<std::string> finish() { return {}; }
 };
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

@@ -1,9 +1,9 @@
-// pmukit tools -- the composite backend: every call goes to each part in turn.
-#include "common/composite_backend.h"
+// pmukit -- the composite backend: every call goes to each part in turn.
+#include "composite_backend.h"
 
 #include <algorithm>
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
 void CompositeBackend::start() {
   for (auto& p : parts_) p->start();
@@ -46,4 +46,4 @@ std::vector<std::string> CompositeBackend::finish() {
   return errors;
 }
 
-}  // namespace pmukit::tools
+}  // namespace pmukit::counting

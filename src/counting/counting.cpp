@@ -1,0 +1,80 @@
+// pmukit -- setting up a counting run.
+#include "pmukit/counting/counting.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "pmukit/access/machine.h"
+#include "pmukit/perf/sysfs_pmu.h"
+#include "pmukit/platform/database.h"
+#include "pmukit/syntax/event_parser.h"
+#include "pmukit/util/error.h"
+#include "pmukit/util/text.h"
+
+namespace pmukit::counting {
+
+namespace {
+
+// Each events argument numbers its {...} groups from 0: renumber them so that groups of different
+// arguments stay apart (a multiplexed unit keeps each group whole).
+std::vector<syntax::EventSpec> parse_events(const std::vector<std::string>& lists) {
+  std::vector<syntax::EventSpec> specs;
+  int groups = 0;
+  for (const auto& e : lists) {
+    int last = -1;
+    for (auto& p : syntax::parse_event_list(e)) {
+      if (p.group >= 0) last = std::max(last, p.group), p.group += groups;
+      specs.push_back(std::move(p));
+    }
+    groups += last + 1;
+  }
+  return specs;
+}
+
+}  // namespace
+
+bool is_duration_time(const syntax::EventSpec& s) {
+  return s.pmu.empty() && s.terms.size() == 1 && s.terms[0].key == "duration_time";
+}
+
+std::vector<std::string> pmu_names(const Machine& machine, const discovery::Inventory& inventory) {
+  std::vector<std::string> names;
+  for (const auto& u : inventory.units) {
+    names.push_back(u.name);
+    for (const auto& a : u.aliases) names.push_back(a.name);  // pcie_bdf_200: events and metrics take either name
+  }
+  for (auto& p : perf::pmu_names(machine)) names.push_back(std::move(p));  // names only: one bad PMU stops nothing
+  std::map<std::string, std::size_t> numbered;
+  for (const auto& n : names)
+    if (auto family = numbered_family(n)) ++numbered[std::string(*family)];
+  for (const auto& [prefix, count] : numbered)
+    if (count > 1) names.push_back(prefix);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+Run::Run(Machine& machine, const Request& request, const std::function<void(const std::string&)>& note)
+    : specs(parse_events(request.events)), params(request.metric_params), per_socket(request.backend.per_socket) {
+  std::vector<events::PerfmonEvents> event_files;
+  for (const auto& f : request.event_files) event_files.push_back(events::PerfmonEvents::load(f));
+  spec_scales = apply_event_files(event_files, specs);
+  machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
+  time = sim::machine_clock(machine);
+  found = discovery::discover(machine);
+  if (!request.metrics.empty() || request.iio_scope != IioScope::None) catalog = pmukit::metrics::Catalog::embedded();
+  if (request.iio_scope != IioScope::None)
+    metrics = add_iio_metric_events(machine, found, catalog, request.metrics, pmu_names(machine, found.inventory),
+                                    request.iio_scope, specs, warnings);
+  else
+    metrics = add_metric_events(catalog, request.metrics, pmu_names(machine, found.inventory), specs);
+  if (std::all_of(specs.begin(), specs.end(), is_duration_time))
+    throw UsageError("only duration_time given: add an event");
+  std::function<void(const std::string&)> told = note;
+  if (!told) told = [](const std::string& m) { std::fprintf(stderr, "pmukit: %s\n", m.c_str()); };
+  backend = make_backend(machine, specs, found, request.backend, time, is_duration_time, told);
+}
+
+}  // namespace pmukit::counting
