@@ -42,7 +42,13 @@ std::string access_hint(const Machine& machine, HardwareResource what, int err) 
     }
   }
   if (err != EPERM && err != EACCES) return "";
-  if (::geteuid() != 0 && machine.is_live())
+  // A snapshot's device files are files: their mode says who may open them (EACCES); EPERM is what
+  // the kernel's refusals give (lockdown, STRICT_DEVMEM: below).
+  if (!machine.is_live() && err == EACCES)
+    return fmt::format(" (the snapshot's file does not let uid {} open it: run as the user who made the snapshot, "
+                       "or as root)",
+                       ::geteuid());
+  if (::geteuid() != 0)
     return fmt::format(" ({} needs root with CAP_SYS_RAWIO: run as root, or use --backend perf)", name);
   std::string mode = lockdown_mode(machine);
   if (!mode.empty() && mode != "none")

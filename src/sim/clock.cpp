@@ -19,6 +19,7 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/file.h"
 
 namespace pmukit::sim {
 
@@ -202,7 +203,7 @@ MachineClock machine_clock(const Machine& machine) {
 ClockServer::ClockServer(const Machine& machine, SimMode mode)
     : path_(machine.param("sim.path") / "clock"), mode_(mode) {
   if (machine.is_live()) throw Error("the live machine: pmu-sim serves a clock page for snapshots only");
-  std::filesystem::create_directories(path_.parent_path());
+  make_directories(path_.parent_path());
   // Written under a temporary name and renamed into place: a client that finds the page finds it
   // whole (sized, magic set), never an empty file or a zero magic.
   auto tmp = path_;

@@ -61,7 +61,7 @@ std::uint64_t resource_flags(const BarSpec& b) {
 }  // namespace
 
 SnapshotBuilder::SnapshotBuilder(std::filesystem::path root) : root_(std::move(root)) {
-  std::filesystem::create_directories(root_);
+  make_directories(root_);
   // From here on every file is created inside the root: no name, "..", or link leads out.
   files_ = std::make_unique<ConfinedRoot>(root_);
   files_->create_directories(path("/sys/bus/pci/devices"));

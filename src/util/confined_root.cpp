@@ -326,9 +326,7 @@ std::optional<std::int64_t> ConfinedRoot::read_int(const fs::path& p) const {
 void ConfinedRoot::create_directories(const fs::path& dir) const {
   auto rel = is_host() ? std::nullopt : below(dir);
   if (!rel) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw Error(fmt::format("{}: {}", dir.string(), ec.message()));
+    make_directories(dir);
     return;
   }
   int fd = detail::walk_open(fd_, *rel, O_PATH | O_DIRECTORY, 0, true);

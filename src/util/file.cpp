@@ -85,6 +85,23 @@ void write_file(const std::filesystem::path& path, std::string_view data) {
   if (!out) throw_errno(path.string(), errno ? errno : EIO);
 }
 
+void make_directories(const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!ec) return;
+  std::string hint;
+  if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted) {
+    // The nearest directory that exists is the one that refused the new entry.
+    auto parent = dir;
+    std::error_code e;
+    while (parent.has_parent_path() && parent != parent.parent_path() && !std::filesystem::exists(parent, e))
+      parent = parent.parent_path();
+    hint = fmt::format(" (uid {} may not write in {}: choose a directory it may write, or run as its owner)",
+                       ::geteuid(), parent.string());
+  }
+  throw Error(fmt::format("cannot create the directory {}: {}{}", dir.string(), ec.message(), hint));
+}
+
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s) {
   std::vector<int> cpus;
   s = trim(s);

@@ -6,10 +6,13 @@
 . "$(dirname "$0")/common.sh"
 
 interrupted() {
+  # A new stderr file each run: the wait below must not find the last run's announcement before
+  # this run's redirection has emptied the file (the signal would then come before its handler).
+  rm -f "$T/out" "$T/err"
   "$BIN/pmu-raw" -e cpu-clock -e software/config=3,name=cs/ -I 600000 -x, "$@" > "$T/out" 2> "$T/err" &
   local pid=$!
   # Signals are caught from before the backend is announced (pmu-raw/counting.cpp).
-  for ((i = 0; i < 6000; i++)); do grep -q 'perf_event_open' "$T/err" && break; sleep 0.01; done
+  for ((i = 0; i < 6000; i++)); do grep -qs 'perf_event_open' "$T/err" && break; sleep 0.01; done
   grep -q 'perf_event_open' "$T/err"
   kill -INT "$pid"
   wait "$pid"

@@ -27,11 +27,11 @@ test "$(dpkg-deb -f "$dev" Depends)" = "libfmt-dev (>= 9), libpci-dev (>= 1:3.6)
 test "$(dpkg-deb -f "$tools" Section)" = admin && test "$(dpkg-deb -f "$dev" Section)" = libdevel
 dpkg-deb -c "$tools" | awk '{print $6}' | sed 's|^\./|/|' > "$out/tools.files"
 dpkg-deb -c "$dev" | awk '{print $6}' | sed 's|^\./|/|' > "$out/dev.files"
-for f in /usr/sbin/pmu-discover /usr/sbin/pmu-raw /usr/sbin/pmu-rcmap /usr/sbin/pmu-sim /usr/bin/pmu-report \
+for f in /usr/sbin/pmu-discover /usr/sbin/pmu-raw /usr/sbin/pmu-rcmap /usr/bin/pmu-sim /usr/bin/pmu-report \
   /usr/sbin/pmu-exporter /lib/systemd/system/pmukit-exporter.service /usr/share/man/man8/pmu-exporter.8.gz \
   /usr/share/doc/pmukit/examples/exporter.json /usr/share/doc/pmukit/examples/grafana-dashboard.json \
   /usr/share/man/man8/pmu-discover.8.gz /usr/share/man/man8/pmu-raw.8.gz /usr/share/man/man8/pmu-rcmap.8.gz \
-  /usr/share/man/man8/pmu-sim.8.gz /usr/share/man/man1/pmu-report.1.gz \
+  /usr/share/man/man1/pmu-sim.1.gz /usr/share/man/man1/pmu-report.1.gz \
   /usr/share/bash-completion/completions/pmu-raw /usr/share/bash-completion/completions/pmu-report \
   /usr/share/bash-completion/completions/pmu-exporter \
   /usr/share/doc/pmukit/copyright /usr/share/doc/pmukit/changelog.gz; do

@@ -29,6 +29,10 @@ std::optional<std::int64_t> parse_int_line(std::string_view line);
 // Writes (creating parents); throws Error on failure.
 void write_file(const std::filesystem::path& path, std::string_view data);
 
+// Creates `dir` and its missing parents; throws Error naming the directory and, when the user may
+// not write there, the user and the directory that refused it.
+void make_directories(const std::filesystem::path& dir);
+
 // Parses a Linux cpu list ("0-3,8,10-11"); nullopt on junk, and on more CPUs or CPU numbers
 // than limits::kCpus.
 std::optional<std::vector<int>> parse_cpu_list(std::string_view s);

@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
+
+#include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/msr.h"
@@ -15,6 +18,7 @@
 #include "pmukit/access/register_window.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/file.h"
 #include "support/test_support.h"
 
 using namespace pmukit;
@@ -64,6 +68,37 @@ TEST(Privilege, HintsNameTheCauseAndTheWayOut) {
     EXPECT_NE(hint.find("--backend perf"), std::string::npos) << hint;
   }
   EXPECT_EQ(access_hint(m, HardwareResource::DevMem, EIO), "");
+}
+
+// A user who may not open a snapshot's device file is told that it is the file's mode, not a
+// kernel's policy (the STRICT_DEVMEM hint was printed for it before).
+TEST(Privilege, ASnapshotFileTheUserMayNotOpenSaysWhoMay) {
+  test::TempDir dir;
+  snapshot::SnapshotBuilder b(dir.path());
+  Machine m(MachineOptions{dir.path()});
+  auto hint = access_hint(m, HardwareResource::DevMem, EACCES);
+  EXPECT_NE(hint.find(fmt::format("does not let uid {} open it", ::geteuid())), std::string::npos) << hint;
+  EXPECT_EQ(hint.find("STRICT_DEVMEM"), std::string::npos) << hint;
+}
+
+// A directory the user may not write in names the user and the directory.
+TEST(Privilege, ADirectoryThatCannotBeCreatedNamesWhoAndWhere) {
+  test::TempDir dir;
+  auto locked = dir.path() / "locked";
+  std::filesystem::create_directory(locked);
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  if (::geteuid() == 0) {
+    // root writes anywhere: a file where a directory must go gives the error instead.
+    write_file(locked / "file", "");
+    EXPECT_NE(message_of([&] { make_directories(locked / "file" / "x"); })
+                  .find("cannot create the directory " + (locked / "file" / "x").string() + ": "),
+              std::string::npos);
+  } else {
+    auto msg = message_of([&] { make_directories(locked / "a" / "b"); });
+    EXPECT_NE(msg.find(fmt::format("uid {} may not write in {}", ::geteuid(), locked.string())), std::string::npos)
+        << msg;
+  }
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_all);
 }
 
 TEST(Privilege, RefusedDevMemMappingExplainsStrictDevmem) {
