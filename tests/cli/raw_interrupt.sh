@@ -2,7 +2,7 @@
 # one last, partial interval is printed, as perf stat -I prints it, and no second one after it
 # (there was: the interrupted wait printed the partial interval, and the end of the run printed
 # the microseconds between that print and the counters' stop as one more). The interval is long,
-# so every row printed is the partial one.
+# so every row printed is the partial one. The exit status is perf stat's: 130, the signal's.
 . "$(dirname "$0")/common.sh"
 
 interrupted() {
@@ -15,7 +15,8 @@ interrupted() {
   for ((i = 0; i < 6000; i++)); do grep -qs 'perf_event_open' "$T/err" && break; sleep 0.01; done
   grep -q 'perf_event_open' "$T/err"
   kill -INT "$pid"
-  wait "$pid"
+  # Ended by the signal, once the registers are restored and the counts printed: 130, as perf stat.
+  status 130 wait "$pid"
 }
 
 for extra in "" "--interval-count 3"; do

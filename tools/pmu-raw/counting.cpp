@@ -3,8 +3,10 @@
 
 #include <signal.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -21,9 +23,24 @@ namespace pmukit::tools {
 
 namespace {
 
+std::atomic<int> g_ending_signal{0};  // the first signal that ended the run
+
 void on_signal(int sig) {
+  int none = 0;
+  g_ending_signal.compare_exchange_strong(none, sig);
   g_interrupted.store(true);
   counting::forward_to_workload(sig);
+}
+
+// perf stat without a workload ends on Ctrl-C by the signal itself, once its counts are printed
+// (builtin-stat.c sig_atexit re-raises it): the shell sees 130 for SIGINT, and a script can tell an
+// interrupted run from one that ran its course. pmu-raw ends the same way, its registers restored.
+void end_as_perf_does(const std::vector<std::string>& command) {
+  const int sig = g_ending_signal.load();
+  if (!command.empty() || (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)) return;
+  std::fflush(nullptr);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
 }
 
 void install_signals() {
@@ -161,7 +178,9 @@ int run_counting(RawOptions& o) {
   const int close_err = out != stdout && std::fclose(out) != 0 ? (errno ? errno : EIO) : 0;
   for (const auto& e : restore_errors) fmt::print(stderr, "pmu-raw: error: {}\n", e);
   if (close_err) throw_errno(o.output, close_err);  // the counts did not all reach the file
-  return restore_errors.empty() ? loop.child_status() : 1;
+  if (!restore_errors.empty()) return 1;
+  end_as_perf_does(o.command);
+  return loop.child_status();
 }
 
 }  // namespace pmukit::tools

@@ -90,8 +90,9 @@ TEST(Privilege, ADirectoryThatCannotBeCreatedNamesWhoAndWhere) {
   if (::geteuid() == 0) {
     // root writes anywhere: a file where a directory must go gives the error instead.
     write_file(locked / "file", "");
-    EXPECT_NE(message_of([&] { make_directories(locked / "file" / "x"); })
-                  .find("cannot create the directory " + (locked / "file" / "x").string() + ": "),
+    EXPECT_NE(message_of([&] {
+                make_directories(locked / "file" / "x");
+              }).find("cannot create the directory " + (locked / "file" / "x").string() + ": "),
               std::string::npos);
   } else {
     auto msg = message_of([&] { make_directories(locked / "a" / "b"); });
