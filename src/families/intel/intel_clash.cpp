@@ -21,11 +21,7 @@ constexpr std::uint64_t kConfigHeaderBytes = 0x40;
 // Every register address of the unit, with its width in bytes (MSRs: 1 each).
 template <class F>
 void each_register(const IntelUnit& iu, F&& f) {
-  using regs::intel::AccessType;
-  const auto type = iu.access == RegAccess::Msr    ? AccessType::Msr
-                    : iu.access == RegAccess::Mmio ? AccessType::Mmio
-                                                   : AccessType::Pci;
-  const auto w = regs::intel::widths(type);
+  const auto w = regs::intel::widths(table_access_type(iu.access));
   auto add = [&](std::uint64_t at, unsigned bits) { f(at, iu.access == RegAccess::Msr ? 1u : bits / 8); };
   add(iu.box_ctl, w.box_ctl);
   for (auto a : iu.ctl) add(a, w.ctl);

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "pmukit/acpi/devices.h"
-#include "pmukit/discovery/inventory.h"
+#include "pmukit/families/intel/intel_unit.h"
 
 namespace pmukit::discovery::intel {
 

@@ -24,15 +24,9 @@ using ojson = nlohmann::ordered_json;
 constexpr snapshot::spec::Section kSpecSections[] = {{"intel_tables", 30, snapshot::spec::write_intel_tables},
                                                      {"intel_iio", 40, snapshot::spec::write_intel_iio}};
 
-regs::intel::AccessType access_type(discovery::RegAccess a) {
-  using regs::intel::AccessType;
-  return a == discovery::RegAccess::Msr ? AccessType::Msr : a == discovery::RegAccess::Mmio ? AccessType::Mmio
-                                                                                              : AccessType::Pci;
-}
-
 // Every register of the box, as wide as intel_regs.h says its access is; an MSR is one register.
 void box_footprint(const discovery::IntelUnit& iu, discovery::Footprint& f) {
-  const auto w = regs::intel::widths(access_type(iu.access));
+  const auto w = regs::intel::widths(discovery::table_access_type(iu.access));
   auto add = [&](std::uint64_t at, unsigned bits) {
     if (iu.access == discovery::RegAccess::Msr) f.msr(iu.msr_cpu, at, 1);
     else if (iu.access == discovery::RegAccess::Mmio) f.mmio(at, bits / 8);

@@ -11,11 +11,18 @@
 #include "pmukit/access/bdf.h"
 #include "pmukit/discovery/inventory.h"
 #include "pmukit/families/intel/counter_constraints.h"
+#include "pmukit/families/intel/intel_regs.h"
 
 namespace pmukit::discovery {
 
 enum class RegAccess { Msr, Mmio, PciConfig };
 std::string_view access_name(RegAccess a);  // "MSR", "MMIO", "PCI"
+
+// The discovery table's access type of a box reached this way (intel_regs.h: its register widths).
+constexpr regs::intel::AccessType table_access_type(RegAccess a) {
+  return a == RegAccess::Msr ? regs::intel::AccessType::Msr : a == RegAccess::Mmio ? regs::intel::AccessType::Mmio
+                                                                                   : regs::intel::AccessType::Pci;
+}
 
 struct IntelUnit {
   std::uint16_t type = 0;
