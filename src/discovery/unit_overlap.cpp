@@ -53,8 +53,7 @@ class Spans final : public Footprint {
   }
   void mmio(std::uint64_t first, std::uint64_t bytes) override { add(spaces_.of("MMIO"), first, bytes); }
   void config(const Bdf* function, std::uint64_t first, std::uint64_t bytes) override {
-    add(spaces_.of(function ? fmt::format("{} config space", function->str()) : "unknown config space"), first,
-        bytes);
+    add(spaces_.of(function ? fmt::format("{} config space", function->str()) : "unknown config space"), first, bytes);
   }
 
  private:

@@ -12,13 +12,13 @@
 #include "pmukit/access/register_window.h"
 #include "pmukit/acpi/apmt.h"
 #include "pmukit/discovery/kernel_pmus.h"
+#include "pmukit/discovery/region_proof.h"
 #include "pmukit/discovery/unit_helpers.h"
 #include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/families/coresight/coresight_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
-#include "pmukit/discovery/region_proof.h"
 
 namespace pmukit::discovery {
 

@@ -13,12 +13,12 @@
 #include "pmukit/access/physical_memory.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/acpi/devices.h"
+#include "pmukit/discovery/region_proof.h"
 #include "pmukit/families/intel/intel_regs.h"
 #include "pmukit/families/intel/intel_table.h"
 #include "pmukit/families/intel/intel_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
-#include "pmukit/discovery/region_proof.h"
 
 namespace pmukit::discovery {
 

@@ -28,9 +28,12 @@ constexpr snapshot::spec::Section kSpecSections[] = {{"intel_tables", 30, snapsh
 void box_footprint(const discovery::IntelUnit& iu, discovery::Footprint& f) {
   const auto w = regs::intel::widths(discovery::table_access_type(iu.access));
   auto add = [&](std::uint64_t at, unsigned bits) {
-    if (iu.access == discovery::RegAccess::Msr) f.msr(iu.msr_cpu, at, 1);
-    else if (iu.access == discovery::RegAccess::Mmio) f.mmio(at, bits / 8);
-    else f.config(iu.pci_device ? &*iu.pci_device : nullptr, at, bits / 8);
+    if (iu.access == discovery::RegAccess::Msr)
+      f.msr(iu.msr_cpu, at, 1);
+    else if (iu.access == discovery::RegAccess::Mmio)
+      f.mmio(at, bits / 8);
+    else
+      f.config(iu.pci_device ? &*iu.pci_device : nullptr, at, bits / 8);
   };
   add(iu.box_ctl, w.box_ctl);
   for (auto a : iu.ctl) add(a, w.ctl);

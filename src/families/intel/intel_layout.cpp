@@ -21,10 +21,7 @@ static_assert(std::size(kRoleNames) == static_cast<std::size_t>(IntelRole::Filte
 
 UnitLayout intel_layout(const discovery::PmuUnit& unit) {
   const auto& u = *unit.as<discovery::IntelUnit>();
-  const auto access = u.access == RegAccess::Msr    ? regs::intel::AccessType::Msr
-                      : u.access == RegAccess::Mmio ? regs::intel::AccessType::Mmio
-                                                    : regs::intel::AccessType::Pci;
-  const auto w = regs::intel::widths(access);
+  const auto w = regs::intel::widths(discovery::table_access_type(u.access));
   auto reg = [&](std::uint64_t addr, unsigned width) -> Reg {
     switch (u.access) {
     case RegAccess::Msr:

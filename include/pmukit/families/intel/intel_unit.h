@@ -20,8 +20,9 @@ std::string_view access_name(RegAccess a);  // "MSR", "MMIO", "PCI"
 
 // The discovery table's access type of a box reached this way (intel_regs.h: its register widths).
 constexpr regs::intel::AccessType table_access_type(RegAccess a) {
-  return a == RegAccess::Msr ? regs::intel::AccessType::Msr : a == RegAccess::Mmio ? regs::intel::AccessType::Mmio
-                                                                                   : regs::intel::AccessType::Pci;
+  return a == RegAccess::Msr    ? regs::intel::AccessType::Msr
+         : a == RegAccess::Mmio ? regs::intel::AccessType::Mmio
+                                : regs::intel::AccessType::Pci;
 }
 
 struct IntelUnit {
