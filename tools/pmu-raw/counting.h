@@ -37,7 +37,7 @@ counting::LoopOptions loop_options(const RawOptions& options);
 // The read loop's sink: each interval printed as it ends, or the totals with perf stat's summary.
 class Printer : public counting::Sink {
  public:
-  Printer(Reporter& reporter, const counting::Run& run, const std::vector<std::string>& command, bool verbose)
+  Printer(Reporter& reporter, const counting::Run& run, const std::vector<std::string>& command, bool verbose = false)
       : reporter_(reporter), run_(run), command_(command), verbose_(verbose) {}
   void interval(std::uint64_t since_start_ns, std::uint64_t window_ns, const std::vector<Row>& rows,
                 const std::vector<MetricRow>& metrics) override;
