@@ -11,7 +11,7 @@
 sim_start "$T/spr"
 "$BIN/pmu-raw" --snapshot "$T/spr" -x, -e duration_time -e uncore_imc/cas_count_read/ --timeout 250 -v \
   > "$T/out" 2> "$T/err"
-grep -qx '250000000,,duration_time,250000000,100.00,,' "$T/out"
+grep -qx '250000000,ns,duration_time,250000000,100.00,,' "$T/out"
 # -v: one line per IMC box (2 sockets x 8), each enabled and running for the 250 ms.
 test "$(grep -cE '^uncore_imc/cas_count_read/: uncore_imc_[0-7]: [0-9]+ 250000000 250000000$' "$T/err")" -eq 16
 # ...and their raw counts add up to the report's count (scaled to MiB there: 64 bytes each).
