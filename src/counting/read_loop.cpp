@@ -2,6 +2,8 @@
 // virtual clock on a simulated snapshot (so interval tests are exact and instant).
 #include "pmukit/counting/read_loop.h"
 
+#include <signal.h>
+
 #include <algorithm>
 
 #include "pmukit/counting/workload.h"
@@ -115,9 +117,29 @@ void ReadLoop::catch_up_modelled_time() {
   }
 }
 
+// perf stat --timeout: the command is sent SIGTERM once the run's duration has passed in real time
+// since it started (pmu-sim's virtual time stands still while a command runs; it catches up with
+// the command's real duration when it is reaped). The loop goes on until the command has ended.
+void ReadLoop::stop_workload_at_end() {
+  if (stopped_workload_ || !o_.end_stops_workload || !o_.duration_ns) return;
+  if (monotonic_ns() - spawn_real_ < *o_.duration_ns) return;
+  ::kill(child_, SIGTERM);
+  stopped_workload_ = true;
+}
+
+// Until the next read or report, napping a millisecond at a time while a command runs. A run whose
+// end has passed while its command still runs waits for the command (a nap, not a spin: the end is
+// then behind it).
+void ReadLoop::wait_for_next(std::uint64_t now) {
+  const std::uint64_t nap = child_done_ ? o_.watch_nap_ns : 1'000'000;
+  const std::uint64_t next = std::min(deadline(), next_poll());
+  clock_.wait_until(next > now ? next : now + nap, nap);
+}
+
 bool ReadLoop::watch_once() {
   // In virtual mode the command itself may be what advances the time.
   if (!child_done_ && reap_child()) return false;
+  if (!child_done_) stop_workload_at_end();
   if (child_done_ && g_interrupted.load()) return false;
   std::uint64_t now = clock_.now_ns();
   if (o_.interval_ns && now >= deadline())
@@ -127,7 +149,7 @@ bool ReadLoop::watch_once() {
   else if (follow_real_time_)
     follow_real_time(now);
   else  // a watch never waits past the next read (a multiplexed unit rotates at reads)
-    clock_.wait_until(std::min(deadline(), next_poll()), child_done_ ? o_.watch_nap_ns : 1'000'000);
+    wait_for_next(now);
   return true;
 }
 

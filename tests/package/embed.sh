@@ -34,7 +34,7 @@ c++ -o "$T/list_pmus" "$PMUKIT_SRC/examples/list_pmus.cpp" $(pkg-config --cflags
 echo "examples/list_pmus: built with find_package and with pkg-config, $units PMU units"
 # count_events: the counting API on the snapshot under pmu-sim run (virtual time: one modelled
 # second each), against pmu-raw's count of the same event, both from the scratch root.
-"$root/usr/sbin/pmu-sim" run "$T/spr" > /dev/null 2> "$T/sim.err" &
+"$root/usr/bin/pmu-sim" run "$T/spr" > /dev/null 2> "$T/sim.err" &
 sim=$!
 trap 'kill "$sim" 2> /dev/null; wait "$sim" 2> /dev/null; rm -rf "$T"' EXIT
 for ((i = 0; i < 2000; i++)); do

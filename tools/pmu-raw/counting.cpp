@@ -105,17 +105,35 @@ counting::LoopOptions loop_options(const RawOptions& o) {
   l.interval_count = o.interval_count;
   // Rounded: 20.693146778 s is 20,693,146,778 ns, not one less (the double is a hair below).
   if (o.duration_s) l.duration_ns = static_cast<std::uint64_t>(round_to_int64(*o.duration_s * 1e9));
+  if (o.timeout_ms) {
+    l.duration_ns = *o.timeout_ms * 1'000'000ull;
+    l.end_stops_workload = true;
+  }
   l.command = o.command;
   return l;
 }
 
+namespace {
+
+// -v: each unit's counter as read, before the report, as perf stat -v prints each counter's value,
+// enabled and running times ("msr/tsc/: 561491916 215963511 215963511"); a unit's PMU is named,
+// as uncore events count on several.
+void print_counters(const std::vector<Row>& rows) {
+  for (const auto& r : rows)
+    fmt::print(stderr, "{}: {}: {} {} {}\n", r.event, r.pmu, r.raw, r.enabled_ns, r.running_ns);
+}
+
+}  // namespace
+
 void Printer::interval(std::uint64_t since_start_ns, std::uint64_t, const std::vector<Row>& rows,
                        const std::vector<MetricRow>& metrics) {
+  if (verbose_) print_counters(rows);
   reporter_.interval(static_cast<double>(since_start_ns) / 1e9, rows, metrics);
 }
 
 void Printer::totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
   std::string target = command_.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", command_[0]);
+  if (verbose_) print_counters(rows);
   reporter_.totals(rows, metrics, target, run_.backend->notes(), static_cast<double>(elapsed_ns) / 1e9);
   for (const auto& r : rows)
     if (r.lost)
@@ -171,7 +189,7 @@ int run_counting(RawOptions& o) {
   o.report.interval = o.interval_ms.has_value();
   Reporter reporter(o.report);
   announce_backends(o, *run.backend);
-  Printer printer(reporter, run, o.command);
+  Printer printer(reporter, run, o.command, o.verbose);
   counting::ReadLoop loop(run, loop_options(o), printer);
   loop.count();
   auto restore_errors = loop.finish();
@@ -180,7 +198,10 @@ int run_counting(RawOptions& o) {
   if (close_err) throw_errno(o.output, close_err);  // the counts did not all reach the file
   if (!restore_errors.empty()) return 1;
   end_as_perf_does(o.command);
-  return loop.child_status();
+  // A workload the timeout's SIGTERM ended is not a failed one (perf stat --timeout exits 0 then); one
+  // that caught the signal exits with its own status, as under perf stat.
+  const bool ended_by_timeout = loop.stopped_workload() && loop.child_status() == 128 + SIGTERM;
+  return ended_by_timeout ? 0 : loop.child_status();
 }
 
 }  // namespace pmukit::tools

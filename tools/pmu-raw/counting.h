@@ -18,8 +18,10 @@ struct RawOptions {
   std::optional<std::uint64_t> interval_count;
   std::uint64_t mux_interval_ms = counting::kDefaultMuxIntervalMs;  // --mux-interval
   std::optional<double> duration_s;
-  std::vector<std::string> command;  // after --
-  std::string backend = "auto";      // --backend, as CLI11 checked it
+  std::optional<std::uint64_t> timeout_ms;  // --timeout: stops a workload too
+  bool verbose = false;                     // -v: each unit's counter on stderr
+  std::vector<std::string> command;         // after --
+  std::string backend = "auto";             // --backend, as CLI11 checked it
   bool force = false;
   ReportOptions report;
   std::string output;                      // -o FILE
@@ -35,8 +37,8 @@ counting::LoopOptions loop_options(const RawOptions& options);
 // The read loop's sink: each interval printed as it ends, or the totals with perf stat's summary.
 class Printer : public counting::Sink {
  public:
-  Printer(Reporter& reporter, const counting::Run& run, const std::vector<std::string>& command)
-      : reporter_(reporter), run_(run), command_(command) {}
+  Printer(Reporter& reporter, const counting::Run& run, const std::vector<std::string>& command, bool verbose = false)
+      : reporter_(reporter), run_(run), command_(command), verbose_(verbose) {}
   void interval(std::uint64_t since_start_ns, std::uint64_t window_ns, const std::vector<Row>& rows,
                 const std::vector<MetricRow>& metrics) override;
   void totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) override;
@@ -45,6 +47,7 @@ class Printer : public counting::Sink {
   Reporter& reporter_;
   const counting::Run& run_;
   const std::vector<std::string>& command_;
+  bool verbose_;
 };
 
 // Returns the exit status: 0, the command's status when it failed, or 1 when registers could not

@@ -45,6 +45,11 @@ void add_counting_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_option("--duration", o.duration_s, "Count for SECONDS, then stop")
       ->type_name("SECONDS")
       ->check(tools::seconds_in(1e9));
+  app.add_option("--timeout", o.timeout_ms,
+                 "Stop after MS milliseconds (at least 10), as perf stat --timeout: a workload still running then is "
+                 "sent SIGTERM, and the run's counts are printed")
+      ->type_name("MS")
+      ->check(tools::whole_number_in(10, 1'000'000'000'000ull));
 }
 
 // How the counts are shown.
@@ -61,6 +66,9 @@ void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
       ->type_name("SEP");
   app.add_flag("-j,--json", f.json, "JSON lines with perf stat -j's field names");
   app.add_option("-o,--output", o.output, "Write the counts to FILE")->type_name("FILE");
+  app.add_flag("-v,--verbose", o.verbose,
+               "Also print each unit's counter before the report, on standard error, as perf stat -v: EVENT: PMU: "
+               "raw count, enabled and running nanoseconds");
   app.add_flag("--live-perf", o.machine.live_perf,
                "With --snapshot: let the perf backend count this machine's kernel PMUs under the snapshot's PMU "
                "type numbers (for testing; without it perf refuses a snapshot)");
@@ -126,6 +134,13 @@ void apply_output_flags(const Flags& f, tools::RawOptions& o) {
   if (!f.separator.empty()) o.report.separator = f.separator;
 }
 
+// perf stat's rules for --timeout: one way to say when the run stops, and not with intervals.
+void check_stop_options(const tools::RawOptions& o) {
+  if (!o.timeout_ms) return;
+  if (o.interval_ms) throw UsageError("--timeout does not go with -I (as perf stat: one report, at the timeout)");
+  if (o.duration_s) throw UsageError("--timeout and --duration both say when to stop: give one");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -163,6 +178,7 @@ int main(int argc, char** argv) {
       return f.names_only ? tools::list_event_names(o.machine, o.event_files)
                           : tools::list_events(o.machine, o.event_files);
     if (f.list_metrics) return tools::list_metric_catalog(o.machine, f.list_all, f.names_only);
+    check_stop_options(o);
     return tools::run_counting(o);
   });
 }

@@ -23,6 +23,10 @@ struct LoopOptions {
   std::optional<std::uint64_t> interval_count;  // stop after this many intervals
   std::optional<std::uint64_t> duration_ns;     // stop after this long
   std::vector<std::string> command;             // counted over: spawned at the start, the run ends with it
+  // The duration bounds the command too (perf stat --timeout): a command still running when it has
+  // passed, in real time since the command started, is sent SIGTERM. Without it the command's end
+  // alone ends a run that has one.
+  bool end_stops_workload = false;
   // On pmu-sim's virtual time, only watch the clock (someone else moves it: pmu-sim advance), napping
   // `watch_nap_ns` between looks, rather than sleeping it forward to the next interval.
   bool watch_virtual_time = false;
@@ -63,6 +67,8 @@ class ReadLoop {
   // the problems it had doing so.
   std::vector<std::string> finish();
   int child_status() const { return child_status_; }
+  // Whether the run's end stopped the command (end_stops_workload).
+  bool stopped_workload() const { return stopped_workload_; }
   std::uint64_t elapsed_ns() const { return stop_time_ - t0_; }
 
  private:
@@ -71,6 +77,8 @@ class ReadLoop {
   bool watching() const;
   bool reap_child();
   void catch_up_modelled_time();
+  void stop_workload_at_end();
+  void wait_for_next(std::uint64_t now);
   void follow_real_time(std::uint64_t now);
   void hold();
   std::uint64_t deadline() const;
@@ -91,6 +99,7 @@ class ReadLoop {
   pid_t child_ = 0;
   int child_status_ = 0;
   bool child_done_ = true;
+  bool stopped_workload_ = false;
   bool follow_real_time_ = false;                             // virtual time, and nothing but a signal ends the run
   static constexpr std::uint64_t kFollowStepNs = 5'000'000;   // real time between two moves of it
   static constexpr std::uint64_t kFollowGrainNs = 1'000'000;  // it moves in whole milliseconds
