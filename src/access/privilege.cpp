@@ -48,7 +48,7 @@ std::string access_hint(const Machine& machine, HardwareResource what, int err) 
     return fmt::format(" (the snapshot's file does not let uid {} open it: run as the user who made the snapshot, "
                        "or as root)",
                        ::geteuid());
-  if (::geteuid() != 0)
+  if (::geteuid() != 0 && machine.is_live())
     return fmt::format(" ({} needs root with CAP_SYS_RAWIO: run as root, or use --backend perf)", name);
   std::string mode = lockdown_mode(machine);
   if (!mode.empty() && mode != "none")

@@ -43,6 +43,14 @@ void end_as_perf_does(const std::vector<std::string>& command) {
   ::raise(sig);
 }
 
+// -v: each unit's counter as read, before the report, as perf stat -v prints each counter's value,
+// enabled and running times ("msr/tsc/: 561491916 215963511 215963511"); a unit's PMU is named,
+// as uncore events count on several.
+void print_counters(const std::vector<Row>& rows) {
+  for (const auto& r : rows)
+    fmt::print(stderr, "{}: {}: {} {} {}\n", r.event, r.pmu, r.raw, r.enabled_ns, r.running_ns);
+}
+
 void install_signals() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;  // no SA_RESTART: a blocked wait returns EINTR and sees the flag
@@ -112,18 +120,6 @@ counting::LoopOptions loop_options(const RawOptions& o) {
   l.command = o.command;
   return l;
 }
-
-namespace {
-
-// -v: each unit's counter as read, before the report, as perf stat -v prints each counter's value,
-// enabled and running times ("msr/tsc/: 561491916 215963511 215963511"); a unit's PMU is named,
-// as uncore events count on several.
-void print_counters(const std::vector<Row>& rows) {
-  for (const auto& r : rows)
-    fmt::print(stderr, "{}: {}: {} {} {}\n", r.event, r.pmu, r.raw, r.enabled_ns, r.running_ns);
-}
-
-}  // namespace
 
 void Printer::interval(std::uint64_t since_start_ns, std::uint64_t, const std::vector<Row>& rows,
                        const std::vector<MetricRow>& metrics) {
