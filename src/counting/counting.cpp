@@ -1,6 +1,6 @@
 // pmukit -- setting up a counting run.
-#include "pmukit/families/registry.h"
 #include "pmukit/counting/counting.h"
+#include "pmukit/families/registry.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -44,6 +44,12 @@ const FamilyDriver* family_driver(const discovery::PmuUnit& unit) {
   return dynamic_cast<const FamilyDriver*>(unit.family);
 }
 
+std::string above_counter_width(const discovery::PmuUnit& unit, std::uint64_t value) {
+  const unsigned width = unit.counter_width;
+  if (width == 0 || width >= 64 || value >> width == 0) return "";
+  return fmt::format("a {}-bit counter", width);
+}
+
 std::unique_ptr<UnitDriver> make_driver(const UnitLayout& layout, const platform::Database& db) {
   if (const FamilyDriver* f = family_driver(*layout.unit)) return f->driver(layout, db);
   throw Error(

@@ -36,29 +36,11 @@ struct OwnedRegisters {
   }
 };
 
-// Whether a counter of `layout` with this index exists (an enable or overflow bank's bit).
-bool has_counter(const UnitLayout& layout, unsigned n) {
-  for (const auto& r : layout.registers)
-    if ((r.role == Role::Counter || r.role == Role::CycleCounter) && r.index == n) return true;
-  return false;
-}
-
-// What no read of the register could have returned, so no run saved it ("" when plausible):
-// counter bits above the counter's width (Intel and CoreSight counters read as zero there:
-// Intel's discovery table and PMCFGR.SIZE give the width), and enable or overflow bits of a
-// CoreSight bank for counters the block does not implement (RAZ/WI, Arm IHI 0091).
+// What no read of the register could have returned, so no run saved it ("" when plausible): the
+// unit's family knows (counter bits above the width, enable bits of absent counters).
 std::string implausible(const UnitLayout& layout, const UnitRegister& r, std::uint64_t value) {
-  const auto& unit = *layout.unit;
-  const auto* family = family_driver(unit);
-  const bool counted_width = family && family->counters_zero_above_width();
-  if (counted_width && (r.role == Role::Counter || r.role == Role::FixedCounter) && unit.counter_width > 0 &&
-      unit.counter_width < 64 && value >> unit.counter_width)
-    return fmt::format("a {}-bit counter", unit.counter_width);
-  if (r.role == Role::EnableSet || r.role == Role::EnableClear || r.role == Role::OverflowClear)
-    for (unsigned bit = 0; bit < 32; ++bit)
-      if (value >> bit & 1 && !has_counter(layout, 32 * r.index + bit))
-        return fmt::format("{} bank {} of a block without counter {}", role_name(r.role), r.index, 32 * r.index + bit);
-  return "";
+  const auto* family = family_driver(*layout.unit);
+  return family ? family->implausible_original(layout, r, value) : "";
 }
 
 // Undo writes go only to a command register of a unit whose originals the journal holds: a

@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/families/registry.h"
 #include "pmukit/counting/workload.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/journal.h"
 #include "pmukit/sim/clock.h"

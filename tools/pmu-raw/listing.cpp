@@ -10,8 +10,8 @@
 #include <fmt/ranges.h>
 
 #include "pmukit/counting/counting.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/events/perfmon_json.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/text.h"

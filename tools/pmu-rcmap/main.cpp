@@ -12,9 +12,9 @@
 
 #include "common/bundled.h"
 #include "common/tool.h"
-#include "pmukit/families/registry.h"
-#include "pmukit/families/intel/iio_json.h"
 #include "pmukit/discovery/inventory_json.h"
+#include "pmukit/families/intel/iio_json.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/util/error.h"
 #include "views.h"
 

@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/discovery/region_proof.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/limits.h"
-#include "pmukit/discovery/region_proof.h"
 
 namespace pmukit::discovery {
 

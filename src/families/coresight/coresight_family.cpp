@@ -83,7 +83,21 @@ class CoreSight final : public discovery::Family,
   pmu::UnitLayout layout(const discovery::PmuUnit& unit, const platform::Database& db) const override {
     return pmu::coresight_layout(unit, db);
   }
-  bool counters_zero_above_width() const override { return true; }
+  // Counters read as zero above PMCFGR.SIZE; enable and overflow bits of counters the block does
+  // not implement are RAZ/WI (Arm IHI 0091).
+  std::string implausible_original(const pmu::UnitLayout& layout, const pmu::UnitRegister& r,
+                                   std::uint64_t value) const override {
+    using pmu::CoreSightRole;
+    if (r.is(CoreSightRole::Counter)) return pmu::above_counter_width(*layout.unit, value);
+    if (!r.is(CoreSightRole::EnableSet) && !r.is(CoreSightRole::EnableClear) && !r.is(CoreSightRole::OverflowClear))
+      return "";
+    for (unsigned bit = 0; bit < 32; ++bit) {
+      const unsigned n = 32 * r.index + bit;
+      if (value >> bit & 1 && !layout.find(CoreSightRole::Counter, n) && !layout.find(CoreSightRole::CycleCounter, n))
+        return fmt::format("{} bank {} of a block without counter {}", layout.role_name(r.role), r.index, n);
+    }
+    return "";
+  }
   std::unique_ptr<pmu::UnitDriver> driver(const pmu::UnitLayout& layout, const platform::Database& db) const override {
     return pmu::make_coresight(layout, db);
   }

@@ -92,7 +92,12 @@ class Intel final : public discovery::Family,
   pmu::UnitLayout layout(const discovery::PmuUnit& unit, const platform::Database&) const override {
     return pmu::intel_layout(unit);
   }
-  bool counters_zero_above_width() const override { return true; }
+  // A box's counters read as zero above the width its discovery table gives.
+  std::string implausible_original(const pmu::UnitLayout& layout, const pmu::UnitRegister& r,
+                                   std::uint64_t value) const override {
+    if (!r.is(pmu::IntelRole::Counter) && !r.is(pmu::IntelRole::FixedCounter)) return "";
+    return pmu::above_counter_width(*layout.unit, value);
+  }
   std::unique_ptr<pmu::UnitDriver> driver(const pmu::UnitLayout& layout, const platform::Database& db) const override {
     return pmu::make_intel_box(layout, db);
   }

@@ -6,11 +6,11 @@
 
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/kernel_pmus.h"
+#include "pmukit/discovery/region_proof.h"
 #include "pmukit/discovery/unit_helpers.h"
 #include "pmukit/families/tegra410/tegra410_unit.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/file.h"
-#include "pmukit/discovery/region_proof.h"
 
 namespace pmukit::discovery {
 

@@ -11,12 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "discovered.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/discovery/discover.h"
 #include "pmukit/families/coresight/coresight_discovery.h"
 #include "pmukit/families/coresight/coresight_regs.h"
 #include "pmukit/families/coresight/coresight_unit.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/test_support.h"
 
@@ -208,7 +208,7 @@ TEST(CoreSight, KernelsThatNameTheDeviceAutoProveThePagesToo) {
   namespace fs = std::filesystem;
   test::TempDir dir;
   fs::path root = dir.path() / "m";
-  snapshot::build_bundled("grace-2s", root);
+  families::build_bundled("grace-2s", root);
   auto renamed = [](int id) { return fmt::format("arm-cs-arch-pmu.{}.auto", 20 - id); };
   std::string iomem;
   {

@@ -10,8 +10,8 @@
 #include <fstream>
 
 #include "discovered.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/discovery/discover.h"
+#include "pmukit/families/registry.h"
 #include "support/machines.h"
 
 using namespace pmukit;
@@ -78,7 +78,7 @@ TEST(UnitOverlap, BundledMachinesHaveNone) {
 // reach, and every unit of its table is missing. Said, with the device and the reason.
 TEST(DroppedUnits, AShortConfigSpaceIsNamed) {
   test::TempDir dir;
-  snapshot::build_bundled("spr-2s", dir.path() / "m");
+  families::build_bundled("spr-2s", dir.path() / "m");
   const auto config = dir.path() / "m/sys/bus/pci/devices/0000:6a:03.1/config";
   ASSERT_TRUE(std::filesystem::exists(config));
   std::filesystem::resize_file(config, 256);

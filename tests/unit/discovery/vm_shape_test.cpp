@@ -8,10 +8,10 @@
 #include <fstream>
 
 #include "discovered.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/acpi/devices.h"
 #include "pmukit/discovery/access_report.h"
 #include "pmukit/families/cmn/cmn_unit.h"
+#include "pmukit/families/registry.h"
 
 using namespace pmukit;
 using json = nlohmann::json;

@@ -13,10 +13,11 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/families/registry.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/machine_lock.h"
 #include "pmukit/discovery/discover.h"
+#include "pmukit/families/coresight/coresight_layout.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/journal.h"
 #include "pmukit/pmu/unit_layout.h"
@@ -41,7 +42,7 @@ struct Rig {
   discovery::DiscoveryResult found;
   test::RegisterImage before;
   Rig() : root(dir.path() / "m") {
-    snapshot::build_from_spec(test::spr_every_access_type(), root);
+    families::build_from_spec(test::spr_every_access_type(), root);
     machine = std::make_unique<Machine>(MachineOptions{root});
     found = families::discover(*machine);
     before = test::register_image(*machine, found.inventory);
@@ -224,7 +225,7 @@ TEST(JournalIntegrity, AValueNoReadCouldReturnIsRefused) {
   for (const auto& b : layout.blocks) io.map_block(b.base, b.size);
   for (const auto& r : layout.owned()) g.entries.push_back({r, io.read(r)});
   for (auto& entry : g.entries)
-    if (entry.reg == layout.at(pmu::Role::EnableSet, 0)) entry.value = 1u << 20;
+    if (entry.reg == layout.at(pmu::CoreSightRole::EnableSet, 0)) entry.value = 1u << 20;
   pmu::write_journal(*grace.machine, g);
   MachineLock lock(*grace.machine);
   try {

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pmukit/families/intel/iio_devices.h"
 #include "pmukit/discovery/kernel_pmus.h"
+#include "pmukit/families/intel/iio_devices.h"
 
 namespace pmukit::discovery {
 
