@@ -2,13 +2,11 @@
 #include "pmukit/pmu/journal.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <iterator>
 #include <map>
 
@@ -336,19 +334,16 @@ JournalWriter JournalWriter::self(const MachineLock& lock) {
   return JournalWriter{ProcessIdentity::self(), lock.file()};
 }
 
-void test_kill_point(std::size_t writes_done) {
-  // Test-only: read once; tests set PMUKIT_TEST_KILL_AFTER_WRITES to kill pmu-raw at a chosen
-  // point of its run, as SIGKILL from outside would, but deterministically.
-  static const long kill_after = [] {
-    const char* v = std::getenv("PMUKIT_TEST_KILL_AFTER_WRITES");
-    auto n = v ? parse_u64(v) : std::nullopt;
-    return n ? static_cast<long>(*n) : -1L;
-  }();
-  if (kill_after < 0 || writes_done != static_cast<std::size_t>(kill_after)) return;
-  ::raise(SIGKILL);
-  // Still here: pid 1 of a PID namespace ignores its own SIGKILL. It ends as abruptly, with the
-  // status a kill would give: no handler, destructor or restore runs.
-  ::_exit(128 + SIGKILL);
+namespace {
+WritePointHook write_point_hook = nullptr;
+}
+
+void set_write_point_hook(WritePointHook hook) {
+  write_point_hook = hook;
+}
+
+void write_point(std::size_t writes_done) {
+  if (write_point_hook) write_point_hook(writes_done);
 }
 
 }  // namespace pmukit::pmu

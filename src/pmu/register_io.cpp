@@ -168,7 +168,7 @@ void WriteGuard::write(const Reg& r, std::uint64_t value) {
     for (const auto& a : stores_of(r, value)) trace_->push_back({trace_->size(), a});
   io_.write(r, value);
   if (settle_ && commands_.count(r)) settle_->settle();
-  test_kill_point(++writes_);
+  write_point(++writes_);
 }
 
 }  // namespace pmukit::pmu

@@ -92,7 +92,7 @@ void DirectSession::write_journal() {
   for (std::size_t u = 0; u < work_.size(); ++u) journal_undo(drivers_[u]->undo(work_[u].events));
   pmu::write_journal(preflight_->machine(), journal_);
   journaled_ = true;
-  test_kill_point(0);
+  write_point(0);
 }
 
 // Adds the undo writes (of a unit's events) that the journal lacks; true when any.

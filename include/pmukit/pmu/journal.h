@@ -159,10 +159,12 @@ std::optional<Recovered> recover_under_lock(Machine& machine, const discovery::I
 // certainly gone): the writer held another lock file, and its identity still names a process.
 std::string writer_may_run(const JournalWriter& writer, const MachineLock& held);
 
-// Test-only (PMUKIT_TEST_KILL_AFTER_WRITES=N, never for production use): the process raises
-// SIGKILL right after its N-th register write (N = 0: right after the journal is written, before
-// any write), so tests can prove that a kill at every point of a run is recovered byte for byte.
-// As pid 1 of a PID namespace, which ignores its own SIGKILL, it ends with _exit(137) instead.
-void test_kill_point(std::size_t writes_done);
+// A run's points of no return, for a harness that observes them: write point 0 is right after the
+// journal is durable, before any register write; point N right after the N-th register write.
+// Tools install none. The kill-recovery tests link pmu-raw with a hook that ends the process
+// there as SIGKILL from outside would, but deterministically (tests/support/kill_after_writes.cpp).
+using WritePointHook = void (*)(std::size_t writes_done);
+void set_write_point_hook(WritePointHook hook);
+void write_point(std::size_t writes_done);  // calls the hook, if one is installed
 
 }  // namespace pmukit::pmu

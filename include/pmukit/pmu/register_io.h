@@ -148,8 +148,8 @@ class WriteGuard {
   std::size_t saved() const { return saved_.size(); }
 
   std::uint64_t read(const Reg& r) { return io_.read(r); }
-  // Throws Error without writing when `r` is not owned. (Tests can end the process after the
-  // N-th write: pmu/journal.h test_kill_point.)
+  // Throws Error without writing when `r` is not owned. Each write is a write point
+  // (pmu/journal.h write_point).
   void write(const Reg& r, std::uint64_t value);
   std::size_t writes() const { return writes_; }
   // From now on, appends every store a write makes to `trace` (nullptr: stop recording).

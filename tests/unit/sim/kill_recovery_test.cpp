@@ -1,6 +1,6 @@
 // SIGKILL during pmu-raw, recovered byte for byte (pmu/journal.h): pmu-raw under pmu-sim in
-// virtual time is killed right after its N-th register write (the test-only hook
-// PMUKIT_TEST_KILL_AFTER_WRITES; N = 0: after the journal, before any write), then `pmu-raw
+// virtual time is killed right after its N-th register write (pmu-raw linked with a hook:
+// tests/killable; N = 0: after the journal, before any write), then `pmu-raw
 // --recover` or a plain next run puts every register back: the register image equals the one
 // taken before the killed run, byte for byte. Every family's driver is covered: Intel boxes
 // (MSR, MMIO, PCI config), CoreSight pages, DesignWare RAS DES, Tegra410 C2C and CMEM blocks.
@@ -31,8 +31,7 @@ namespace {
 
 // pmu-raw ARGS on the rig's machine, killed after `n` register writes.
 test::RunResult run_killed(const test::BundledRig& rig, const std::vector<std::string>& args, std::size_t n) {
-  std::vector<std::string> a{"PMUKIT_TEST_KILL_AFTER_WRITES=" + std::to_string(n),
-                             std::string(PMUKIT_TOOLS_DIR) + "/pmu-raw"};
+  std::vector<std::string> a{"PMUKIT_TEST_KILL_AFTER_WRITES=" + std::to_string(n), std::string(PMUKIT_KILLABLE_RAW)};
   for (auto& w : rig.args(args)) a.push_back(std::move(w));
   return test::run_program("env", a);
 }
@@ -269,8 +268,8 @@ TEST(KillRecovery, PidOneOfAPidNamespace) {
     GTEST_SKIP() << "unshare --pid --fork --mount-proc: PID namespaces are not available here";
   test::BundledRig rig("spr-2s");
   test::SimProcess sim(rig.root);
-  std::vector<std::string> a{"PMUKIT_TEST_KILL_AFTER_WRITES=5",         "unshare", "--pid", "--fork", "--mount-proc",
-                             std::string(PMUKIT_TOOLS_DIR) + "/pmu-raw"};
+  std::vector<std::string> a{"PMUKIT_TEST_KILL_AFTER_WRITES=5", "unshare", "--pid", "--fork", "--mount-proc",
+                             std::string(PMUKIT_KILLABLE_RAW)};
   for (auto& w : rig.args({"-e", "uncore_imc/cas_count_read/", "--duration", "1"})) a.push_back(w);
   auto killed = test::run_program("env", a);
   ASSERT_EQ(killed.status, 128 + SIGKILL) << killed.err;
@@ -284,6 +283,19 @@ TEST(KillRecovery, PidOneOfAPidNamespace) {
               std::string::npos)
         << again.err;
   }
+  EXPECT_EQ(rig.image_change(), "");
+  EXPECT_FALSE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
+}
+
+// The hook is the test build's alone: the installed pmu-raw reads no test variable, so the same
+// setting that kills the test build at its journal lets pmu-raw run to its end and restore.
+TEST(KillRecovery, TheToolItselfHasNoKillHook) {
+  test::BundledRig rig("spr-2s");
+  test::SimProcess sim(rig.root);
+  std::vector<std::string> a{"PMUKIT_TEST_KILL_AFTER_WRITES=0", std::string(PMUKIT_TOOLS_DIR) + "/pmu-raw"};
+  for (auto& w : rig.args({"-e", "uncore_imc/cas_count_read/", "--duration", "0.1", "-x", ","})) a.push_back(w);
+  auto run = test::run_program("env", a);
+  EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(rig.image_change(), "");
   EXPECT_FALSE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
 }
