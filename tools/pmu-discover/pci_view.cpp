@@ -55,12 +55,6 @@ void append_capability_line(std::string& out, const pci::Capability& c) {
 
 }  // namespace
 
-std::string capability_line(const pci::Capability& c) {
-  std::string out;
-  append_capability_line(out, c);
-  return out;
-}
-
 void print_pci_text(Machine& machine, const std::vector<pci::Device>& devices, bool verbose) {
   // One buffer, written every 64 KiB.
   std::string out;

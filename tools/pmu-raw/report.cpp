@@ -49,12 +49,6 @@ void write_or_throw(std::FILE* out, const fmt::memory_buffer& buf) {
 
 }  // namespace
 
-std::string thousands(std::uint64_t v) {
-  Text t;
-  thousands_to(t, v);
-  return std::string(t.data(), t.size());
-}
-
 void thousands_to(Text& out, std::uint64_t v) {
   char digits[LineWriter::kDigits];
   const auto n = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits);
@@ -65,12 +59,6 @@ void thousands_to(Text& out, std::uint64_t v) {
     grouped[k++] = digits[i];
   }
   put(out, std::string_view(grouped, k));
-}
-
-std::string Reporter::group_of(const Row& r) const {
-  Text t;
-  group_to(t, r);
-  return std::string(t.data(), t.size());
 }
 
 void Reporter::group_to(Text& out, const Row& r) const {

@@ -43,7 +43,6 @@ class Reporter {
   // there: only used without -I).
   void totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
               const std::vector<std::string>& notes, double elapsed_s);
-  std::string group_of(const Row& r) const;
   void group_to(Text& out, const Row& r) const;
 
  private:
@@ -121,7 +120,6 @@ class Reporter {
 };
 
 // 1234567 -> "1,234,567"
-std::string thousands(std::uint64_t v);
 void thousands_to(Text& out, std::uint64_t v);
 
 }  // namespace pmukit::tools
