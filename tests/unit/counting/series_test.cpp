@@ -23,7 +23,8 @@ Row imc_row(std::string_view pmu, int socket, std::uint64_t count) {
   r.event = "uncore_imc/cas_count_read/";
   r.pmu = pmu;
   r.socket = socket;
-  r.count = count;
+  r.count = r.raw = count;  // the whole window on the counter: no multiplexing
+  r.enabled_ns = r.running_ns = 1'000'000'000;
   r.scale = 6.103515625e-5;  // 64 bytes in MiB, the event's .scale
   r.unit = "MiB";
   r.backend = "direct";
