@@ -1,16 +1,17 @@
-// pmukit fuzz -- pmu-report's reader of pmu-raw's JSON lines (tools/pmu-report/run_data.cpp): any
+// pmukit fuzz -- the reader of recorded runs (counting/recorded_run.h), as pmu-report uses it: any
 // text a user points it at, perf stat -j's or pmu-raw -j's, whole or cut.
 #include <sstream>
 
 #include "fuzz_support.h"
-#include "pmu-report/run_data.h"
+#include "pmukit/counting/recorded_run.h"
 #include "pmukit/util/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::istringstream in{std::string(pmukit::fuzz::text(data, size))};
   try {
-    auto run = pmukit::tools::read_run(in, "fuzz");
-    (void)run.count(pmukit::tools::ChartKind::Event);
+    auto run = pmukit::counting::read_recorded_run(in, "fuzz");
+    (void)run.count(pmukit::counting::RecordKind::Event);
+    for (const auto& chart : run.charts) (void)pmukit::counting::sum_series(chart);
   } catch (const pmukit::Error&) {
   }
   return 0;

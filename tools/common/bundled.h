@@ -1,23 +1,12 @@
-// pmukit tools -- a bundled synthetic machine, built into a temporary directory for one run.
+// pmukit tools -- a bundled synthetic machine, built into a temporary directory for one run
+// (families::BundledMachine), and the list of them.
 #pragma once
 
-#include <filesystem>
-#include <string>
+#include "pmukit/families/bundled_machine.h"
 
 namespace pmukit::tools {
 
-class BundledSnapshot {
- public:
-  // Builds machine `name` (see pmu-discover --list-machines) under $TMPDIR; removed on destruction.
-  explicit BundledSnapshot(const std::string& name);
-  ~BundledSnapshot();
-  BundledSnapshot(const BundledSnapshot&) = delete;
-  BundledSnapshot& operator=(const BundledSnapshot&) = delete;
-  const std::filesystem::path& root() const { return root_; }
-
- private:
-  std::filesystem::path root_;
-};
+using BundledSnapshot = families::BundledMachine;
 
 // Prints the bundled machines, one per line: name and label.
 void print_bundled_machines();

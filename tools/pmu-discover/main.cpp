@@ -19,6 +19,7 @@
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/families/registry.h"
 #include "pmukit/pci/device.h"
+#include "pmukit/pci/device_json.h"
 #include "pmukit/snapshot/builder.h"
 #include "pmukit/snapshot/capture.h"
 #include "pmukit/snapshot/machine_spec.h"
@@ -112,7 +113,7 @@ int show_pci(Machine& machine, const Options& o) {
   if (o.json) {
     nlohmann::ordered_json head{
         {"schema", "pmukit.pci/1"}, {"source", machine.describe()}, {"access_method", pci::access_method(machine)}};
-    tools::print_pci_json(head, devices, stdout);
+    pci::write_devices_json(stdout, head, devices);
   } else {
     tools::print_pci_text(machine, devices, o.verbose);
   }
@@ -136,13 +137,13 @@ void show_inventory(Machine& machine, const discovery::DiscoveryResult& result, 
                                {"synthetic", label ? nlohmann::ordered_json(*label) : nlohmann::ordered_json(nullptr)}};
     out.update(discovery::to_json(result.inventory));
     if (result.inventory.units.empty()) out["no_units_because"] = why_none;
-    tools::add_perf_mapping(out, tools::map_to_perf(machine, result.inventory));
+    tools::add_perf_mapping(out, perf::map_units(machine, result.inventory));
     fmt::print("{}\n", out.dump(2));
   } else {
     if (label) fmt::print("*** {} ***\n", *label);
     fmt::print("Source: {}\n", o.machine_name.empty() ? machine.describe() : "bundled machine " + o.machine_name);
     tools::print_inventory_text(result, o.verbose, why_none);
-    tools::print_perf_mapping(machine, tools::map_to_perf(machine, result.inventory));
+    tools::print_perf_mapping(machine, perf::map_units(machine, result.inventory));
   }
   for (const auto& w : result.inventory.warnings) tools::warn(w);
 }

@@ -5,34 +5,8 @@
 #include <fmt/ranges.h>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/perf/sysfs_pmu.h"
-#include "pmukit/util/error.h"
 
 namespace pmukit::tools {
-
-std::vector<PerfMapping> map_to_perf(const Machine& machine, const discovery::Inventory& inventory) {
-  std::vector<PerfMapping> out;
-  for (const auto& u : inventory.units) {
-    PerfMapping m{u.name, u.name};
-    std::vector<std::string> names{u.name};
-    for (const auto& a : u.aliases) names.push_back(a.name);  // the Anolis OS kernel's pcie_bdf_200
-    for (const auto& name : names) {
-      try {
-        if (auto pmu = perf::read_pmu(machine, name)) {
-          m.perf = name;
-          m.present = true;
-          m.type = pmu->type;
-          m.cpumask = pmu->cpumask;
-          break;
-        }
-      } catch (const Error&) {
-        // A malformed kernel PMU directory is the perf backend's problem to report, not discovery's.
-      }
-    }
-    out.push_back(std::move(m));
-  }
-  return out;
-}
 
 void print_perf_mapping(const Machine& machine, const std::vector<PerfMapping>& map) {
   if (map.empty()) return;

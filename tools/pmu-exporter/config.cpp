@@ -99,10 +99,6 @@ void parse_settings(const std::filesystem::path& path, const json& doc, Config& 
 
 }  // namespace
 
-const char* granularity_name(Granularity g) {
-  return g == Granularity::PerSocket ? "per-socket" : "per-box";
-}
-
 void parse_listen(const std::string& text, const std::string& what, Config& c) {
   auto colon = text.rfind(':');
   std::string host = colon == std::string::npos ? "" : text.substr(0, colon);

@@ -18,19 +18,13 @@
 #include <vector>
 
 #include "pmukit/counting/backend_choice.h"
+#include "pmukit/counting/series.h"
 
 namespace pmukit::exporter {
 
-// How the counts of an event are labelled: one series per PMU unit (box), or summed per socket.
-enum class Granularity { PerBox, PerSocket };
-
-struct EventConfig {
-  std::string event;                      // perf syntax, as pmu-raw -e takes it
-  std::string name;                       // the event label; "" = what the spec names
-  std::optional<double> bytes_per_count;  // the event counts bytes in units of this many
-  std::string device;                     // the PCI device its filter selects (the device label)
-  std::optional<Granularity> granularity;
-};
+// How the counts of an event are labelled, and one configured event (counting/series.h).
+using counting::Granularity;
+using EventConfig = counting::SeriesEvent;
 
 // The HTTP server's limits (connection_guard.h): open connections, the time a request may take from
 // its first byte (and its response to be taken), the time a connection may wait for one.
@@ -63,6 +57,6 @@ Config load_config(const std::filesystem::path& path);
 // "HOST:PORT", "[V6]:PORT" or ":PORT" -> host and port; UsageError/Error with `what` otherwise.
 void parse_listen(const std::string& text, const std::string& what, Config& config);
 
-const char* granularity_name(Granularity g);
+using counting::granularity_name;
 
 }  // namespace pmukit::exporter

@@ -17,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "connection_guard.h"
-#include "exposition.h"
+#include "pmukit/counting/prometheus.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::exporter {
@@ -121,8 +121,8 @@ void HttpServer::add_routes() {
 void HttpServer::metrics(evhttp_request* req) const {
   auto snapshot = board_.latest();  // the only shared state a scrape touches, under the board's lock
   const char* accept = evhttp_find_header(evhttp_request_get_input_headers(req), "Accept");
-  Exposition e = negotiate(accept ? accept : "");
-  reply(req, HTTP_OK, render(*snapshot, e, config_.timestamps), content_type(e));
+  counting::Exposition e = counting::negotiate(accept ? accept : "");
+  reply(req, HTTP_OK, counting::render(*snapshot, e, config_.timestamps), counting::content_type(e));
 }
 
 void HttpServer::health(evhttp_request* req) const {

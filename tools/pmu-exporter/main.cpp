@@ -11,6 +11,7 @@
 #include "http_routes.h"
 #include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/signals.h"
 
 using namespace pmukit;
 
@@ -32,17 +33,11 @@ struct Options {
   std::string listen;
 };
 
-void on_signal(int) {
-  g_interrupted.store(true);
-}
-
 // SIGINT/SIGTERM/SIGHUP end the counting loop, which then restores the registers. Only the main
 // thread takes them (the server's threads are started with them blocked), so its sleep is the one
 // a signal cuts short. A scraper that goes away must not kill the exporter: SIGPIPE is ignored.
 void install_signals() {
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(s, &sa, nullptr);
+  interrupt_on({SIGINT, SIGTERM, SIGHUP});
   ::signal(SIGPIPE, SIG_IGN);
 }
 

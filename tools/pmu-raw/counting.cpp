@@ -3,7 +3,6 @@
 
 #include <signal.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -18,25 +17,17 @@
 #include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/rounding.h"
+#include "pmukit/util/signals.h"
 
 namespace pmukit::tools {
 
 namespace {
 
-std::atomic<int> g_ending_signal{0};  // the first signal that ended the run
-
-void on_signal(int sig) {
-  int none = 0;
-  g_ending_signal.compare_exchange_strong(none, sig);
-  g_interrupted.store(true);
-  counting::forward_to_workload(sig);
-}
-
 // perf stat without a workload ends on Ctrl-C by the signal itself, once its counts are printed
 // (builtin-stat.c sig_atexit re-raises it): the shell sees 130 for SIGINT, and a script can tell an
 // interrupted run from one that ran its course. pmu-raw ends the same way, its registers restored.
 void end_as_perf_does(const std::vector<std::string>& command) {
-  const int sig = g_ending_signal.load();
+  const int sig = ending_signal();
   if (!command.empty() || (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)) return;
   std::fflush(nullptr);
   ::signal(sig, SIG_DFL);
@@ -51,12 +42,10 @@ void print_counters(const std::vector<Row>& rows) {
     fmt::print(stderr, "{}: {}: {} {} {}\n", r.event, r.pmu, r.raw, r.enabled_ns, r.running_ns);
 }
 
+// SIGPIPE too: `pmu-raw -I 1000 | head` must not die with counters programmed. The write then
+// fails with EPIPE, and unwinding restores the registers (DirectSession's destructor).
 void install_signals() {
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;  // no SA_RESTART: a blocked wait returns EINTR and sees the flag
-  // SIGPIPE too: `pmu-raw -I 1000 | head` must not die with counters programmed. The write then
-  // fails with EPIPE, and unwinding restores the registers (DirectSession's destructor).
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) ::sigaction(s, &sa, nullptr);
+  interrupt_on({SIGINT, SIGTERM, SIGHUP, SIGPIPE}, counting::forward_to_workload);
 }
 
 // --metric-param NAME=VALUE arguments; UsageError for anything else.

@@ -2,19 +2,15 @@
 #include "listing.h"
 
 #include <map>
-#include <set>
-
-#include <algorithm>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "pmukit/counting/counting.h"
+#include "pmukit/counting/event_names.h"
 #include "pmukit/events/perfmon_json.h"
 #include "pmukit/families/registry.h"
-#include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/util/text.h"
 
 namespace pmukit::tools {
 
@@ -22,11 +18,7 @@ int list_events(const MachineArgs& machine_args, const std::vector<std::string>&
   auto machine = make_machine(machine_args);
   auto found = families::discover(*machine);
   const auto& db = platform::Database::builtin();
-  std::map<std::string, std::vector<std::string>> by_kind;  // kind -> PMU names, in order
-  for (const auto& u : found.inventory.units) {
-    auto& names = by_kind[u.pmu_kind];
-    if (std::find(names.begin(), names.end(), u.name) == names.end()) names.push_back(u.name);
-  }
+  const auto by_kind = counting::units_by_kind(found.inventory);
   if (by_kind.empty()) fmt::print("No PMU units on {}.\n", machine->describe());
   for (const auto& [kind, names] : by_kind) {
     const auto* k = db.pmu_kind(kind);
@@ -46,20 +38,9 @@ int list_events(const MachineArgs& machine_args, const std::vector<std::string>&
     }
     fmt::print("\n");
   }
-  std::map<std::string, bool> present;  // PMU type -> here; a file names a few types for its many events
   for (const auto& file : event_files) {
     auto loaded = events::PerfmonEvents::load(file);
-    std::size_t elsewhere = 0;
-    std::vector<const events::PerfmonEvent*> here;
-    for (const auto& e : loaded.events()) {
-      auto [it, fresh] = present.emplace(e.pmu_type, false);
-      if (fresh)
-        it->second = !found.inventory.find(e.pmu_type).empty() || !perf::find_pmus(*machine, e.pmu_type).empty();
-      if (it->second)
-        here.push_back(&e);
-      else
-        ++elsewhere;
-    }
+    const auto [here, elsewhere] = counting::events_here(*machine, found.inventory, loaded);
     fmt::print("{} (--event-file): {} event{} for PMUs here{}\n", file, here.size(), here.size() == 1 ? "" : "s",
                elsewhere ? fmt::format(", {} for PMUs this machine does not have", elsewhere) : "");
     for (const auto* e : here) {
@@ -75,28 +56,7 @@ int list_events(const MachineArgs& machine_args, const std::vector<std::string>&
 int list_event_names(const MachineArgs& machine_args, const std::vector<std::string>& event_files) {
   auto machine = make_machine(machine_args);
   auto found = families::discover(*machine);
-  const auto& db = platform::Database::builtin();
-  std::set<std::string> lines;
-  auto add = [&](const std::string& pmu, const std::map<std::string, syntax::EventAlias>& aliases) {
-    lines.insert(pmu + "/");
-    for (const auto& [name, alias] : aliases) lines.insert(pmu + "/" + name + "/");
-  };
-  const std::map<std::string, syntax::EventAlias> none;
-  std::map<std::string, std::size_t> family_size;
-  for (const auto& u : found.inventory.units) {
-    const auto* k = db.pmu_kind(u.pmu_kind);
-    add(u.name, k ? k->events : none);
-    if (auto family = numbered_family(u.name); family && ++family_size[std::string(*family)] > 1)
-      add(std::string(*family), k ? k->events : none);  // the merged name, as perf merges them
-  }
-  for (const auto& p : perf::list_pmus(*machine)) add(p.desc.name, p.desc.aliases);
-  for (const auto& file : event_files) {
-    auto loaded = events::PerfmonEvents::load(file);
-    for (const auto& e : loaded.events())
-      if (!found.inventory.find(e.pmu_type).empty() || !perf::find_pmus(*machine, e.pmu_type).empty())
-        lines.insert(e.name);
-  }
-  for (const auto& line : lines) fmt::print("{}\n", line);
+  for (const auto& name : counting::event_names(*machine, found.inventory, event_files)) fmt::print("{}\n", name);
   return 0;
 }
 

@@ -49,12 +49,6 @@ void write_or_throw(std::FILE* out, const fmt::memory_buffer& buf) {
 
 }  // namespace
 
-std::string thousands(std::uint64_t v) {
-  Text t;
-  thousands_to(t, v);
-  return std::string(t.data(), t.size());
-}
-
 void thousands_to(Text& out, std::uint64_t v) {
   char digits[LineWriter::kDigits];
   const auto n = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits);
@@ -67,70 +61,12 @@ void thousands_to(Text& out, std::uint64_t v) {
   put(out, std::string_view(grouped, k));
 }
 
-Reporter::GroupKey Reporter::group_key(const Row& r) const {
-  if (r.socket < 0) return {-1, {}};  // machine-wide rows (duration_time) belong to no socket or box
-  switch (o_.aggregation) {
-  case Aggregation::Merged:
-    return {-1, {}};
-  case Aggregation::PerSocket:
-    return {r.socket, {}};
-  case Aggregation::PerBox:
-    return {-1, r.pmu};
-  case Aggregation::PerDevice:
-  case Aggregation::PerStack:
-    return {r.socket, {}};  // a stack PMU has a unit per socket, and a device is on one of them
-  }
-  return {-1, {}};
-}
-
-std::string Reporter::group_of(const Row& r) const {
-  Text t;
-  group_to(t, r);
-  return std::string(t.data(), t.size());
-}
-
 void Reporter::group_to(Text& out, const Row& r) const {
-  auto [socket, pmu] = group_key(r);
+  auto [socket, pmu] = groups_.placement(r);
   if (socket >= 0)
     fmt::format_to(fmt::appender(out), "S{}", socket);
   else
     put(out, pmu);
-}
-
-// Rows arrive grouped by backend and unit, not by event, and in the same order every interval:
-// where each row is shown (its (event, group) in -e order) is planned once, with a map, and reused
-// while the rows' keys stay the same. A line of one row shows that row; a line of several shows
-// their sum, made in a reused vector.
-const std::vector<const Row*>& Reporter::aggregate(const std::vector<Row>& rows) {
-  if (!plan_matches(rows)) plan(rows);
-  shown_.resize(plan_outputs_);
-  merged_.resize(plan_outputs_);
-  if (plan_all_single_) {  // --per-box, or one unit an event: every line shows its own row
-    for (std::size_t i = 0; i < rows.size(); ++i) shown_[plan_slot_[i]] = &rows[i];
-    return shown_;
-  }
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    const std::size_t slot = plan_slot_[i];
-    if (plan_first_[slot] == i) {
-      if (plan_single_[slot]) {
-        shown_[slot] = &r;
-        continue;
-      }
-      merged_[slot] = r;
-      shown_[slot] = &merged_[slot];
-      continue;
-    }
-    Row& a = merged_[slot];
-    a.count += r.count;
-    a.raw += r.raw;
-    a.lost = a.lost || r.lost;
-    // As perf stat merges the counts of one event on several PMUs (stat-display.c, uncore aliases):
-    // the scaled counts, the enabled times and the running times are each summed.
-    a.enabled_ns += r.enabled_ns;
-    a.running_ns += r.running_ns;
-  }
-  return shown_;
 }
 
 void Reporter::print_metric(std::string_view time, const MetricRow& m) {

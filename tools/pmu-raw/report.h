@@ -13,6 +13,7 @@
 
 #include "pmukit/counting/backend.h"
 #include "pmukit/counting/metric_runner.h"
+#include "pmukit/counting/row_groups.h"
 #include "report_text.h"
 
 namespace pmukit::tools {
@@ -35,20 +36,23 @@ struct ReportOptions {
 
 class Reporter {
  public:
-  explicit Reporter(ReportOptions options) : o_(std::move(options)) {}
+  explicit Reporter(ReportOptions options) : o_(std::move(options)), groups_(grouping(o_.aggregation)) {}
   // Interval mode: one block per interval, `t_s` seconds since start.
   void interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
   // The final summary (also after interval mode, as perf prints nothing more than the intervals
   // there: only used without -I).
   void totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
               const std::vector<std::string>& notes, double elapsed_s);
-  std::string group_of(const Row& r) const;
   void group_to(Text& out, const Row& r) const;
 
  private:
-  // What a row is summed under: (socket, "") per socket, (-1, pmu) per box, (-1, "") merged.
-  using GroupKey = std::pair<int, std::string_view>;
-  GroupKey group_key(const Row& r) const;
+  // Events are summed per socket where metrics are per device or stack: a stack PMU has a unit
+  // per socket, and a device is on one of them.
+  static counting::Grouping grouping(Aggregation a) {
+    return a == Aggregation::Merged   ? counting::Grouping::Merged
+           : a == Aggregation::PerBox ? counting::Grouping::PerBox
+                                      : counting::Grouping::PerSocket;
+  }
   bool breakdown() const { return o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack; }
   void print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
   // One aggregated row, between its planned text: `head` before the value, `mid` after it (up to
@@ -69,9 +73,7 @@ class Reporter {
   static bool full(const Row& r) { return r.running_ns == r.enabled_ns; }
   void print_metric(std::string_view time, const MetricRow& m);
   void print_breakdown_metric(const std::string& time, const MetricRow& m);
-  // Rows summed per (event, group) in -e order (valid until the next call and while `rows` lives).
-  const std::vector<const Row*>& aggregate(const std::vector<Row>& rows);
-  bool plan_matches(const std::vector<Row>& rows) const;
+  // Each line's fixed text, from the first row summed into it, after groups_ planned anew.
   void plan(const std::vector<Row>& rows);
   void plan_text(std::size_t slot, const Row& r);
   // The usual line: a whole count (scale 1) counted over the whole window, no overflow. It is its
@@ -90,6 +92,7 @@ class Reporter {
   fmt::appender out() { return fmt::appender(buf_); }
 
   ReportOptions o_;
+  counting::RowGroups groups_;  // the rows summed into lines
   bool header_done_ = false;
   // One interval's (or the totals') text, written with one fwrite and kept for the next.
   Text buf_;
@@ -102,21 +105,6 @@ class Reporter {
   Text lead_;                     // what starts each of the interval's lines: its time (and a separator or key)
   std::uint64_t runtime_ns_ = 0;  // the last run time written, and its digits
   Text runtime_text_;
-  // aggregate()'s plan: each row's key, and the merged row it is summed into.
-  std::vector<std::pair<std::size_t, GroupKey>> plan_keys_;
-  struct PlannedRow {  // and what the key was made of
-    std::size_t spec;
-    int socket;
-    const char* pmu;
-    std::size_t pmu_size;
-  };
-  std::vector<PlannedRow> plan_rows_;
-  std::vector<std::size_t> plan_slot_;
-  std::size_t plan_outputs_ = 0;
-  std::vector<std::size_t> plan_first_;    // per merged row: the first row shown or summed in it
-  std::vector<std::uint8_t> plan_single_;  // and whether it is the only one
-  bool plan_all_single_ = false;           // as many merged rows as rows: each the only one
-  std::vector<const Row*> shown_;          // per line: its row, or its sum in merged_
   // Per merged row, made by plan_usual(): a usual line's text before its count, after it (up to the
   // run time) and after the run time, as offsets into usual_text_ (padded by kSlack bytes).
   struct UsualLine {
@@ -129,11 +117,9 @@ class Reporter {
   bool usual_shared_tail_ = false;      // every usual line's tail the same
   std::uint64_t usual_runtime_ns_ = 0;  // the last run time written, and its digits (and the shared tail)
   Text usual_runtime_;
-  std::vector<Row> merged_;
 };
 
 // 1234567 -> "1,234,567"
-std::string thousands(std::uint64_t v);
 void thousands_to(Text& out, std::uint64_t v);
 
 }  // namespace pmukit::tools

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -59,59 +58,15 @@ double time_value(std::string_view time) {
 // "100.00" and a few separators.
 constexpr std::size_t kNumbers = 2 * LineWriter::kDigits + 16;
 
-// A backend names a row's PMU from the same storage every interval: equal pointers are the
-// usual answer, the text compared only where they differ.
-bool same_group(const std::pair<int, std::string_view>& a, const std::pair<int, std::string_view>& b) {
-  if (a.first != b.first || a.second.size() != b.second.size()) return false;
-  return a.second.data() == b.second.data() || a.second == b.second;
-}
-
 }  // namespace
 
-// The rows planned for, unchanged: usually field for field what was planned (the same event, socket
-// and PMU name storage), checked without working out their keys; else each row's key.
-bool Reporter::plan_matches(const std::vector<Row>& rows) const {
-  if (rows.size() != plan_keys_.size()) return false;
-  std::size_t i = 0;
-  for (; i < rows.size(); ++i) {
-    const PlannedRow& p = plan_rows_[i];
-    const Row& r = rows[i];
-    if (p.spec != r.spec || p.socket != r.socket || p.pmu != r.pmu.data() || p.pmu_size != r.pmu.size()) break;
-  }
-  for (; i < rows.size(); ++i)
-    if (plan_keys_[i].first != rows[i].spec || !same_group(plan_keys_[i].second, group_key(rows[i]))) return false;
-  return true;
-}
-
 void Reporter::plan(const std::vector<Row>& rows) {
-  plan_keys_.clear();
-  plan_rows_.clear();
-  std::map<std::pair<std::size_t, GroupKey>, std::size_t> position;
-  for (const auto& r : rows) {
-    plan_rows_.push_back({r.spec, r.socket, r.pmu.data(), r.pmu.size()});
-    plan_keys_.emplace_back(r.spec, group_key(r));
-    position.emplace(plan_keys_.back(), 0);
-  }
-  std::size_t n = 0;
-  for (auto& [key, at] : position) at = n++;
-  plan_outputs_ = n;
-  plan_slot_.clear();
-  for (const auto& key : plan_keys_) plan_slot_.push_back(position.at(key));
-  plan_first_.assign(n, rows.size());
-  plan_single_.assign(n, true);
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    std::size_t& first = plan_first_[plan_slot_[i]];
-    if (first != rows.size()) plan_single_[plan_slot_[i]] = false;
-    first = std::min(first, i);
-  }
-  plan_all_single_ = n == rows.size();
-  // Each merged row's fixed text, from the first row summed into it (as aggregate() keeps the
-  // first row's fields): the same every interval while the plan holds.
+  const std::size_t n = groups_.lines();
   plan_head_.assign(n, {});
   plan_mid_.assign(n, {});
   plan_tail_.assign(n, {});
   plan_full_tail_.assign(n, {});
-  for (std::size_t i = rows.size(); i-- > 0;) plan_text(plan_slot_[i], rows[i]);
+  for (std::size_t i = 0; i < n; ++i) plan_text(i, rows[groups_.first_row(i)]);
   plan_usual();
 }
 
@@ -276,7 +231,8 @@ void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, c
     put(lead_, o_.format == Format::Json ? view(interval_) : time);
     if (o_.format != Format::Table) put(lead_, o_.format == Format::Json ? std::string_view(",") : o_.separator);
   }
-  const auto& merged = aggregate(rows);
+  const auto& merged = groups_.aggregate(rows);
+  if (groups_.replanned()) plan(rows);
   usual_lead_.clear();
   if (o_.format == Format::Json) usual_lead_.push_back('{');
   put(usual_lead_, view(lead_));

@@ -13,6 +13,7 @@
 #include "common/bundled.h"
 #include "common/tool.h"
 #include "pmukit/discovery/inventory_json.h"
+#include "pmukit/families/coresight/rcmap_json.h"
 #include "pmukit/families/intel/iio_json.h"
 #include "pmukit/families/registry.h"
 #include "pmukit/util/error.h"
@@ -108,7 +109,7 @@ int run_nvidia(Machine& machine, const Options& o) {
   return answer_devices(o, devices, out, [&](const pci::Device& dev) {
     auto r = discovery::map_device(dev, maps);
     Answer a;
-    if (o.json) a.json = nvidia_device_json(r, kernel);
+    if (o.json) a.json = discovery::to_json(r, kernel);
     if (r.map) a.print = [r, &dev, &kernel] { print_nvidia_device(r, dev, kernel); };
     if (!r.map) a.error = r.error;
     return a;

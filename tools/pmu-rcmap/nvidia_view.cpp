@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
-#include "pmukit/discovery/inventory_json.h"
 #include "pmukit/pci/device.h"
 #include "views.h"
 
@@ -30,25 +29,6 @@ void print_guide_lines(const std::vector<RootPortMap>& maps, bool domains) {
                "hardware)\n",
                slot(m.device, domains), m.socket, m.rp);
   }
-}
-
-nlohmann::ordered_json nvidia_device_json(const discovery::DeviceRcMap& r, const discovery::KernelPmus& kernel) {
-  nlohmann::ordered_json j{{"device", r.device.str()},
-                           {"kind", r.kind},
-                           {"root_port", r.root_port ? nlohmann::ordered_json(r.root_port->str()) : nullptr}};
-  if (!r.map) {
-    j["error"] = r.error;
-    return j;
-  }
-  j["mapping"] = discovery::to_json(*r.map);
-  j["filters"] = nlohmann::ordered_json::array();
-  for (const auto& f : r.filters)
-    j["filters"].push_back({{"pmu", f.pmu},
-                            {"terms", f.terms},
-                            {"scope", f.scope},
-                            {"example", f.example},
-                            {"registered", kernel.present ? nlohmann::ordered_json(kernel.has(f.pmu)) : nullptr}});
-  return j;
 }
 
 void print_nvidia_device(const discovery::DeviceRcMap& r, const pci::Device& d, const discovery::KernelPmus& kernel) {

@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "pmukit/discovery/kernel_pmus.h"
 #include "pmukit/families/coresight/nvidia_rcmap.h"
 #include "pmukit/families/intel/iio_devices.h"
@@ -26,7 +24,6 @@ std::string device_name(Machine& machine, const pci::Device& d);
 
 // ---- NVIDIA (Tegra410 DVSEC, Grace domains) ----
 void print_guide_lines(const std::vector<discovery::RootPortMap>& maps, bool domains);
-nlohmann::ordered_json nvidia_device_json(const discovery::DeviceRcMap& r, const discovery::KernelPmus& kernel);
 void print_nvidia_device(const discovery::DeviceRcMap& r, const pci::Device& d, const discovery::KernelPmus& kernel);
 // Tree notes: a root port's RC#, RP# and PMU filter.
 std::string nvidia_note(const pci::Device& d, const std::vector<discovery::RootPortMap>& maps);

@@ -42,22 +42,22 @@ std::string plot_id(std::size_t i) {
 }
 
 // Charts in page order: metrics (what the run was for), then the events they come from.
-std::vector<std::size_t> page_order(const RunData& run) {
+std::vector<std::size_t> page_order(const RecordedRun& run) {
   std::vector<std::size_t> order;
-  for (auto kind : {ChartKind::Metric, ChartKind::Event})
+  for (auto kind : {RecordKind::Metric, RecordKind::Event})
     for (std::size_t i = 0; i < run.charts.size(); ++i)
       if (run.charts[i].kind == kind) order.push_back(i);
   return order;
 }
 
-std::string meta_line(const RunData& run) {
+std::string meta_line(const RecordedRun& run) {
   std::vector<std::string> parts{fmt::format("{} records", run.records)};
   if (run.intervals) {
     std::vector<double> lengths;
     for (std::size_t i = 0; i < run.times.size(); ++i) lengths.push_back(run.times[i] - (i ? run.times[i - 1] : 0));
-    parts.push_back(fmt::format("{} interval{} of {} s (median), {} s in all", run.times.size(),
-                                run.times.size() == 1 ? "" : "s", format_value(stats_of(lengths).median, false),
-                                format_value(run.times.back(), false)));
+    parts.push_back(
+        fmt::format("{} interval{} of {} s (median), {} s in all", run.times.size(), run.times.size() == 1 ? "" : "s",
+                    format_value(counting::stats_of(lengths).median, false), format_value(run.times.back(), false)));
   } else {
     parts.push_back("run totals (no -I)");
   }
@@ -68,13 +68,13 @@ std::string meta_line(const RunData& run) {
   std::vector<std::string> per;
   for (const auto& g : run.grouping) per.push_back(g == "pmu" ? "PMU unit" : g == "cpu" ? "CPU" : g);
   if (!per.empty()) parts.push_back(fmt::format("one series per {}", fmt::join(per, " and ")));
-  parts.push_back(fmt::format("{} event{}, {} metric{}", run.count(ChartKind::Event),
-                              run.count(ChartKind::Event) == 1 ? "" : "s", run.count(ChartKind::Metric),
-                              run.count(ChartKind::Metric) == 1 ? "" : "s"));
+  parts.push_back(fmt::format("{} event{}, {} metric{}", run.count(RecordKind::Event),
+                              run.count(RecordKind::Event) == 1 ? "" : "s", run.count(RecordKind::Metric),
+                              run.count(RecordKind::Metric) == 1 ? "" : "s"));
   return fmt::format("{}", fmt::join(parts, " · "));
 }
 
-std::string notes_of(const Series& s) {
+std::string notes_of(const RecordedSeries& s) {
   std::vector<std::string> notes;
   std::size_t lost = 0, gaps = 0;
   for (const auto& p : s.samples) lost += p.lost, gaps += !std::isfinite(p.y);
@@ -83,26 +83,6 @@ std::string notes_of(const Series& s) {
   if (s.min_running_pct < 100)
     notes.push_back(fmt::format("counted {:.1f}% of the time (multiplexed)", s.min_running_pct));
   return fmt::format("{}", fmt::join(notes, "; "));
-}
-
-std::vector<double> ys_of(const Series& s) {
-  std::vector<double> ys;
-  for (const auto& p : s.samples) ys.push_back(p.y);
-  return ys;
-}
-
-// The machine-wide rate of an event counted per socket or box: the series summed per interval
-// (only where every series has a value).
-Series sum_series(const Chart& c) {
-  std::map<double, std::pair<double, std::size_t>> at;
-  for (const auto& s : c.series)
-    for (const auto& p : s.samples) {
-      auto& [sum, n] = at[p.t];
-      if (std::isfinite(p.y)) sum += p.y, ++n;
-    }
-  Series total{"sum", {}, {}, 100};
-  for (const auto& [t, v] : at) total.samples.push_back({t, NAN, v.second == c.series.size() ? v.first : NAN, false});
-  return total;
 }
 
 std::string row_html(const std::string& name_cell, const std::string& series_html, const DisplayUnit& u,
@@ -118,7 +98,7 @@ std::string row_html(const std::string& name_cell, const std::string& series_htm
 // by median, where an imbalance shows; the chart has every one.
 constexpr std::size_t kTableSeries = 8;
 
-std::vector<std::pair<std::size_t, std::string>> table_series(const Chart& c) {
+std::vector<std::pair<std::size_t, std::string>> table_series(const RecordedChart& c) {
   std::vector<std::pair<std::size_t, std::string>> out;
   if (c.series.size() <= kTableSeries) {
     for (std::size_t i = 0; i < c.series.size(); ++i) out.emplace_back(i, "");
@@ -126,7 +106,7 @@ std::vector<std::pair<std::size_t, std::string>> table_series(const Chart& c) {
   }
   std::size_t lo = 0, hi = 0;
   std::vector<double> medians;
-  for (const auto& s : c.series) medians.push_back(stats_of(ys_of(s)).median);
+  for (const auto& s : c.series) medians.push_back(counting::stats_of(s).median);
   for (std::size_t i = 0; i < medians.size(); ++i) {
     if (std::isnan(medians[lo]) || medians[i] < medians[lo]) lo = i;
     if (std::isnan(medians[hi]) || medians[i] > medians[hi]) hi = i;
@@ -140,13 +120,13 @@ std::vector<std::pair<std::size_t, std::string>> table_series(const Chart& c) {
   return out;
 }
 
-std::string series_cell(const Chart& c, std::size_t i, const std::string& prefix) {
+std::string series_cell(const RecordedChart& c, std::size_t i, const std::string& prefix) {
   const auto& label = c.series[i].label;
   return fmt::format("<span class=\"swatch\" style=\"background:{}\"></span>{}{}", series_style(i).color,
                      escape(prefix), escape(label.empty() ? "all units" : label));
 }
 
-std::string many_note(const Chart& c) {
+std::string many_note(const RecordedChart& c) {
   return c.series.size() > kTableSeries ? fmt::format("{} series, the chart shows each", c.series.size()) : "";
 }
 
@@ -154,30 +134,31 @@ std::string join_notes(const std::string& a, const std::string& b) {
   return a.empty() ? b : b.empty() ? a : a + "; " + b;
 }
 
-std::string interval_rows(const Chart& c, const RunData& run, const std::string& link) {
+std::string interval_rows(const RecordedChart& c, const RecordedRun& run, const std::string& link) {
   const DisplayUnit u = chart_unit(c, run);
   std::string out;
   bool first = true;
   for (const auto& [i, prefix] : table_series(c)) {
     const auto& s = c.series[i];
     std::string total;
-    if (c.kind == ChartKind::Event) {  // the count over the run, in the event's own unit
+    if (c.kind == RecordKind::Event) {  // the count over the run, in the event's own unit
       double sum = 0;
       for (const auto& p : s.samples)
         if (std::isfinite(p.value)) sum += p.value;
       DisplayUnit tu = display_unit(c.unit, false, sum);
       total = fmt::format("{} {}", format_value(sum * tu.factor, tu.si), escape(tu.label));
     }
-    out += row_html(first ? link : "", series_cell(c, i, prefix), u, stats_of(ys_of(s)), total,
+    out += row_html(first ? link : "", series_cell(c, i, prefix), u, counting::stats_of(s), total,
                     join_notes(first ? many_note(c) : "", notes_of(s)), false);
     first = false;
   }
-  if (c.kind == ChartKind::Event && c.series.size() > 1)
-    out += row_html("", fmt::format("sum of {}", c.series.size()), u, stats_of(ys_of(sum_series(c))), "", "", true);
+  if (c.kind == RecordKind::Event && c.series.size() > 1)
+    out += row_html("", fmt::format("sum of {}", c.series.size()), u, counting::stats_of(counting::sum_series(c)), "",
+                    "", true);
   return out;
 }
 
-std::string totals_rows(const Chart& c, const RunData& run, const std::string& link) {
+std::string totals_rows(const RecordedChart& c, const RecordedRun& run, const std::string& link) {
   const DisplayUnit u = chart_unit(c, run);
   std::string out;
   bool first = true;
@@ -193,7 +174,7 @@ std::string totals_rows(const Chart& c, const RunData& run, const std::string& l
   return out;
 }
 
-std::string summary_table(const RunData& run) {
+std::string summary_table(const RecordedRun& run) {
   std::string out = "<table class=\"summary\">\n<thead><tr><th>event or metric</th><th>series</th><th>unit</th>";
   out += run.intervals ? "<th class=\"num\">min</th><th class=\"num\">median</th><th class=\"num\">max</th>"
                          "<th class=\"num\">total</th><th class=\"num\">intervals</th>"
@@ -201,7 +182,7 @@ std::string summary_table(const RunData& run) {
   out += "<th>notes</th></tr></thead>\n<tbody>\n";
   auto order = page_order(run);
   for (std::size_t k = 0; k < order.size(); ++k) {
-    const Chart& c = run.charts[order[k]];
+    const RecordedChart& c = run.charts[order[k]];
     std::string link = fmt::format("<a href=\"#{}\">{}</a>", plot_id(k), escape(c.name));
     out += run.intervals ? interval_rows(c, run, link) : totals_rows(c, run, link);
   }
@@ -210,23 +191,7 @@ std::string summary_table(const RunData& run) {
 
 }  // namespace
 
-Stats stats_of(std::vector<double> values) {
-  std::erase_if(values, [](double v) { return !std::isfinite(v); });
-  Stats s;
-  s.n = values.size();
-  if (values.empty()) {
-    s.min = s.median = s.max = NAN;
-    return s;
-  }
-  std::sort(values.begin(), values.end());
-  s.min = values.front();
-  s.max = values.back();
-  const std::size_t mid = values.size() / 2;
-  s.median = values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-  return s;
-}
-
-std::string html_report(const RunData& run, const std::string& title) {
+std::string html_report(const RecordedRun& run, const std::string& title) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"generator\" content=\"pmu-report (pmukit)\">\n<title>{0}</title>\n<style>{1}</style>\n"
@@ -239,15 +204,15 @@ std::string html_report(const RunData& run, const std::string& title) {
   out += summary_table(run) + "</section>\n";
   auto order = page_order(run);
   for (std::size_t k = 0; k < order.size(); ++k) {
-    const Chart& c = run.charts[order[k]];
+    const RecordedChart& c = run.charts[order[k]];
     bool first_of_kind = k == 0 || run.charts[order[k - 1]].kind != c.kind;
     if (first_of_kind) {
       if (k) out += "</section>\n";
-      out += c.kind == ChartKind::Metric ? "<section id=\"metrics\">\n<h2>Metrics</h2>\n"
-                                         : "<section id=\"events\">\n<h2>Events</h2>\n";
+      out += c.kind == RecordKind::Metric ? "<section id=\"metrics\">\n<h2>Metrics</h2>\n"
+                                          : "<section id=\"events\">\n<h2>Events</h2>\n";
     }
     out += fmt::format("<figure class=\"plot\" id=\"{}\" data-kind=\"{}\">\n{}\n</figure>\n", plot_id(k),
-                       c.kind == ChartKind::Metric ? "metric" : "event", svg_chart(c, run, plot_id(k) + "-title"));
+                       c.kind == RecordKind::Metric ? "metric" : "event", svg_chart(c, run, plot_id(k) + "-title"));
   }
   out += "</section>\n<footer>Made by pmu-report (pmukit) from pmu-raw -j output.</footer>\n</body>\n</html>\n";
   return out;

@@ -6,16 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "run_data.h"
+#include "pmukit/counting/recorded_run.h"
 
 namespace pmukit::tools {
 
-struct Stats {
-  std::size_t n = 0;                    // finite values
-  double min = 0, median = 0, max = 0;  // NaN when n == 0
-};
-Stats stats_of(std::vector<double> values);
+using counting::RecordedChart;
+using counting::RecordedRun;
+using counting::RecordedSample;
+using counting::RecordedSeries;
+using counting::RecordKind;
 
-std::string html_report(const RunData& run, const std::string& title);
+using Stats = counting::SeriesStats;
+
+std::string html_report(const RecordedRun& run, const std::string& title);
 
 }  // namespace pmukit::tools

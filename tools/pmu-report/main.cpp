@@ -10,19 +10,19 @@
 
 #include "common/tool.h"
 #include "html_page.h"
+#include "pmukit/counting/recorded_run.h"
 #include "pmukit/util/error.h"
-#include "run_data.h"
 
 using namespace pmukit;
 
 namespace {
 
-tools::RunData read_input(const std::string& input) {
-  if (input == "-") return tools::read_run(std::cin, "<stdin>");
+counting::RecordedRun read_input(const std::string& input) {
+  if (input == "-") return counting::read_recorded_run(std::cin, "<stdin>");
   std::ifstream in(input);
   if (!in) throw_errno(input, errno);
   if (std::filesystem::is_directory(input)) throw Error(fmt::format("{}: is a directory", input));
-  return tools::read_run(in, input);
+  return counting::read_recorded_run(in, input);
 }
 
 void write_output(const std::string& output, const std::string& html) {

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/util/units.h"
+
 namespace pmukit::tools {
 
 namespace {
@@ -19,25 +21,6 @@ int si_power(double max_abs) {
   if (!(max_abs >= 1000)) return 0;
   return std::min(static_cast<int>(std::floor(std::log10(max_abs) / 3 + 1e-9)), 5);
 }
-
-struct ByteUnit {
-  const char* name;
-  double bytes;
-  bool binary;
-};
-// perf's .unit files and Intel perfmon ScaleUnit name these ("MiB" for the IMC CAS events,
-// "Bytes" for "64Bytes").
-constexpr std::array<ByteUnit, 11> kByteUnits{{{"Bytes", 1, true},
-                                               {"bytes", 1, true},
-                                               {"B", 1, true},
-                                               {"KiB", 1024.0, true},
-                                               {"MiB", 1048576.0, true},
-                                               {"GiB", 1073741824.0, true},
-                                               {"TiB", 1099511627776.0, true},
-                                               {"kB", 1e3, false},
-                                               {"KB", 1e3, false},
-                                               {"MB", 1e6, false},
-                                               {"GB", 1e9, false}}};
 
 }  // namespace
 
@@ -68,15 +51,14 @@ Axis nice_axis(double lo, double hi, int target) {
 
 DisplayUnit display_unit(const std::string& unit, bool per_second, double max_abs) {
   const std::string rate = per_second ? "/s" : "";
-  for (const auto& b : kByteUnits) {
-    if (unit != b.name) continue;
-    const double bytes = std::isfinite(max_abs) ? max_abs * b.bytes : 0;
-    const double base = b.binary ? 1024.0 : 1000.0;
+  if (auto b = byte_unit(unit)) {
+    const double bytes = std::isfinite(max_abs) ? max_abs * b->bytes : 0;
+    const double base = b->binary ? 1024.0 : 1000.0;
     static constexpr std::array<const char*, 6> binary{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     static constexpr std::array<const char*, 6> decimal{"B", "kB", "MB", "GB", "TB", "PB"};
     int p = 0;
     while (p < 5 && bytes >= std::pow(base, p + 1)) ++p;
-    return {b.bytes / std::pow(base, p), std::string(b.binary ? binary[p] : decimal[p]) + rate, false};
+    return {b->bytes / std::pow(base, p), std::string(b->binary ? binary[p] : decimal[p]) + rate, false};
   }
   if (unit.empty()) return {1, "counts" + rate, true};
   return {1, unit + rate, true};

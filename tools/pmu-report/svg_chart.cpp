@@ -27,7 +27,7 @@ std::string n1(double v) {
   return fmt::format("{:.1f}", v);
 }
 
-std::string label_of(const Series& s) {
+std::string label_of(const RecordedSeries& s) {
   return s.label.empty() ? "all units" : s.label;
 }
 
@@ -36,7 +36,7 @@ struct Legend {
   double col_width = 0, height = 0;
 };
 
-Legend legend_layout(const Chart& c) {
+Legend legend_layout(const RecordedChart& c) {
   if (c.series.size() == 1 && c.series[0].label.empty()) return {};  // one merged series needs no key
   std::size_t longest = 0;
   for (const auto& s : c.series) longest = std::max(longest, label_of(s).size());
@@ -53,7 +53,7 @@ std::string dash_attr(const SeriesStyle& st) {
   return st.dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", st.dash);
 }
 
-std::string legend_svg(const Chart& c, const Legend& l, double top) {
+std::string legend_svg(const RecordedChart& c, const Legend& l, double top) {
   std::string out = "<g class=\"legend\" fill=\"#222\">";
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     double x = kLeft + static_cast<double>(i % l.cols) * l.col_width;
@@ -67,7 +67,7 @@ std::string legend_svg(const Chart& c, const Legend& l, double top) {
   return out + "</g>";
 }
 
-double chart_max_abs(const Chart& c) {
+double chart_max_abs(const RecordedChart& c) {
   double m = 0;
   for (const auto& s : c.series)
     for (const auto& p : s.samples)
@@ -75,7 +75,7 @@ double chart_max_abs(const Chart& c) {
   return m;
 }
 
-std::pair<double, double> chart_range(const Chart& c, double factor) {
+std::pair<double, double> chart_range(const RecordedChart& c, double factor) {
   double lo = 0, hi = 0;  // counts and rates are shown from zero: the honest baseline
   for (const auto& s : c.series)
     for (const auto& p : s.samples)
@@ -83,10 +83,10 @@ std::pair<double, double> chart_range(const Chart& c, double factor) {
   return {lo, hi};
 }
 
-std::string header_svg(const Chart& c, const DisplayUnit& u, const RunData& run, const std::string& id) {
-  std::string what = c.kind == ChartKind::Metric ? "metric"
-                     : run.intervals             ? "event, count per second of each interval"
-                                                 : "event, count over the run";
+std::string header_svg(const RecordedChart& c, const DisplayUnit& u, const RecordedRun& run, const std::string& id) {
+  std::string what = c.kind == RecordKind::Metric ? "metric"
+                     : run.intervals              ? "event, count per second of each interval"
+                                                  : "event, count over the run";
   std::string series = c.series.size() == 1 ? "" : fmt::format(", {} series", c.series.size());
   return fmt::format("<title id=\"{}\">{} ({})</title>"
                      "<text x=\"12\" y=\"24\" font-size=\"16\" font-weight=\"bold\" fill=\"#111\">{}</text>"
@@ -145,7 +145,7 @@ std::string time_axis_svg(const Frame& f, const Axis& a) {
 
 struct Point {
   double x, y;  // screen coordinates; y NaN: a gap
-  const Sample* sample;
+  const RecordedSample* sample;
 };
 
 // More samples than pixel columns: keep each column's lowest and highest point (in time order),
@@ -169,7 +169,7 @@ std::vector<Point> decimate(std::vector<Point> pts, double width) {
   return out;
 }
 
-std::string series_svg(const Series& s, std::size_t index, const Frame& f, const Axis& xa, const Axis& ya,
+std::string series_svg(const RecordedSeries& s, std::size_t index, const Frame& f, const Axis& xa, const Axis& ya,
                        const DisplayUnit& u) {
   std::vector<Point> pts;
   for (const auto& p : s.samples)
@@ -215,7 +215,7 @@ std::string svg_open(double height, const std::string& id) {
       kWidth, height, id);
 }
 
-std::string time_chart(const Chart& c, const RunData& run, const std::string& id) {
+std::string time_chart(const RecordedChart& c, const RecordedRun& run, const std::string& id) {
   const DisplayUnit u = chart_unit(c, run);
   const Legend legend = legend_layout(c);
   const double height = kTop + kPlotHeight + kBottom + legend.height;
@@ -235,7 +235,7 @@ std::string time_chart(const Chart& c, const RunData& run, const std::string& id
 }
 
 // Run totals: one bar per series, its value at the end.
-std::string bar_chart(const Chart& c, const RunData& run, const std::string& id) {
+std::string bar_chart(const RecordedChart& c, const RecordedRun& run, const std::string& id) {
   const DisplayUnit u = chart_unit(c, run);
   std::size_t longest = 0;
   for (const auto& s : c.series) longest = std::max(longest, label_of(s).size());
@@ -274,11 +274,11 @@ SeriesStyle series_style(std::size_t i) {
   return {colors[i % colors.size()], dashes[(i / colors.size()) % dashes.size()]};
 }
 
-DisplayUnit chart_unit(const Chart& chart, const RunData& run) {
-  return display_unit(chart.unit, chart.kind == ChartKind::Event && run.intervals, chart_max_abs(chart));
+DisplayUnit chart_unit(const RecordedChart& chart, const RecordedRun& run) {
+  return display_unit(chart.unit, chart.kind == RecordKind::Event && run.intervals, chart_max_abs(chart));
 }
 
-std::string svg_chart(const Chart& chart, const RunData& run, const std::string& id) {
+std::string svg_chart(const RecordedChart& chart, const RecordedRun& run, const std::string& id) {
   return run.intervals ? time_chart(chart, run, id) : bar_chart(chart, run, id);
 }
 

@@ -1,7 +1,7 @@
-// pmu-report -- reading pmu-raw -j output (the record shapes are tools/pmu-raw/report.cpp's, which
+// pmukit -- reading pmu-raw -j output (the record shapes are those pmu-raw writes, which
 // follow perf stat -j: "interval", "counter-value", "unit", "event", "pcnt-running"; metrics as
 // "metric-value", "metric-unit", "metric"; "socket" with --per-socket, "pmu" with --per-box).
-#include "run_data.h"
+#include "pmukit/counting/recorded_run.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,9 +19,9 @@
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
 
-namespace pmukit::tools {
+namespace pmukit::counting {
 
-std::size_t RunData::count(ChartKind kind) const {
+std::size_t RecordedRun::count(RecordKind kind) const {
   std::size_t n = 0;
   for (const auto& c : charts) n += c.kind == kind;
   return n;
@@ -32,13 +32,13 @@ namespace {
 using Json = nlohmann::json;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// A reason for one bad line; read_run adds the file and line number.
+// A reason for one bad line; read_recorded_run adds the file and line number.
 struct BadLine {
   std::string reason;
 };
 
 struct Record {
-  ChartKind kind = ChartKind::Event;
+  RecordKind kind = RecordKind::Event;
   std::string name, unit, label, backend;
   bool has_time = false;
   double t = kNaN, value = kNaN, pcnt = 100;
@@ -98,7 +98,7 @@ Record parse_record(const Json& j, std::set<std::string>& grouping) {
     if (auto it = j.find("pcnt-running"); it != j.end() && it->is_number()) r.pcnt = it->get<double>();
     if (auto it = j.find("lost"); it != j.end() && it->is_boolean()) r.lost = it->get<bool>();
   } else if (j.contains("metric")) {
-    r.kind = ChartKind::Metric;
+    r.kind = RecordKind::Metric;
     if (!j.contains("metric-value")) throw BadLine{"a \"metric\" record without \"metric-value\""};
     std::string name = text_field(j, "metric");
     // "spr_dram_read_bw (uncore_imc)": the metric on one PMU (metric_runner.cpp).
@@ -124,7 +124,7 @@ Record parse_record(const Json& j, std::set<std::string>& grouping) {
 }
 
 // "[json.exception.parse_error.101] parse error at line 1, column 7: syntax error ..." -> what
-// follows the position, which read_run gives as the file's own line and column.
+// follows the position, which read_recorded_run gives as the file's own line and column.
 std::string json_reason(const std::string& what) {
   auto col = what.find("column ");
   auto colon = col == std::string::npos ? std::string::npos : what.find(": ", col);
@@ -133,22 +133,22 @@ std::string json_reason(const std::string& what) {
 
 class Reader {
  public:
-  explicit Reader(RunData& run) : run_(run) {}
+  explicit Reader(RecordedRun& run) : run_(run) {}
 
   void add(const Record& r) {
     auto key = std::tuple(r.kind, r.name, r.unit);
     auto [it, fresh] = chart_at_.emplace(key, run_.charts.size());
-    if (fresh) run_.charts.push_back(Chart{r.kind, r.name, r.unit, {}});
-    Chart& chart = run_.charts[it->second];
+    if (fresh) run_.charts.push_back(RecordedChart{r.kind, r.name, r.unit, {}});
+    RecordedChart& chart = run_.charts[it->second];
     auto [sit, sfresh] = series_at_.emplace(std::pair(it->second, r.label), chart.series.size());
-    if (sfresh) chart.series.push_back(Series{r.label, {}, {}, 100});
-    Series& s = chart.series[sit->second];
-    Sample sample{r.t, r.value, r.value, r.lost};
+    if (sfresh) chart.series.push_back(RecordedSeries{r.label, {}, {}, 100});
+    RecordedSeries& s = chart.series[sit->second];
+    RecordedSample sample{r.t, r.value, r.value, r.lost};
     if (r.has_time) {
       double start = place_in_time(r.t);
       if (!s.samples.empty() && s.samples.back().t == r.t)
         throw BadLine{fmt::format("a second record for {}{} at {} s", r.name, describe(r.label), r.t)};
-      if (r.kind == ChartKind::Event) sample.y = r.t > start ? r.value / (r.t - start) : kNaN;
+      if (r.kind == RecordKind::Event) sample.y = r.t > start ? r.value / (r.t - start) : kNaN;
     } else if (!s.samples.empty()) {
       throw BadLine{fmt::format("a second run total for {}{} (one pmu-raw run per file)", r.name, describe(r.label))};
     }
@@ -182,9 +182,9 @@ class Reader {
     return times.size() >= 2 ? times[times.size() - 2] : 0.0;
   }
 
-  RunData& run_;
+  RecordedRun& run_;
   int form_ = 0;  // 1 intervals, 2 run totals
-  std::map<std::tuple<ChartKind, std::string, std::string>, std::size_t> chart_at_;
+  std::map<std::tuple<RecordKind, std::string, std::string>, std::size_t> chart_at_;
   std::map<std::pair<std::size_t, std::string>, std::size_t> series_at_;
 };
 
@@ -212,8 +212,8 @@ bool natural_less(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-RunData read_run(std::istream& in, const std::string& source) {
-  RunData run;
+RecordedRun read_recorded_run(std::istream& in, const std::string& source) {
+  RecordedRun run;
   run.source = source;
   Reader reader(run);
   std::string line;
@@ -243,8 +243,42 @@ RunData read_run(std::istream& in, const std::string& source) {
   // pmu-raw prints boxes in name order (uncore_cha_10 before uncore_cha_2): show them in number order.
   for (auto& c : run.charts)
     std::stable_sort(c.series.begin(), c.series.end(),
-                     [](const Series& a, const Series& b) { return natural_less(a.label, b.label); });
+                     [](const RecordedSeries& a, const RecordedSeries& b) { return natural_less(a.label, b.label); });
   return run;
 }
 
-}  // namespace pmukit::tools
+SeriesStats stats_of(std::vector<double> values) {
+  std::erase_if(values, [](double v) { return !std::isfinite(v); });
+  SeriesStats s;
+  s.n = values.size();
+  if (values.empty()) {
+    s.min = s.median = s.max = kNaN;
+    return s;
+  }
+  std::sort(values.begin(), values.end());
+  s.min = values.front();
+  s.max = values.back();
+  const std::size_t mid = values.size() / 2;
+  s.median = values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+  return s;
+}
+
+SeriesStats stats_of(const RecordedSeries& series) {
+  std::vector<double> ys;
+  for (const auto& p : series.samples) ys.push_back(p.y);
+  return stats_of(std::move(ys));
+}
+
+RecordedSeries sum_series(const RecordedChart& c) {
+  std::map<double, std::pair<double, std::size_t>> at;
+  for (const auto& s : c.series)
+    for (const auto& p : s.samples) {
+      auto& [sum, n] = at[p.t];
+      if (std::isfinite(p.y)) sum += p.y, ++n;
+    }
+  RecordedSeries total{"sum", {}, {}, 100};
+  for (const auto& [t, v] : at) total.samples.push_back({t, kNaN, v.second == c.series.size() ? v.first : kNaN, false});
+  return total;
+}
+
+}  // namespace pmukit::counting

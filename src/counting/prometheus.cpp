@@ -1,7 +1,9 @@
-// pmu-exporter -- the Prometheus text format and OpenMetrics
+// pmukit -- Prometheus names, the text format and OpenMetrics
 // (https://prometheus.io/docs/instrumenting/exposition_formats/, OpenMetrics 1.0.0).
-#include "exposition.h"
+#include "pmukit/counting/prometheus.h"
 
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -9,7 +11,37 @@
 
 #include <fmt/format.h>
 
-namespace pmukit::exporter {
+namespace pmukit::counting {
+
+std::string name_part(std::string_view text) {
+  std::string out;
+  for (char c : text) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+MetricFamily metric_family(std::string_view metric, std::string_view unit) {
+  struct Base {
+    std::string_view unit, suffix;
+    double factor;
+  };
+  // Decimal SI prefixes for rates and frequencies (the metrics' GB/s are 1e9 bytes per second).
+  static constexpr std::array<Base, 8> bases{{{"GB/s", "bytes_per_second", 1e9},
+                                              {"MB/s", "bytes_per_second", 1e6},
+                                              {"B/s", "bytes_per_second", 1},
+                                              {"%", "ratio", 0.01},
+                                              {"ns", "seconds", 1e-9},
+                                              {"us", "seconds", 1e-6},
+                                              {"GHz", "hertz", 1e9},
+                                              {"MHz", "hertz", 1e6}}};
+  const std::string base = "pmukit_" + name_part(metric);
+  for (const auto& b : bases)
+    if (unit == b.unit) return {base + "_" + std::string(b.suffix), std::string(b.suffix), b.factor};
+  if (unit.empty()) return {base, "", 1};
+  std::string suffix = name_part(unit);
+  if (auto slash = unit.find('/'); slash != std::string_view::npos)
+    suffix = name_part(unit.substr(0, slash)) + "_per_" + name_part(unit.substr(slash + 1));
+  return {base + "_" + suffix, "", 1};  // "cycles", "requests/cycle": counts, no base unit
+}
 
 namespace {
 
@@ -56,7 +88,7 @@ std::string value_text(double v) {
   return fmt::format("{}", v);
 }
 
-std::vector<Family> families(const Snapshot& s) {
+std::vector<Family> families(const SeriesSnapshot& s) {
   Family bytes{"pmukit_uncore_bytes",
                "counter",
                "bytes",
@@ -125,7 +157,7 @@ const char* content_type(Exposition e) {
                                       : "text/plain; version=0.0.4; charset=utf-8";
 }
 
-std::string render(const Snapshot& s, Exposition e, bool timestamps) {
+std::string render(const SeriesSnapshot& s, Exposition e, bool timestamps) {
   const bool om = e == Exposition::OpenMetrics;
   std::string stamp;
   if (timestamps)
@@ -145,4 +177,4 @@ std::string render(const Snapshot& s, Exposition e, bool timestamps) {
   return out;
 }
 
-}  // namespace pmukit::exporter
+}  // namespace pmukit::counting

@@ -1,0 +1,37 @@
+// pmukit -- every event name a counting Request takes on a machine, for shell completion.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pmukit/discovery/inventory.h"
+#include "pmukit/events/perfmon_json.h"
+
+namespace pmukit {
+class Machine;
+}
+
+namespace pmukit::counting {
+
+// Sorted: "PMU/" for every PMU name (units, merged families, the kernel's perf PMUs), "PMU/EVENT/"
+// for each of its named events, and the names of the events of `event_files` (Intel perfmon JSON)
+// whose PMU is here.
+std::vector<std::string> event_names(const Machine& machine, const discovery::Inventory& inventory,
+                                     const std::vector<std::string>& event_files = {});
+
+// The PMU kinds of the units here (platform::Database's), each with its units' PMU names in
+// inventory order.
+std::map<std::string, std::vector<std::string>> units_by_kind(const discovery::Inventory& inventory);
+
+// The events of a perfmon file whose PMU is here (a discovered unit or a kernel perf PMU), and how
+// many others the file holds.
+struct EventsHere {
+  std::vector<const events::PerfmonEvent*> here;  // into the file
+  std::size_t elsewhere = 0;
+};
+EventsHere events_here(const Machine& machine, const discovery::Inventory& inventory,
+                       const events::PerfmonEvents& file);
+
+}  // namespace pmukit::counting

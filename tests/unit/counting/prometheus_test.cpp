@@ -1,0 +1,79 @@
+// counting/prometheus.h: metric names in base units, content negotiation, and the text format and
+// OpenMetrics of a set of series (https://prometheus.io/docs/instrumenting/exposition_formats/).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pmukit/counting/prometheus.h"
+
+using namespace pmukit;
+using counting::Exposition;
+
+namespace {
+
+TEST(Prometheus, MetricFamiliesAreNamedInBaseUnits) {
+  auto bw = counting::metric_family("spr_dram_read_bw", "GB/s");
+  EXPECT_EQ(bw.name, "pmukit_spr_dram_read_bw_bytes_per_second");
+  EXPECT_EQ(bw.unit, "bytes_per_second");
+  EXPECT_EQ(bw.factor, 1e9);
+  auto pct = counting::metric_family("util", "%");
+  EXPECT_EQ(pct.name, "pmukit_util_ratio");
+  EXPECT_EQ(pct.factor, 0.01);
+  auto rpc = counting::metric_family("occupancy", "requests/cycle");
+  EXPECT_EQ(rpc.name, "pmukit_occupancy_requests_per_cycle");
+  EXPECT_EQ(rpc.unit, "");
+  EXPECT_EQ(counting::metric_family("x-y", "").name, "pmukit_x_y");
+}
+
+TEST(Prometheus, OpenMetricsOnlyWhenAcceptedAtLeastAsMuchAsText) {
+  EXPECT_EQ(counting::negotiate(""), Exposition::Prometheus);
+  EXPECT_EQ(counting::negotiate("application/openmetrics-text;version=1.0.0;q=0.5,text/plain;q=0.4"),
+            Exposition::OpenMetrics);
+  EXPECT_EQ(counting::negotiate("application/openmetrics-text;q=0.3,text/plain;q=0.4"), Exposition::Prometheus);
+  EXPECT_EQ(counting::negotiate("text/plain"), Exposition::Prometheus);
+}
+
+counting::SeriesSnapshot snapshot() {
+  counting::SeriesSnapshot s;
+  s.reads = 3;
+  s.timestamp_ms = 1700000000123;
+  s.window_s = 2;
+  s.counters.push_back({true, "cas_count_read", "uncore_imc_0", "", 0, 640});
+  s.counters.push_back({false, "clockticks", "uncore_cha_\"1\"", "", -1, 5});
+  s.gauges.push_back({"pmukit_bw_bytes_per_second", "bytes_per_second", "Read bandwidth", "uncore_imc", 1, 1.5e9});
+  s.backends.push_back({"uncore_imc_0", "direct"});
+  return s;
+}
+
+TEST(Prometheus, TheTextFormatHasHelpTypeAndEscapedLabels) {
+  const std::string text = counting::render(snapshot(), Exposition::Prometheus, false);
+  EXPECT_NE(text.find("# TYPE pmukit_uncore_bytes_total counter\n"
+                      "pmukit_uncore_bytes_total{socket=\"0\",pmu=\"uncore_imc_0\",event=\"cas_count_read\"} 640\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("pmukit_uncore_events_total{pmu=\"uncore_cha_\\\"1\\\"\",event=\"clockticks\"} 5\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# TYPE pmukit_bw_bytes_per_second gauge\n"
+                      "pmukit_bw_bytes_per_second{socket=\"1\",pmu=\"uncore_imc\"} 1500000000\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("# TYPE pmukit_backend_info gauge\npmukit_backend_info{pmu=\"uncore_imc_0\",backend=\"direct\"} 1\n"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("pmukit_reads_total 3\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("# EOF"), std::string::npos);
+  EXPECT_EQ(text.find("# UNIT"), std::string::npos);
+}
+
+TEST(Prometheus, OpenMetricsNamesFamiliesWithUnitsAndEnds) {
+  const std::string text = counting::render(snapshot(), Exposition::OpenMetrics, true);
+  EXPECT_NE(text.find("# TYPE pmukit_uncore_bytes counter\n# UNIT pmukit_uncore_bytes bytes\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# TYPE pmukit_backend info\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("pmukit_reads_total 3 1700000000.123\n"), std::string::npos) << text;
+  EXPECT_TRUE(text.ends_with("# EOF\n"));
+}
+
+}  // namespace

@@ -1,0 +1,95 @@
+// counting::RowGroups: a report's rows summed per event over every unit, per socket or per unit,
+// as perf stat aggregates them (the scaled counts, raw counts, enabled and running times summed).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "pmukit/counting/row_groups.h"
+
+using namespace pmukit;
+using counting::Grouping;
+using counting::Row;
+
+namespace {
+
+Row row(std::size_t spec, std::string_view pmu, int socket, std::uint64_t count) {
+  Row r;
+  r.spec = spec;
+  r.event = spec == 0 ? "uncore_imc/cas_count_read/" : "duration_time";
+  r.pmu = pmu;
+  r.socket = socket;
+  r.count = count;
+  r.raw = count / 2;
+  r.enabled_ns = 100;
+  r.running_ns = 50;
+  return r;
+}
+
+// Two sockets of two IMC units each, then duration_time, which belongs to no socket; in the order
+// a backend gives them (by unit), not by event.
+std::vector<Row> rows() {
+  return {row(0, "uncore_imc_0", 0, 10), row(0, "uncore_imc_1", 0, 20), row(0, "uncore_imc_2", 1, 30),
+          row(0, "uncore_imc_3", 1, 40), row(1, "duration_time", -1, 1000)};
+}
+
+std::vector<std::uint64_t> counts(const std::vector<const Row*>& lines) {
+  std::vector<std::uint64_t> out;
+  for (const auto* l : lines) out.push_back(l->count);
+  return out;
+}
+
+TEST(RowGroups, MergedSumsAnEventOverEveryUnitAsPerfStatDoes) {
+  counting::RowGroups g(Grouping::Merged);
+  const auto input = rows();
+  const auto& lines = g.aggregate(input);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(counts(lines), (std::vector<std::uint64_t>{100, 1000}));
+  EXPECT_EQ(lines[0]->raw, 50u);
+  EXPECT_EQ(lines[0]->enabled_ns, 400u);
+  EXPECT_EQ(lines[0]->running_ns, 200u);
+  EXPECT_EQ(lines[0]->pmu, "uncore_imc_0");  // the first row's names
+  EXPECT_EQ(lines[1], &input[4]);            // alone in its line: the row itself
+  EXPECT_EQ(g.first_row(0), 0u);
+  EXPECT_EQ(g.first_row(1), 4u);
+}
+
+TEST(RowGroups, PerSocketSumsTheUnitsOfEachSocket) {
+  counting::RowGroups g(Grouping::PerSocket);
+  auto input = rows();
+  input[3].lost = true;
+  const auto& lines = g.aggregate(input);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(counts(lines), (std::vector<std::uint64_t>{30, 70, 1000}));
+  EXPECT_EQ(g.placement(*lines[0]).socket, 0);
+  EXPECT_EQ(g.placement(*lines[1]).socket, 1);
+  EXPECT_FALSE(lines[0]->lost);
+  EXPECT_TRUE(lines[1]->lost);                   // a lost overflow in any unit marks the sum
+  EXPECT_EQ(g.placement(*lines[2]).socket, -1);  // duration_time: no socket
+}
+
+TEST(RowGroups, PerBoxKeepsEveryUnitInNameOrder) {
+  counting::RowGroups g(Grouping::PerBox);
+  std::vector<Row> input{row(0, "uncore_imc_1", 0, 20), row(0, "uncore_imc_0", 0, 10)};
+  const auto& lines = g.aggregate(input);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], &input[1]);
+  EXPECT_EQ(lines[1], &input[0]);
+  EXPECT_EQ(g.placement(input[0]).pmu, "uncore_imc_1");
+}
+
+TEST(RowGroups, PlansOnceWhileTheRowsStayTheSame) {
+  counting::RowGroups g(Grouping::PerSocket);
+  auto input = rows();
+  g.aggregate(input);
+  EXPECT_TRUE(g.replanned());
+  input[0].count = 11;  // a new interval: the same rows, new counts
+  const auto& lines = g.aggregate(input);
+  EXPECT_FALSE(g.replanned());
+  EXPECT_EQ(lines[0]->count, 31u);
+  input.pop_back();  // a row less: planned anew
+  EXPECT_EQ(g.aggregate(input).size(), 2u);
+  EXPECT_TRUE(g.replanned());
+}
+
+}  // namespace
