@@ -17,22 +17,6 @@ using discovery::CmnNode;
 using discovery::CmnUnit;
 using discovery::CmnXp;
 
-std::string cmn_node_line(const CmnNode& n, const platform::CmnData& data) {
-  return fmt::format("nodeid={:#x}({}), logid={:#x}, type={:#x}({}), (x,y,portid,devid)=({},{},{},{})", n.id, n.id,
-                     n.logid, n.type, data.type_name(n.type), n.x, n.y, n.port, n.dev);
-}
-
-std::string cmn_heading(const discovery::PmuUnit& pu, const platform::CmnData&) {
-  const auto& u = *pu.as<CmnUnit>();
-  std::string what = u.walked
-                         ? fmt::format("{} {}, {}x{} mesh, {} nodes, {} DTC{}", u.part_name, u.revision_name, u.mesh_x,
-                                       u.mesh_y, u.nodes.size(), u.dtcs.size(), u.dtcs.size() == 1 ? "" : "s")
-                         : std::string("node tree not read");
-  // No region located (u.size 0): said so, not shown as the region 0x0+0x0.
-  return u.size ? fmt::format("{}: {}; {}, region {:#x}+{:#x}", pu.name, what, u.firmware, u.base, u.size)
-                : fmt::format("{}: {}; {}, no configuration region", pu.name, what, u.firmware);
-}
-
 namespace {
 
 // A character canvas, row 0 at the bottom (north up, as cmn-tools' textdiagram draws).
@@ -168,33 +152,6 @@ std::vector<std::string> cmn_ascii_map(const CmnUnit& u, const platform::CmnData
   lines.push_back("as <first node id>:<device type>, with the port's nodes as <type><logical id> (<device>: first when "
                   "a port has several devices).");
   return lines;
-}
-
-void print_cmn_summary(const discovery::Inventory& inv, bool verbose) {
-  std::vector<const discovery::PmuUnit*> units;
-  for (const auto& u : inv.units)
-    if (u.as<CmnUnit>()) units.push_back(&u);
-  if (units.empty()) return;  // before asking for the SoC data, which is parsed on first use
-  const auto& soc = platform::Database::builtin().soc(platform::SocSection::Cmn);
-  if (!soc.cmn) return;
-  const auto& data = *soc.cmn;
-  fmt::print("\nArm CMN meshes: {} (pmu-discover --cmn lists every node and draws the mesh)\n", units.size());
-  for (const auto* pu : units) {
-    const auto& u = *pu->as<CmnUnit>();
-    fmt::print("    {}\n", cmn_heading(*pu, data));
-    auto nodes = discovery::cmn_nodes_sorted(u);
-    std::vector<std::pair<std::uint16_t, unsigned>> counts;
-    for (const auto* n : nodes) {
-      if (counts.empty() || counts.back().first != n->type) counts.emplace_back(n->type, 0);
-      ++counts.back().second;
-    }
-    std::vector<std::string> parts;
-    for (const auto& [type, k] : counts) parts.push_back(fmt::format("{} {}", k, data.type_name(type)));
-    if (!parts.empty()) fmt::print("      {}\n", fmt::join(parts, ", "));
-    if (verbose)
-      for (const auto* n : nodes) fmt::print("      {}\n", cmn_node_line(*n, data));
-    for (const auto& note : pu->notes) fmt::print("  ! {}: {}\n", pu->name, note);
-  }
 }
 
 }  // namespace pmukit::tools

@@ -72,6 +72,12 @@ class Family {
   virtual void footprint(const PmuUnit& unit, Footprint& f) const = 0;
   // Where the unit came from, for a warning that names two units of one name ("APMT node 3");
   // "" when the name says enough.
+  // The family's section of pmu-discover's text view (--dump): its units and tables as lines,
+  // each ending in '\n'; "" when the inventory holds none of its units.
+  virtual std::string text_section(const Inventory& inventory, bool verbose) const {
+    (void)inventory, (void)verbose;
+    return "";
+  }
   virtual std::string origin(const PmuUnit& unit) const {
     (void)unit;
     return {};

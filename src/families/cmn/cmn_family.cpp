@@ -7,6 +7,7 @@
 #include "pmukit/families/cmn/cmn_discovery.h"
 #include "pmukit/families/cmn/cmn_json.h"
 #include "pmukit/families/cmn/cmn_layout.h"
+#include "pmukit/families/cmn/cmn_text.h"
 #include "pmukit/pmu/family_driver.h"
 
 namespace pmukit::families {
@@ -22,6 +23,9 @@ class Cmn final : public discovery::Family,
                   public snapshot::FamilySpec {
  public:
   std::string_view name() const override { return "arm-cmn"; }
+  std::string text_section(const discovery::Inventory& inventory, bool verbose) const override {
+    return cmn_text_section(inventory, verbose);
+  }
   void discover(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {
     discovery::discover_cmn(f.machine, f.topology, f.acpi_devices, inventory);
   }

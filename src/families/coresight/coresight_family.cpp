@@ -6,6 +6,7 @@
 #include "coresight_driver.h"
 #include "coresight_model.h"
 #include "coresight_spec.h"
+#include "coresight_text.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/families/coresight/coresight_discovery.h"
 #include "pmukit/families/coresight/coresight_layout.h"
@@ -29,6 +30,9 @@ class CoreSight final : public discovery::Family,
                         public snapshot::FamilySpec {
  public:
   std::string_view name() const override { return "coresight"; }
+  std::string text_section(const discovery::Inventory& inventory, bool verbose) const override {
+    return coresight_text_section(inventory, verbose);
+  }
   void discover(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {
     discovery::discover_coresight(f.machine, f.topology, f.acpi_devices, inventory);
   }

@@ -3,6 +3,7 @@
 
 #include "designware_driver.h"
 #include "designware_model.h"
+#include "designware_text.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/families/designware/designware_discovery.h"
 #include "pmukit/families/designware/designware_layout.h"
@@ -18,6 +19,9 @@ using ojson = nlohmann::ordered_json;
 class DesignWare final : public discovery::Family, public pmu::FamilyDriver, public sim::FamilyModel {
  public:
   std::string_view name() const override { return "dwc-rasdes"; }
+  std::string text_section(const discovery::Inventory& inventory, bool verbose) const override {
+    return designware_text_section(inventory, verbose);
+  }
   void discover(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {
     discovery::discover_dwc_rasdes(f.machine, f.devices, f.topology, inventory);
   }

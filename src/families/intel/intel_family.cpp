@@ -7,6 +7,7 @@
 #include "intel_driver.h"
 #include "intel_model.h"
 #include "intel_spec.h"
+#include "intel_text.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/families/intel/intel_discovery.h"
 #include "pmukit/families/intel/intel_layout.h"
@@ -52,6 +53,9 @@ class Intel final : public discovery::Family,
                     public snapshot::FamilySpec {
  public:
   std::string_view name() const override { return "intel-uncore"; }
+  std::string text_section(const discovery::Inventory& inventory, bool verbose) const override {
+    return intel_text_section(inventory, verbose);
+  }
   // Tables are found by what the hardware exposes, not by the CPU model: an unknown model still
   // decodes, with generic names.
   void discover(const discovery::MachineFacts& f, discovery::Inventory& inventory) const override {

@@ -8,6 +8,7 @@
 #include "pmukit/pmu/family_driver.h"
 #include "tegra410_driver.h"
 #include "tegra410_model.h"
+#include "tegra410_text.h"
 
 namespace pmukit::families {
 
@@ -19,6 +20,9 @@ using discovery::T410Unit;
 class Tegra410 final : public discovery::Family, public pmu::FamilyDriver, public sim::FamilyModel {
  public:
   std::string_view name() const override { return "tegra410"; }
+  std::string text_section(const discovery::Inventory& inventory, bool verbose) const override {
+    return tegra410_text_section(inventory, verbose);
+  }
   std::string_view unit_family(const discovery::PmuUnit& unit) const override {
     return unit.as<T410Unit>()->kind == T410Unit::Kind::C2c ? "t410-c2c" : "t410-cmem-latency";
   }
