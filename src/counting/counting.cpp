@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/counting/pmu_places.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/syntax/event_parser.h"
@@ -65,6 +66,7 @@ Run::Run(Machine& machine, const Request& request, const std::function<void(cons
   machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
   time = sim::machine_clock(machine);
   found = families::discover(machine);
+  keep_units_on_cpus(found.inventory, found.topology, request.cpus);
   if (!request.metrics.empty() || request.iio_scope != IioScope::None) catalog = pmukit::metrics::Catalog::embedded();
   if (request.iio_scope != IioScope::None)
     metrics = add_iio_metric_events(machine, found, catalog, request.metrics, pmu_names(machine, found.inventory),

@@ -1,6 +1,7 @@
 // pmukit -- perf_event_open counting through pmukit::perf::EventSet (one read(2) per group).
 #include "perf_backend.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -12,6 +13,11 @@ namespace pmukit::counting {
 
 namespace {
 
+// -C: whether `cpu` is one of the CPUs chosen (every CPU when none are).
+bool chosen(const std::vector<int>& cpus, int cpu) {
+  return cpus.empty() || std::find(cpus.begin(), cpus.end(), cpu) != cpus.end();
+}
+
 struct SocketSet {
   int socket = -1;  // -1: every CPU the PMUs name (one set for all sockets)
   std::unique_ptr<perf::EventSet> set;
@@ -22,18 +28,21 @@ struct SocketSet {
 class PerfBackend : public Backend {
  public:
   PerfBackend(Machine& machine, std::vector<syntax::EventSpec> specs, std::vector<std::size_t> spec_index,
-              bool per_socket, const discovery::Topology& topo)
+              bool per_socket, const discovery::Topology& topo, const std::vector<int>& cpus)
       : specs_(std::move(specs)), spec_index_(std::move(spec_index)) {
     auto bound = perf::bind_events(machine, specs_);
     if (per_socket && !topo.packages().empty()) {
       for (int p : topo.packages()) {
         perf::CountOptions opts;
         for (const auto& [cpu, place] : topo.cpus)
-          if (place.package == p) opts.cpus.push_back(cpu);
+          if (place.package == p && chosen(cpus, cpu)) opts.cpus.push_back(cpu);
+        if (opts.cpus.empty()) continue;  // -C left none of this socket's CPUs
         sets_.push_back({p, std::make_unique<perf::EventSet>(machine, bound, opts), {}, {}});
       }
     } else {
-      sets_.push_back({-1, std::make_unique<perf::EventSet>(machine, bound, perf::CountOptions{}), {}, {}});
+      perf::CountOptions opts;
+      opts.cpus = cpus;  // -C: only these CPUs (within each PMU's cpumask); empty: each PMU's cpumask
+      sets_.push_back({-1, std::make_unique<perf::EventSet>(machine, bound, opts), {}, {}});
     }
     for (const auto& b : bound) pmus_.insert(b.counter.pmu);
   }
@@ -91,8 +100,8 @@ class PerfBackend : public Backend {
 
 std::unique_ptr<Backend> make_perf_backend(Machine& machine, std::vector<syntax::EventSpec> specs,
                                            std::vector<std::size_t> spec_index, bool per_socket,
-                                           const discovery::Topology& topology) {
-  return std::make_unique<PerfBackend>(machine, std::move(specs), std::move(spec_index), per_socket, topology);
+                                           const discovery::Topology& topology, const std::vector<int>& cpus) {
+  return std::make_unique<PerfBackend>(machine, std::move(specs), std::move(spec_index), per_socket, topology, cpus);
 }
 
 }  // namespace pmukit::counting

@@ -11,6 +11,6 @@ namespace pmukit::counting {
 // can be split by socket as the direct backend splits them.
 std::unique_ptr<Backend> make_perf_backend(Machine& machine, std::vector<syntax::EventSpec> specs,
                                            std::vector<std::size_t> spec_index, bool per_socket,
-                                           const discovery::Topology& topology);
+                                           const discovery::Topology& topology, const std::vector<int>& cpus = {});
 
 }  // namespace pmukit::counting

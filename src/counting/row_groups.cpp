@@ -11,7 +11,7 @@ namespace {
 // A backend names a row's PMU from the same storage every interval: equal pointers are the
 // usual answer, the text compared only where they differ.
 bool same_placement(const Placement& a, const Placement& b) {
-  if (a.socket != b.socket || a.pmu.size() != b.pmu.size()) return false;
+  if (a.socket != b.socket || a.die != b.die || a.node != b.node || a.pmu.size() != b.pmu.size()) return false;
   return a.pmu.data() == b.pmu.data() || a.pmu == b.pmu;
 }
 
@@ -23,9 +23,19 @@ Placement RowGroups::placement(const Row& r) const {
   case Grouping::Merged:
     return {};
   case Grouping::PerSocket:
-    return {r.socket, {}};
+    return {r.socket, -1, -1, {}};
   case Grouping::PerBox:
-    return {-1, r.pmu};
+    return {-1, -1, -1, r.pmu};
+  case Grouping::PerDie:
+  case Grouping::PerNode: {
+    auto socket = places_.find(r.socket);
+    if (socket == places_.end()) return {};
+    auto it = socket->second.find(r.pmu);
+    if (it == socket->second.end()) return {};
+    const PmuPlace& p = it->second;
+    if (grouping_ == Grouping::PerNode) return p.node >= 0 ? Placement{-1, -1, p.node, {}} : Placement{};
+    return p.socket >= 0 ? Placement{p.socket, p.die, -1, {}} : Placement{};
+  }
   }
   return {};
 }

@@ -36,6 +36,9 @@ struct Request {
   std::map<std::string, double> metric_params;  // a metric's parameters (CMN_FREQ_GHZ=2.0)
   BackendRequest backend;               // which backend counts each PMU; with per_socket, metrics per socket too
   IioScope iio_scope = IioScope::None;  // IIO metrics per PCIe device or per IIO stack
+  // perf stat -C: only the units whose CPU (pmu_places.h) is one of these are counted, and the perf
+  // backend opens its events on these CPUs only; empty: every unit.
+  std::vector<int> cpus;
 };
 
 struct Run {

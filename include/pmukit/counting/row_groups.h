@@ -1,6 +1,7 @@
 // pmukit -- a report's rows summed the way perf stat aggregates them: per event over every unit
 // (perf merges an uncore PMU's units), per event and socket (--per-socket), or per event and unit
-// (--per-box, perf's --no-merge). A backend gives one Row per event and unit (or per event and
+// (--per-box, perf's --no-merge and -A), per event and die (--per-die) or NUMA node (--per-node) of
+// the CPU each unit counts from (pmu_places.h). A backend gives one Row per event and unit (or per event and
 // socket, for perf); a RowGroups makes one line per (event, group), in -e order, each the row
 // itself where it is alone in its group, else the rows' sum.
 //
@@ -12,29 +13,35 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "pmukit/counting/backend.h"
+#include "pmukit/counting/pmu_places.h"
 
 namespace pmukit::counting {
 
-enum class Grouping { Merged, PerSocket, PerBox };
+enum class Grouping { Merged, PerSocket, PerBox, PerDie, PerNode };
 
-// What a row is summed under: its socket (PerSocket), its unit's PMU (PerBox), or neither
-// (Merged, and machine-wide rows such as duration_time, which belong to no socket or unit). A
-// placement by die or NUMA node would be one more member here, once rows carry it.
+// What a row is summed under: its socket (PerSocket), its socket and die (PerDie), its NUMA node
+// (PerNode), its unit's PMU (PerBox), or none of them (Merged, and machine-wide rows such as
+// duration_time, which belong to no socket or unit; and with PerDie or PerNode, rows of a PMU
+// without a known place).
 struct Placement {
   int socket = -1;
+  int die = -1;
+  int node = -1;
   std::string_view pmu;
   friend bool operator<(const Placement& a, const Placement& b) {
-    return std::pair(a.socket, a.pmu) < std::pair(b.socket, b.pmu);
+    return std::tuple(a.socket, a.die, a.node, a.pmu) < std::tuple(b.socket, b.die, b.node, b.pmu);
   }
 };
 
 class RowGroups {
  public:
-  explicit RowGroups(Grouping grouping) : grouping_(grouping) {}
+  // `places` (PerDie, PerNode): where each PMU instance counts, by the rows' PMU names.
+  explicit RowGroups(Grouping grouping, PmuPlaces places = {}) : grouping_(grouping), places_(std::move(places)) {}
   Grouping grouping() const { return grouping_; }
   Placement placement(const Row& r) const;
 
@@ -55,6 +62,7 @@ class RowGroups {
   void plan(const std::vector<Row>& rows);
 
   Grouping grouping_;
+  PmuPlaces places_;
   bool replanned_ = false;
   // The plan: each row's key, and the line it is summed into.
   std::vector<std::pair<std::size_t, Placement>> keys_;

@@ -92,4 +92,47 @@ TEST(RowGroups, PlansOnceWhileTheRowsStayTheSame) {
   EXPECT_TRUE(g.replanned());
 }
 
+// Where the units count from, as counting::pmu_places gives it: socket 0's IMC units on die 0 and
+// die 1 (NUMA nodes 0 and 2), socket 1's on its die 0 (node 1). One PMU name per box on every
+// socket, as Linux's uncore PMUs.
+counting::PmuPlaces places() {
+  counting::PmuPlaces p;
+  p[0]["uncore_imc_0"] = {0, 0, 0, 0};
+  p[0]["uncore_imc_1"] = {4, 0, 1, 2};
+  p[1]["uncore_imc_0"] = {8, 1, 0, 1};
+  p[1]["uncore_imc_1"] = {8, 1, 0, 1};
+  return p;
+}
+
+std::vector<Row> two_socket_rows() {
+  return {row(0, "uncore_imc_0", 0, 10), row(0, "uncore_imc_1", 0, 20), row(0, "uncore_imc_0", 1, 30),
+          row(0, "uncore_imc_1", 1, 40), row(0, "uncore_imc_9", 1, 50), row(1, "duration_time", -1, 1000)};
+}
+
+TEST(RowGroups, PerDieSumsTheUnitsOfEachDieTheirCpuIsOn) {
+  counting::RowGroups g(Grouping::PerDie, places());
+  const auto input = two_socket_rows();
+  const auto& lines = g.aggregate(input);
+  // A unit without a place (uncore_imc_9) and duration_time belong to no die: one machine-wide line.
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(counts(lines), (std::vector<std::uint64_t>{50, 10, 20, 70, 1000}));
+  EXPECT_EQ(g.placement(*lines[1]).socket, 0);
+  EXPECT_EQ(g.placement(*lines[1]).die, 0);
+  EXPECT_EQ(g.placement(*lines[2]).die, 1);
+  EXPECT_EQ(g.placement(*lines[3]).socket, 1);
+  EXPECT_EQ(g.placement(*lines[3]).die, 0);
+}
+
+TEST(RowGroups, PerNodeSumsTheUnitsOfEachNumaNode) {
+  counting::RowGroups g(Grouping::PerNode, places());
+  const auto input = two_socket_rows();
+  const auto& lines = g.aggregate(input);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(counts(lines), (std::vector<std::uint64_t>{50, 10, 70, 20, 1000}));
+  EXPECT_EQ(g.placement(*lines[1]).node, 0);
+  EXPECT_EQ(g.placement(*lines[2]).node, 1);
+  EXPECT_EQ(g.placement(*lines[3]).node, 2);
+  EXPECT_EQ(g.placement(*lines[3]).socket, -1);
+}
+
 }  // namespace
