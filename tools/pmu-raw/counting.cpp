@@ -3,12 +3,16 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "pmukit/counting/pmu_places.h"
+#include "pmukit/counting/repeat_stats.h"
 #include "pmukit/counting/workload.h"
 #include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
@@ -16,6 +20,7 @@
 #include "pmukit/sim/clock.h"
 #include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/file.h"
 #include "pmukit/util/rounding.h"
 #include "pmukit/util/signals.h"
 
@@ -79,6 +84,48 @@ void announce_backends(const RawOptions& o, const counting::Backend& backend) {
     for (const auto& n : backend.notes()) fmt::print(stderr, "pmu-raw: {}\n", n);
 }
 
+// -C LIST: the CPUs, sorted; UsageError for anything that is not a Linux CPU list.
+std::vector<int> cpu_list(const std::string& text) {
+  if (text.empty()) return {};
+  auto cpus = parse_cpu_list(text);
+  if (!cpus || cpus->empty())
+    throw UsageError(fmt::format("-C '{}': expected a CPU list such as 0-3,8", text.substr(0, 40)));
+  std::sort(cpus->begin(), cpus->end());
+  cpus->erase(std::unique(cpus->begin(), cpus->end()), cpus->end());
+  return *cpus;
+}
+
+std::string run_target(const std::vector<std::string>& command) {
+  return command.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", command[0]);
+}
+
+void note(const std::string& m) {
+  fmt::print(stderr, "pmu-raw: {}\n", m);
+}
+
+// The exit status of a run that ended well: a workload the timeout's SIGTERM ended is not a failed
+// one (perf stat --timeout exits 0 then); one that caught the signal exits with its own status, as
+// under perf stat.
+int run_status(const counting::ReadLoop& loop) {
+  const bool ended_by_timeout = loop.stopped_workload() && loop.child_status() == 128 + SIGTERM;
+  return ended_by_timeout ? 0 : loop.child_status();
+}
+
+// -r: each run's totals kept for the mean, nothing printed until the last.
+class Repeats : public counting::Sink {
+ public:
+  Repeats(counting::RepeatedRuns& runs, bool verbose) : runs_(runs), verbose_(verbose) {}
+  void interval(std::uint64_t, std::uint64_t, const std::vector<Row>&, const std::vector<MetricRow>&) override {}
+  void totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) override {
+    if (verbose_) print_counters(rows);
+    runs_.add(rows, metrics, elapsed_ns);
+  }
+
+ private:
+  counting::RepeatedRuns& runs_;
+  bool verbose_;
+};
+
 }  // namespace
 
 counting::Request counting_request(const RawOptions& o) {
@@ -88,11 +135,15 @@ counting::Request counting_request(const RawOptions& o) {
   r.event_files = o.event_files;
   r.backend.mode = counting::backend_mode(o.backend).value_or(counting::BackendMode::Auto);
   r.backend.force = o.force;
-  r.backend.per_socket = o.report.aggregation == Aggregation::PerSocket;
+  // --per-die and --per-node place rows by their socket (and PMU): the perf backend splits its
+  // counts per socket for them too.
+  const auto a = o.report.aggregation;
+  r.backend.per_socket = a == Aggregation::PerSocket || a == Aggregation::PerDie || a == Aggregation::PerNode;
   r.backend.interval_ms = o.interval_ms.value_or(0);
   r.backend.mux_interval_ms = o.mux_interval_ms;
   if (o.report.aggregation == Aggregation::PerDevice) r.iio_scope = counting::IioScope::Device;
   if (o.report.aggregation == Aggregation::PerStack) r.iio_scope = counting::IioScope::Stack;
+  r.cpus = r.backend.cpus = cpu_list(o.cpu_list);
   return r;
 }
 
@@ -117,9 +168,8 @@ void Printer::interval(std::uint64_t since_start_ns, std::uint64_t, const std::v
 }
 
 void Printer::totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
-  std::string target = command_.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", command_[0]);
   if (verbose_) print_counters(rows);
-  reporter_.totals(rows, metrics, target, run_.backend->notes(), static_cast<double>(elapsed_ns) / 1e9);
+  reporter_.totals(rows, metrics, run_target(command_), run_.backend->notes(), static_cast<double>(elapsed_ns) / 1e9);
   for (const auto& r : rows)
     if (r.lost)
       warn(fmt::format("{} on {}: a counter overflowed more than once between reads; its count is too low", r.event,
@@ -157,6 +207,41 @@ int run_discard_journal(const MachineArgs& machine_args) {
   return 0;
 }
 
+// -r N: the run made N times, each anew (perf stat opens its events anew for each run), and one
+// report of the means and spreads. A signal ends the repetition after the run it cut short, whose
+// counts are in the means. The exit status is the last run's.
+int run_repeated(RawOptions& o, Machine& machine, const counting::Request& request) {
+  std::FILE* out = open_output(o);
+  o.report.out = out;
+  std::optional<counting::RepeatedRuns> runs;
+  std::vector<std::string> notes;
+  int status = 0;
+  for (std::uint64_t i = 0; i < o.repeat && !(i && ending_signal()); ++i) {
+    counting::Run run(machine, request, note);
+    if (!runs) {
+      for (const auto& w : run.warnings) fmt::print(stderr, "pmu-raw: warning: {}\n", w);
+      o.report.places = counting::pmu_places(run.found.inventory, run.found.topology);
+      runs.emplace(Reporter(o.report).row_groups());
+      announce_backends(o, *run.backend);
+    }
+    Repeats sink(*runs, o.verbose);
+    counting::ReadLoop loop(run, loop_options(o), sink);
+    loop.count();
+    auto restore_errors = loop.finish();
+    for (const auto& e : restore_errors) fmt::print(stderr, "pmu-raw: error: {}\n", e);
+    if (!restore_errors.empty()) return 1;
+    notes = run.backend->notes();
+    status = run_status(loop);
+  }
+  Reporter reporter(o.report);
+  reporter.set_repeat(runs->runs(), runs->spread_pct(), runs->elapsed().stddev_of_mean(),
+                      runs->elapsed().relative_pct());
+  reporter.totals(runs->mean_rows(), runs->mean_metrics(), run_target(o.command), notes, runs->elapsed().mean());
+  if (out != stdout && std::fclose(out) != 0) throw_errno(o.output, errno ? errno : EIO);
+  end_as_perf_does(o.command);
+  return status;
+}
+
 int run_counting(RawOptions& o) {
   if (o.events.empty() && o.metrics.empty()) throw UsageError("no events: give at least one -e EVENT or -M METRIC");
   // Before any register is programmed: a signal from then on ends the run through the restoring
@@ -166,9 +251,11 @@ int run_counting(RawOptions& o) {
   auto request = counting_request(o);
   request.metric_params = parse_metric_params(o.metric_params);  // a usage error before any work
   auto machine = make_machine(o.machine);
+  if (o.repeat > 1) return run_repeated(o, *machine, request);
   // After the machine: the session the run holds restores through the machine's files.
-  counting::Run run(*machine, request, [](const std::string& m) { fmt::print(stderr, "pmu-raw: {}\n", m); });
+  counting::Run run(*machine, request, note);
   for (const auto& w : run.warnings) fmt::print(stderr, "pmu-raw: warning: {}\n", w);
+  o.report.places = counting::pmu_places(run.found.inventory, run.found.topology);
   std::FILE* out = open_output(o);
   o.report.out = out;
   o.report.interval = o.interval_ms.has_value();
@@ -183,10 +270,7 @@ int run_counting(RawOptions& o) {
   if (close_err) throw_errno(o.output, close_err);  // the counts did not all reach the file
   if (!restore_errors.empty()) return 1;
   end_as_perf_does(o.command);
-  // A workload the timeout's SIGTERM ended is not a failed one (perf stat --timeout exits 0 then); one
-  // that caught the signal exits with its own status, as under perf stat.
-  const bool ended_by_timeout = loop.stopped_workload() && loop.child_status() == 128 + SIGTERM;
-  return ended_by_timeout ? 0 : loop.child_status();
+  return run_status(loop);
 }
 
 }  // namespace pmukit::tools

@@ -20,6 +20,8 @@ struct RawOptions {
   std::optional<double> duration_s;
   std::optional<std::uint64_t> timeout_ms;  // --timeout: stops a workload too
   bool verbose = false;                     // -v: each unit's counter on stderr
+  std::uint64_t repeat = 1;                 // -r N
+  std::string cpu_list;                     // -C LIST
   std::vector<std::string> command;         // after --
   std::string backend = "auto";             // --backend, as CLI11 checked it
   bool force = false;

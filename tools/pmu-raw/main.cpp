@@ -24,6 +24,7 @@ constexpr const char* kAbout =
 // The flags that are not RawOptions fields themselves.
 struct Flags {
   bool system_wide = false, per_socket = false, per_box = false, per_device = false, per_stack = false, json = false;
+  bool per_die = false, per_node = false, metric_only = false;
   std::string separator;
   bool list_events = false, list_metrics = false, list_all = false, names_only = false;
   bool recover = false, discard_journal = false;
@@ -50,18 +51,37 @@ void add_counting_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
                  "sent SIGTERM, and the run's counts are printed")
       ->type_name("MS")
       ->check(tools::whole_number_in(10, 1'000'000'000'000ull));
+  app.add_option("-r,--repeat", o.repeat,
+                 "Run the command (or count for --duration or --timeout) N times, as perf stat -r: the report shows "
+                 "each count's mean over the runs and its spread, '( +- x.xx% )' (the standard error of the mean, "
+                 "relative to it)")
+      ->type_name("N")
+      ->check(tools::whole_number_in(1, 1'000'000));
+  app.add_option("-C,--cpu", o.cpu_list,
+                 "Count only the PMU units whose CPU is in LIST (0-3,8), as perf stat -C on uncore PMUs: a unit is "
+                 "counted from the CPU its PMU's cpumask names, the first CPU of its die")
+      ->type_name("LIST");
 }
 
 // How the counts are shown.
 void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_flag("--per-socket", f.per_socket, "One line per event per socket");
-  app.add_flag("--per-box,--no-merge", f.per_box, "One line per event per PMU unit (box)");
+  app.add_flag("--per-die", f.per_die,
+               "One line per event per die (S0-D0), the die of the CPU each PMU unit counts from, as perf stat "
+               "--per-die");
+  app.add_flag("--per-node", f.per_node,
+               "One line per event per NUMA node (N0), the node whose cpulist holds the CPU each PMU unit counts "
+               "from (the machine's /sys/devices/system/node), as perf stat --per-node");
+  app.add_flag("-A,--no-aggr,--per-box,--no-merge", f.per_box,
+               "One line per event per PMU unit (box), as perf stat -A (--no-aggr) and --no-merge show uncore PMUs");
   app.add_flag("--per-device", f.per_device,
                "With -M and an Intel IIO metric (iio_inbound_read_bw...): one line per PCIe device behind a root port, "
                "BDF first and named as lspci names it, counted on its IIO stack PMU with its part's ch_mask; a device "
                "no part selects is listed with the reason");
   app.add_flag("--per-stack", f.per_stack,
                "With -M and an Intel IIO metric: one line per IIO stack PMU (uncore_iio_<n>), every part of the stack");
+  app.add_flag("--metric-only", f.metric_only,
+               "With -M: print the metrics alone, not the events they are computed from, as perf stat --metric-only");
   app.add_option("-x,--field-separator", f.separator, "CSV output with this separator, as perf stat -x")
       ->type_name("SEP");
   app.add_flag("-j,--json", f.json, "JSON lines with perf stat -j's field names");
@@ -122,20 +142,31 @@ void add_listing_options(CLI::App& app, Flags& f) {
 }
 
 void apply_output_flags(const Flags& f, tools::RawOptions& o) {
-  if (f.per_socket + f.per_box + f.per_device + f.per_stack > 1)
-    throw UsageError("--per-socket, --per-box, --per-device and --per-stack are exclusive");
+  if (f.per_socket + f.per_box + f.per_device + f.per_stack + f.per_die + f.per_node > 1)
+    throw UsageError("--per-socket, --per-die, --per-node, --per-box (-A), --per-device and --per-stack are exclusive");
   if (f.json && !f.separator.empty()) throw UsageError("-j and -x are exclusive");
   o.report.aggregation = f.per_box      ? tools::Aggregation::PerBox
                          : f.per_socket ? tools::Aggregation::PerSocket
                          : f.per_device ? tools::Aggregation::PerDevice
                          : f.per_stack  ? tools::Aggregation::PerStack
+                         : f.per_die    ? tools::Aggregation::PerDie
+                         : f.per_node   ? tools::Aggregation::PerNode
                                         : tools::Aggregation::Merged;
   o.report.format = f.json ? tools::Format::Json : f.separator.empty() ? tools::Format::Table : tools::Format::Csv;
   if (!f.separator.empty()) o.report.separator = f.separator;
+  o.report.metric_only = f.metric_only;
 }
 
 // perf stat's rules for --timeout: one way to say when the run stops, and not with intervals.
 void check_stop_options(const tools::RawOptions& o) {
+  const auto aggregation = o.report.aggregation;
+  if (o.report.metric_only && o.metrics.empty()) throw UsageError("--metric-only prints metrics: give -M METRIC");
+  if (!o.metrics.empty() && (aggregation == tools::Aggregation::PerDie || aggregation == tools::Aggregation::PerNode))
+    throw UsageError("--per-die and --per-node show events: metrics are merged or per socket (--per-socket)");
+  if (o.repeat > 1 && o.interval_ms)
+    throw UsageError("-r does not go with -I: a repeated run reports its mean at the end");
+  if (o.repeat > 1 && o.command.empty() && !o.duration_s && !o.timeout_ms)
+    throw UsageError("-r repeats a command, --duration or --timeout: give one (a run until Ctrl-C does not repeat)");
   if (!o.timeout_ms) return;
   if (o.interval_ms) throw UsageError("--timeout does not go with -I (as perf stat: one report, at the timeout)");
   if (o.duration_s) throw UsageError("--timeout and --duration both say when to stop: give one");

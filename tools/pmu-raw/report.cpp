@@ -61,12 +61,30 @@ void thousands_to(Text& out, std::uint64_t v) {
   put(out, std::string_view(grouped, k));
 }
 
+// perf stat's names for an aggregate: S0 (socket), S0-D1 (die), N0 (NUMA node), or the PMU.
 void Reporter::group_to(Text& out, const Row& r) const {
-  auto [socket, pmu] = groups_.placement(r);
-  if (socket >= 0)
-    fmt::format_to(fmt::appender(out), "S{}", socket);
+  const counting::Placement p = groups_.placement(r);
+  if (p.node >= 0)
+    fmt::format_to(fmt::appender(out), "N{}", p.node);
+  else if (p.die >= 0)
+    fmt::format_to(fmt::appender(out), "S{}-D{}", p.socket, p.die);
+  else if (p.socket >= 0)
+    fmt::format_to(fmt::appender(out), "S{}", p.socket);
   else
-    put(out, pmu);
+    put(out, p.pmu);
+}
+
+std::string_view Reporter::group_key() const {
+  switch (o_.aggregation) {
+  case Aggregation::PerBox:
+    return "pmu";
+  case Aggregation::PerDie:
+    return "die";
+  case Aggregation::PerNode:
+    return "node";
+  default:
+    return "socket";
+  }
 }
 
 void Reporter::print_metric(std::string_view time, const MetricRow& m) {
@@ -78,7 +96,7 @@ void Reporter::print_metric(std::string_view time, const MetricRow& m) {
   if (o_.format == Format::Json) {
     JsonLine j(buf_);
     if (!time.empty()) j.raw("interval", view(interval_));
-    if (!m.group.empty()) j.string(o_.aggregation == Aggregation::PerBox ? "pmu" : "socket", m.group);
+    if (!m.group.empty()) j.string(group_key(), m.group);
     j.string("metric-value", view(value_));
     j.string("metric-unit", m.unit);
     j.string("metric", m.name);
@@ -138,7 +156,11 @@ void Reporter::print_breakdown_metric(const std::string& time, const MetricRow& 
 void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
   if (o_.format == Format::Table && !header_done_) {
     fmt::format_to(out(), "#{:>15}{}{:>21} {:<5} {}\n", "time",
-                   o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock" : "", "counts", "unit", "events");
+                   o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock"
+                   : o_.aggregation == Aggregation::PerDie                 ? " die "
+                   : o_.aggregation == Aggregation::PerNode                ? " node"
+                                                                           : "",
+                   "counts", "unit", "events");
     header_done_ = true;
   }
   char time[64];
@@ -152,12 +174,19 @@ void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vec
 void Reporter::totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
                       const std::vector<std::string>& notes, double elapsed_s) {
   if (o_.format == Format::Table) {
-    fmt::format_to(out(), "\n Performance counter stats for {}:\n", target);
+    fmt::format_to(out(), "\n Performance counter stats for {}{}:\n", target,
+                   runs_ ? fmt::format(" ({} runs)", runs_) : std::string());
     for (const auto& n : notes) fmt::format_to(out(), "   ({})\n", n);
     fmt::format_to(out(), "\n");
   }
   print_rows("", rows, metrics);
-  if (o_.format == Format::Table) fmt::format_to(out(), "\n{:>17.9f} seconds time elapsed\n\n", elapsed_s);
+  if (o_.format == Format::Table && runs_) {  // perf stat -r's line: the mean, its standard error and spread
+    fmt::format_to(out(), "\n{:>17.9f} +- {:.9f} seconds time elapsed", elapsed_s, elapsed_sd_);
+    if (elapsed_pct_ != 0) fmt::format_to(out(), "  ( +-{:6.2f}% )", elapsed_pct_);
+    fmt::format_to(out(), "\n\n");
+  } else if (o_.format == Format::Table) {
+    fmt::format_to(out(), "\n{:>17.9f} seconds time elapsed\n\n", elapsed_s);
+  }
   write_or_throw(o_.out, buf_);
   buf_.clear();
 }

@@ -23,7 +23,7 @@ using counting::Row;
 
 // PerDevice and PerStack (-M IIO metrics per PCIe device or IIO stack) show events merged and each
 // metric instance on a line of its own.
-enum class Aggregation { Merged, PerSocket, PerBox, PerDevice, PerStack };
+enum class Aggregation { Merged, PerSocket, PerBox, PerDevice, PerStack, PerDie, PerNode };
 enum class Format { Table, Csv, Json };
 
 struct ReportOptions {
@@ -31,12 +31,14 @@ struct ReportOptions {
   Format format = Format::Table;
   std::string separator = ",";
   bool interval = false;
+  bool metric_only = false;  // --metric-only: no event lines
   std::FILE* out = stdout;
+  counting::PmuPlaces places;  // PerDie, PerNode: where each PMU instance counts
 };
 
 class Reporter {
  public:
-  explicit Reporter(ReportOptions options) : o_(std::move(options)), groups_(grouping(o_.aggregation)) {}
+  explicit Reporter(ReportOptions options) : o_(std::move(options)), groups_(grouping(o_.aggregation), o_.places) {}
   // Interval mode: one block per interval, `t_s` seconds since start.
   void interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
   // The final summary (also after interval mode, as perf prints nothing more than the intervals
@@ -44,20 +46,31 @@ class Reporter {
   void totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
               const std::vector<std::string>& notes, double elapsed_s);
   void group_to(Text& out, const Row& r) const;
+  // The rows summed into the report's lines, as this report sums them (for -r's statistics).
+  counting::RowGroups row_groups() const { return counting::RowGroups(grouping(o_.aggregation), o_.places); }
+  // -r: the totals are means over `runs` runs; the table shows each line's spread (its percentage,
+  // per line, as counting::RepeatedRuns gives it) and the elapsed time's standard error.
+  void set_repeat(std::size_t runs, std::vector<double> spread_pct, double elapsed_sd_s, double elapsed_pct) {
+    runs_ = runs, spread_ = std::move(spread_pct), elapsed_sd_ = elapsed_sd_s, elapsed_pct_ = elapsed_pct;
+  }
+  // The key of a line's group in JSON, as perf stat -j names it: "socket", "die", "node" or "pmu".
+  std::string_view group_key() const;
 
  private:
-  // Events are summed per socket where metrics are per device or stack: a stack PMU has a unit
-  // per socket, and a device is on one of them.
+  // How the rows are summed into lines. Events are summed per socket where metrics are per device
+  // or stack: a stack PMU has a unit per socket, and a device is on one of them.
   static counting::Grouping grouping(Aggregation a) {
-    return a == Aggregation::Merged   ? counting::Grouping::Merged
-           : a == Aggregation::PerBox ? counting::Grouping::PerBox
-                                      : counting::Grouping::PerSocket;
+    return a == Aggregation::Merged    ? counting::Grouping::Merged
+           : a == Aggregation::PerBox  ? counting::Grouping::PerBox
+           : a == Aggregation::PerDie  ? counting::Grouping::PerDie
+           : a == Aggregation::PerNode ? counting::Grouping::PerNode
+                                       : counting::Grouping::PerSocket;
   }
   bool breakdown() const { return o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack; }
   void print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
   // One aggregated row, between its planned text: `head` before the value, `mid` after it (up to
   // the run time; in the table, to the end) and `tail` after the run time and percentage.
-  void print_table_row(const Row& r, std::string_view head, std::string_view mid);
+  void print_table_row(const Row& r, std::string_view head, std::string_view mid, std::size_t line);
   void print_csv_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail);
   void print_json_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail);
   // The run time, usually the same window on every row of an interval: its digits made once.
@@ -92,6 +105,9 @@ class Reporter {
   fmt::appender out() { return fmt::appender(buf_); }
 
   ReportOptions o_;
+  std::size_t runs_ = 0;        // -r: how many runs the totals are the mean of (0: one, not repeated)
+  std::vector<double> spread_;  // and each line's spread, in percent
+  double elapsed_sd_ = 0, elapsed_pct_ = 0;
   counting::RowGroups groups_;  // the rows summed into lines
   bool header_done_ = false;
   // One interval's (or the totals') text, written with one fwrite and kept for the next.

@@ -161,7 +161,7 @@ void Reporter::print_lines(const std::vector<const Row*>& merged) {
   char* to = buf_.data() + buf_.size();
   for (std::size_t i = 0; i < merged.size(); ++i) {
     const Row& r = *merged[i];
-    if (usual<F>(r)) {
+    if (usual<F>(r) && (F != Format::Table || spread_.empty())) {
       to = print_usual<F>(to, r, i);
       continue;
     }
@@ -202,7 +202,7 @@ void Reporter::plan_text(std::size_t slot, const Row& r) {
     break;
   case Format::Json:  // members in perf stat -j's order, as nlohmann::json::dump writes them
     if (o_.aggregation == Aggregation::PerBox || group.size()) {
-      put(head, o_.aggregation == Aggregation::PerBox ? "\"pmu\":" : "\"socket\":");
+      put(head, "\""), put(head, group_key()), put(head, "\":");
       json_string(head, view(group));
       head.push_back(',');
     }
@@ -231,6 +231,10 @@ void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, c
     put(lead_, o_.format == Format::Json ? view(interval_) : time);
     if (o_.format != Format::Table) put(lead_, o_.format == Format::Json ? std::string_view(",") : o_.separator);
   }
+  if (o_.metric_only) {  // --metric-only: the metrics alone, not the events they are computed from
+    for (const auto& m : metrics) breakdown() ? print_breakdown_metric(std::string(time), m) : print_metric(time, m);
+    return;
+  }
   const auto& merged = groups_.aggregate(rows);
   if (groups_.replanned()) plan(rows);
   usual_lead_.clear();
@@ -256,7 +260,7 @@ void Reporter::print_other(const Row& r, std::size_t i) {
   pct_.clear();
   switch (o_.format) {
   case Format::Table:
-    print_table_row(r, plan_head_[i], plan_mid_[i]);
+    print_table_row(r, plan_head_[i], plan_mid_[i], i);
     break;
   case Format::Csv:
     print_csv_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i]);
@@ -267,7 +271,7 @@ void Reporter::print_other(const Row& r, std::size_t i) {
   }
 }
 
-void Reporter::print_table_row(const Row& r, std::string_view head, std::string_view mid) {
+void Reporter::print_table_row(const Row& r, std::string_view head, std::string_view mid, std::size_t line_no) {
   const bool counted = !not_counted(r);
   if (counted)
     value_text(value_, r);
@@ -275,6 +279,9 @@ void Reporter::print_table_row(const Row& r, std::string_view head, std::string_
     put(value_, "<not counted>");
   const bool partial = counted && pcnt(r) < 100.0;
   if (partial) put(pct_, "  ("), percent(pct_, pcnt(r)), put(pct_, "%)");
+  // -r: the spread over the runs, where there is one, as perf stat prints it ("  ( +-  1.23% )").
+  if (line_no < spread_.size() && spread_[line_no] != 0)
+    fmt::format_to(fmt::appender(pct_), "  ( +-{:6.2f}% )", spread_[line_no]);
   constexpr std::string_view kLost = "  <overflow: count unreliable>";
   constexpr std::size_t kValueColumns = 20;
   LineWriter line(buf_, lead_.size() + head.size() + kValueColumns + value_.size() + mid.size() + pct_.size() +
