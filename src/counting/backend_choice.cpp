@@ -20,6 +20,8 @@
 #include "pmukit/platform/database.h"
 #include "pmukit/pmu/multiplex.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/suggest.h"
+#include "pmukit/util/text.h"
 
 namespace pmukit::counting {
 
@@ -109,6 +111,7 @@ class Chooser {
   void bind_and_plan(PmuEvents& p);
   std::optional<Refusal> refusal_of_event(const syntax::EventSpec& s);
   void require_a_way(std::size_t i);
+  std::vector<std::string> known_pmu_names() const;
   std::string decision_note(const std::string& key, std::size_t i) const;
   std::vector<std::size_t> members(bool direct) const;
   DirectWork direct_work(const std::vector<std::size_t>& index);
@@ -187,6 +190,22 @@ void Chooser::choose_each_event() {
   }
 }
 
+// Every PMU name an event may be written with: each discovered unit and each kernel PMU, and the
+// type name of numbered ones ("uncore_imc" for "uncore_imc_3"), for a "did you mean" hint.
+std::vector<std::string> Chooser::known_pmu_names() const {
+  std::vector<std::string> names;
+  auto add = [&names](const std::string& name) {
+    names.push_back(name);
+    if (auto family = numbered_family(name)) names.emplace_back(*family);
+  };
+  for (const auto& u : found_.inventory.units) add(u.name);
+  try {
+    for (const auto& pmu : perf::list_pmus(machine_)) add(pmu.desc.name);
+  } catch (const Error&) {  // an unreadable event_source directory only takes the kernel's names away
+  }
+  return names;
+}
+
 // An event not counted directly must have a kernel PMU; otherwise say why neither way works, and
 // never send the user to a backend that cannot count it either.
 void Chooser::require_a_way(std::size_t i) {
@@ -200,9 +219,9 @@ void Chooser::require_a_way(std::size_t i) {
                               "core PMU driver, or a virtual machine without a virtual PMU)",
                               s.text, s.pmu));
     if (c.units.empty())
-      throw UsageError(fmt::format("event '{}': no PMU '{}': neither pmukit nor the kernel's perf knows it "
+      throw UsageError(fmt::format("event '{}': no PMU '{}'{}: neither pmukit nor the kernel's perf knows it "
                                    "(pmu-discover lists the PMUs)",
-                                   s.text, s.pmu));
+                                   s.text, s.pmu, did_you_mean(s.pmu, known_pmu_names())));
     if (auto direct_refusal = perf_mode ? refusal_of_event(s) : std::nullopt)
       throw UsageError(fmt::format("event '{}': the kernel has no perf PMU '{}' on this machine, and direct access "
                                    "cannot count it either: {}",

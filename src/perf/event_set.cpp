@@ -14,6 +14,7 @@
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/syntax/encoder.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/suggest.h"
 
 namespace pmukit::perf {
 
@@ -70,6 +71,16 @@ std::optional<std::uint64_t> raw_core_event(std::string_view name) {
   for (char c : name.substr(1))
     if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
   return std::stoull(std::string(name.substr(1)), nullptr, 16);
+}
+
+// What a bare event name may be: perf's generic events and every PMU's named events.
+std::vector<std::string> bare_event_names(const std::vector<SysfsPmu>& pmus) {
+  std::vector<std::string> names;
+  for (const auto& g : kHardwareEvents) names.emplace_back(g.name);
+  for (const auto& g : kSoftwareEvents) names.emplace_back(g.name);
+  for (const auto& pmu : pmus)
+    for (const auto& [name, alias] : pmu.desc.aliases) names.push_back(name);
+  return names;
 }
 
 bool is_software(const BoundEvent& e) {
@@ -167,10 +178,10 @@ void bind_bare_name(const Machine& machine, const syntax::EventSpec& spec, std::
   for (const SysfsPmu& pmu : all->pmus)
     if (syntax::find_alias(pmu.desc, name)) out.push_back(bind_to(spec, index, pmu));
   if (out.size() == before)
-    throw UsageError(
-        fmt::format("event '{}': neither a generic hardware or software event nor an event of any PMU in {} (write "
-                    "pmu/terms/ for a raw event)",
-                    spec.text, machine.param("events.path").string()));
+    throw UsageError(fmt::format("event '{}': neither a generic hardware or software event nor an event of any PMU in "
+                                 "{}{} (write pmu/terms/ for a raw event)",
+                                 spec.text, machine.param("events.path").string(),
+                                 did_you_mean(name, bare_event_names(all->pmus))));
 }
 
 std::vector<int> cpus_within_cpumask(const BoundEvent& e, const std::vector<int>& chosen) {

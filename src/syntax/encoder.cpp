@@ -6,10 +6,12 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/syntax/format.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/suggest.h"
 #include "pmukit/util/text.h"
 
 namespace pmukit::syntax {
@@ -80,7 +82,8 @@ class Encoder {
     }
     if (!unset_params.empty()) {
       const auto& [key, alias] = *unset_params.begin();
-      fail(fmt::format("term '{}' needs a value: event '{}' of pmu '{}' has {}=?", key, alias->name, pmu_.name, key));
+      fail(fmt::format("term '{}' needs a value: event '{}' of pmu '{}' has {}=?", key, alias->name, pmu_as_written(),
+                       key));
     }
 
     ConfigWords words = raw;
@@ -108,7 +111,8 @@ class Encoder {
     }
     if (t.key == "event" && !parse_u64(*t.value)) {
       if (const EventAlias* alias = find_alias(pmu_, *t.value)) return alias;
-      fail(fmt::format("value '{}' of term 'event' is neither a number nor an event of pmu '{}'", *t.value, pmu_.name));
+      fail(fmt::format("value '{}' of term 'event' is neither a number nor an event of pmu '{}'{}", *t.value,
+                       pmu_as_written(), did_you_mean(*t.value, event_names())));
     }
     return nullptr;
   }
@@ -146,10 +150,26 @@ class Encoder {
   [[noreturn]] void unknown_term(const PendingTerm& p) const {
     if (p.alias)
       throw Error(fmt::format("pmu '{}': event '{}' uses unknown term '{}'", pmu_.name, p.alias->name, p.term.key));
-    std::string valid;
-    for (const auto& [name, field] : pmu_.formats) valid += name + ",";
-    valid += "config,config1,config2,name";
-    fail(fmt::format("unknown term '{}' for pmu '{}' (valid terms: {})", p.term.key, pmu_.name, valid));
+    std::vector<std::string> terms;
+    for (const auto& [name, field] : pmu_.formats) terms.push_back(name);
+    for (const char* word : {"config", "config1", "config2", "name"}) terms.emplace_back(word);
+    std::vector<std::string> near = terms;
+    if (!p.term.value) {  // a bare word may be a misspelt event as well as a misspelt term
+      auto events = event_names();
+      near.insert(near.end(), events.begin(), events.end());
+    }
+    fail(fmt::format("unknown term '{}' for pmu '{}'{} (valid terms: {})", p.term.key, pmu_as_written(),
+                     did_you_mean(p.term.key, near), fmt::join(terms, ",")));
+  }
+
+  // The PMU as the user wrote it ("uncore_imc", not the first box "uncore_imc_0" it was encoded
+  // for); a bare-name event names the PMU it was found in.
+  const std::string& pmu_as_written() const { return spec_.pmu.empty() ? pmu_.name : spec_.pmu; }
+
+  std::vector<std::string> event_names() const {
+    std::vector<std::string> names;
+    for (const auto& [name, alias] : pmu_.aliases) names.push_back(name);
+    return names;
   }
 
   const EventSpec& spec_;

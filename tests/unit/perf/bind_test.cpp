@@ -125,8 +125,10 @@ TEST_F(BindTest, Errors) {
             "D e)");
   EXPECT_NE(bind_error("cycle").find("neither a generic hardware or software event nor an event of any PMU"),
             std::string::npos);
+  EXPECT_NE(bind_error("cycle").find(devices + " (did you mean 'cycles'?) (write pmu/terms/"), std::string::npos);
+  EXPECT_NE(bind_error("cas_count_raed").find("(did you mean 'cas_count_read'?)"), std::string::npos);
   EXPECT_NE(bind_error("sched:sched_switch").find("tracepoints are not counted"), std::string::npos);
-  EXPECT_NE(bind_error("uncore_imc/cas_count_read,foo=1/").find("unknown term 'foo' for pmu 'uncore_imc_0'"),
+  EXPECT_NE(bind_error("uncore_imc/cas_count_read,foo=1/").find("unknown term 'foo' for pmu 'uncore_imc'"),
             std::string::npos);
 }
 

@@ -147,6 +147,11 @@ TEST(RawEndToEnd, RefusalsWriteNothing) {
   EXPECT_NE(unknown.err.find("no PMU 'nvidia_scf_pmu_0': neither pmukit nor the kernel's perf knows it"),
             std::string::npos)
       << unknown.err;
+  auto misspelt = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imx/event=1/", "--duration", "1"}));
+  EXPECT_EQ(misspelt.status, 2);
+  EXPECT_NE(misspelt.err.find("no PMU 'uncore_imx' (did you mean 'uncore_imc'?): neither pmukit nor the kernel"),
+            std::string::npos)
+      << misspelt.err;
   auto term = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc_0/nonsense=1/", "--duration", "1"}));
   EXPECT_EQ(term.status, 2);
   EXPECT_NE(term.err.find("unknown term 'nonsense' for pmu 'uncore_imc_0'"), std::string::npos) << term.err;

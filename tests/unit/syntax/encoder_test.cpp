@@ -161,6 +161,32 @@ TEST(Encoder, ValueThatDoesNotFitIsAnError) {
   EXPECT_NE(usage_error("dwc_rootport_3018/type=16/", dwc()).find("value 16 too big"), std::string::npos);
 }
 
+TEST(Encoder, MisspeltTermsAndEventsGetTheNearestName) {
+  EXPECT_EQ(usage_error("uncore_imc_0/cas_count_reed/", imc()),
+            "event 'uncore_imc_0/cas_count_reed/': unknown term 'cas_count_reed' for pmu 'uncore_imc_0' (did you mean "
+            "'cas_count_read'?) (valid terms: edge,event,umask,config,config1,config2,name)");
+  EXPECT_NE(usage_error("uncore_imc_0/evnt=0x4/", imc()).find("(did you mean 'event'?)"), std::string::npos);
+  EXPECT_NE(usage_error("uncore_imc_0/UMASK=0x4/", imc()).find("(did you mean 'umask'?)"), std::string::npos);
+  EXPECT_NE(usage_error("uncore_imc_0/event=clcoktciks/", imc())
+                .find("neither a number nor an event of pmu 'uncore_imc_0' (did you mean 'clockticks'?)"),
+            std::string::npos);
+  // A term with a value is a field, never an event: no event is offered for it.
+  EXPECT_EQ(usage_error("uncore_imc_0/clockticks=1/", imc()).find("did you mean"), std::string::npos);
+  EXPECT_EQ(usage_error("uncore_imc_0/bandwidth/", imc()).find("did you mean"), std::string::npos);
+}
+
+TEST(Encoder, ErrorsNameThePmuAsWritten) {
+  // Encoded for the first box, reported for what the user wrote (perf: "for pmu 'uncore_imc'").
+  EventSpec spec = parse_event_list("uncore_imc/foo=1/").at(0);
+  try {
+    encode(spec, imc());
+    FAIL() << "encoded";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown term 'foo' for pmu 'uncore_imc' (valid"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Encoder, UnknownTermUsesPerfsWording) {
   EXPECT_EQ(usage_error("uncore_imc_0/foo=1/", imc()),
             "event 'uncore_imc_0/foo=1/': unknown term 'foo' for pmu 'uncore_imc_0' (valid terms: "
@@ -188,7 +214,7 @@ TEST(Encoder, ValueErrors) {
             "event 'uncore_imc_0/umask=abc/': value 'abc' of term 'umask' is not a number");
   EXPECT_EQ(usage_error("uncore_imc_0/event=cas_count_reed/", imc()),
             "event 'uncore_imc_0/event=cas_count_reed/': value 'cas_count_reed' of term 'event' "
-            "is neither a number nor an event of pmu 'uncore_imc_0'");
+            "is neither a number nor an event of pmu 'uncore_imc_0' (did you mean 'cas_count_read'?)");
   EXPECT_NE(usage_error("uncore_imc_0/config=0x10000000000000000/", imc()).find("not a number"), std::string::npos);
 }
 
