@@ -53,8 +53,9 @@ Rig& rig(bool coresight) {
       discovery::CoreSightUnit cs;
       cs.base0 = base;
       cs.base1 = base + 0x1000;
-      cs.pmcfgr = 3 | 63u << 8;  // 4 counters, 64-bit, no cycle counter
-      b.write_phys32(base + regs::coresight::PMCFGR, cs.pmcfgr);
+      using Pmcfgr = regs::coresight::Pmcfgr;
+      cs.pmcfgr = Pmcfgr::N::put(3) | Pmcfgr::Size::put(63);  // 4 counters, 64-bit, no cycle counter
+      b.write_phys32(base + Pmcfgr::offset, static_cast<std::uint32_t>(cs.pmcfgr.raw));
       b.write_phys32(base + 0x1ffc, 0);
       u.set_detail(cs);
     } else {

@@ -28,6 +28,8 @@ namespace pmukit::pmu {
 namespace {
 
 namespace cmn = regs::cmn;
+// DTC_CTL while a cycles event runs: trace on, clock gating off (arm_cmn_event_start()).
+constexpr RegValue<cmn::DtcCtl> kDtcCyclesOn = cmn::DtcCtl::DtEn::put(1) | cmn::DtcCtl::CgDisable::put(1);
 using discovery::CmnUnit;
 using Role = CmnRole;
 
@@ -37,12 +39,14 @@ class CmnDriver : public UnitDriver {
 
   std::optional<Busy> busy(WriteGuard& g) const override {
     const Reg& pmcr = layout_.at(Role::PmuControl, 0);
-    if (auto v = g.read(pmcr); cmn::PmcrPmuEn::get(v))
-      return Busy{pmcr, v, fmt::format("PMCR of DTC 0 is {:#x}: the mesh's counters are enabled", v)};
+    if (auto v = read_as<cmn::DtcPmcr>(g, pmcr); cmn::DtcPmcr::PmuEn::get(v))
+      return Busy{pmcr, v.raw, fmt::format("PMCR of DTC 0 is {:#x}: the mesh's counters are enabled", v.raw)};
     for (unsigned i : layout_.indices(Role::DtmConfig)) {
       const Reg& cfg = layout_.at(Role::DtmConfig, i);
-      if (auto v = g.read(cfg); v & (cmn::dtm_paired(0) | cmn::dtm_paired(1) | cmn::dtm_paired(2) | cmn::dtm_paired(3)))
-        return Busy{cfg, v, fmt::format("por_dtm_pmu_config of DTM {} is {:#x}: its counters are paired", i, v)};
+      const auto v = read_as<cmn::DtmPmuConfig>(g, cfg);
+      if (cmn::dtm_is_paired(v, 0) || cmn::dtm_is_paired(v, 1) || cmn::dtm_is_paired(v, 2) || cmn::dtm_is_paired(v, 3))
+        return Busy{cfg, v.raw,
+                    fmt::format("por_dtm_pmu_config of DTM {} is {:#x}: its counters are paired", i, v.raw)};
     }
     return std::nullopt;
   }
@@ -57,14 +61,14 @@ class CmnDriver : public UnitDriver {
   void reset(WriteGuard& g) override {
     cycles_on_ = 0;
     for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
-      g.write(layout_.at(Role::DtcControl, d), cmn::DtcCtlDtEn::put(1));
+      g.write(layout_.at(Role::DtcControl, d), cmn::DtcCtl::DtEn::put(1).raw);
       // DTC 0's PMU_EN gates the mesh (arm_cmn_set_state()); the others stay enabled.
-      g.write(layout_.at(Role::PmuControl, d), d == 0 ? 0 : cmn::PmcrPmuEn::put(1));
+      g.write(layout_.at(Role::PmuControl, d), d == 0 ? 0 : cmn::DtcPmcr::PmuEn::put(1).raw);
     }
     if (programmed_) {
       for (const auto& s : programmed_->plan.selects) g.write(select(s.node, s.part), 0);
       for (const auto& [dtm, value] : programmed_->plan.dtm_config)
-        g.write(layout_.at(Role::DtmConfig, dtm), cmn::DtmPmuEn::put(1));
+        g.write(layout_.at(Role::DtmConfig, dtm), cmn::DtmPmuConfig::PmuEn::put(1).raw);
     }
     programmed_.reset();
   }
@@ -103,13 +107,13 @@ class CmnDriver : public UnitDriver {
     for (std::size_t i = 0; i < p.plan.events.size(); ++i) {
       const CmnEventPlan& e = p.plan.events[i];
       if (e.cycles) {
-        g.write(layout_.at(Role::DtcControl, e.domain), cmn::DtcCtlDtEn::put(1) | cmn::DtcCtlCgDisable::put(1));
+        g.write(layout_.at(Role::DtcControl, e.domain), kDtcCyclesOn.raw);
         cycles_on_ |= 1u << e.domain;
         g.write(layout_.at(Role::CycleCounter, e.domain), cmn::kCycleInit);
         plan.add(layout_.at(Role::CycleCounter, e.domain), cmn::kCycleCounterBits);
         continue;
       }
-      for (const auto& c : e.locals) g.write(layout_.at(Role::DtmConfig, c.dtm), c.dtm_config);
+      for (const auto& c : e.locals) g.write(layout_.at(Role::DtmConfig, c.dtm), c.dtm_config.raw);
       for (unsigned d = 0; d < mesh_.dtcs.size(); ++d)
         g.write(layout_.at(Role::Counter, e.global, d), cmn::kCounterInit);
       for (const auto& c : e.locals) g.write(select(c.node, c.part), c.event_select);
@@ -121,17 +125,16 @@ class CmnDriver : public UnitDriver {
   // gating turned off again, as arm_cmn_event_start() does.
   void start(WriteGuard& g) override {
     for (unsigned d = 0; d < mesh_.dtcs.size() && cg_released_; ++d)
-      if (cycles_on_ >> d & 1)
-        g.write(layout_.at(Role::DtcControl, d), cmn::DtcCtlDtEn::put(1) | cmn::DtcCtlCgDisable::put(1));
+      if (cycles_on_ >> d & 1) g.write(layout_.at(Role::DtcControl, d), kDtcCyclesOn.raw);
     cg_released_ = false;
-    g.write(layout_.at(Role::PmuControl, 0), cmn::PmcrPmuEn::put(1));
+    g.write(layout_.at(Role::PmuControl, 0), cmn::DtcPmcr::PmuEn::put(1).raw);
   }
   // The mesh stopped (arm_cmn_set_state()), then each running cycle counter's DTC back to clock
   // gating (arm_cmn_event_stop()).
   void stop(WriteGuard& g) override {
     g.write(layout_.at(Role::PmuControl, 0), 0);
     for (unsigned d = 0; d < mesh_.dtcs.size(); ++d)
-      if (cycles_on_ >> d & 1) g.write(layout_.at(Role::DtcControl, d), cmn::DtcCtlDtEn::put(1));
+      if (cycles_on_ >> d & 1) g.write(layout_.at(Role::DtcControl, d), cmn::DtcCtl::DtEn::put(1).raw);
     cg_released_ = cycles_on_ != 0;
   }
 
@@ -139,7 +142,7 @@ class CmnDriver : public UnitDriver {
     if (phase == RestorePhase::Quiesce) {
       for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
         const Reg& pmcr = layout_.at(Role::PmuControl, d);
-        g.write(pmcr, g.original(pmcr) & ~cmn::PmcrPmuEn::mask);
+        g.write(pmcr, cmn::DtcPmcr::PmuEn::clear(RegValue<cmn::DtcPmcr>{g.original(pmcr)}).raw);
       }
     }
     if (phase != RestorePhase::PutBack) return;

@@ -35,7 +35,7 @@ ojson xp_json(const CmnXp& xp, const platform::CmnData* data) {
   ojson ports = ojson::array();
   for (const auto& p : xp.ports)
     ports.push_back({{"port", p.port},
-                     {"connect_info", hex(p.connect_info)},
+                     {"connect_info", hex(p.connect_info.raw)},
                      {"device_type", hex(p.device_type)},
                      {"device_type_name", data ? data->device_type_name(p.device_type) : hex(p.device_type)},
                      {"cal", p.cal}});
@@ -74,7 +74,7 @@ ojson to_json(const CmnUnit& u) {
                {"part_name", u.part_name},
                {"revision", u.revision},
                {"revision_name", u.revision_name},
-               {"info_global", hex(u.info_global)},
+               {"info_global", hex(u.info_global.raw)},
                {"multi_dtm", u.multi_dtm},
                {"device_isolation", u.device_isolation},
                {"mesh", {{"x", u.mesh_x}, {"y", u.mesh_y}, {"xy_bits", u.xy_bits}}},

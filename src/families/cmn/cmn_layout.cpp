@@ -50,8 +50,8 @@ UnitLayout cmn_layout(const discovery::PmuUnit& unit, const platform::Database& 
   for (const auto& d : u.dtcs) {
     const std::uint64_t base = u.phys(d.offset);
     l.blocks.push_back({base, cmn::kPmuPage + kPage});  // DTC_CTL in the first page, PMCR in the PMU page
-    add(l, Role::DtcControl, d.domain, mmio32(base + cmn::kDtcCtl));
-    add(l, Role::PmuControl, d.domain, mmio32(base + cmn::kDtcPmcr));
+    add(l, Role::DtcControl, d.domain, mmio32(base + cmn::DtcCtl::offset));
+    add(l, Role::PmuControl, d.domain, mmio32(base + cmn::DtcPmcr::offset));
     add(l, Role::CycleCounter, d.domain, mmio64(base + cmn::kDtcPmccntr, true));
     for (unsigned n = 0; n < cmn::kDtcCounters; ++n)
       add(l, Role::Counter, n, mmio32(base + cmn::dtc_pmevcnt(n)), d.domain);
@@ -59,7 +59,7 @@ UnitLayout cmn_layout(const discovery::PmuUnit& unit, const platform::Database& 
   for (std::size_t i = 0; i < u.dtms.size(); ++i) {
     const std::uint64_t base = u.phys(u.dtms[i].offset);
     if (u.dtms[i].index == 0) l.blocks.push_back({base, kPage});  // the XP's PMU page: its DTMs, its event select
-    add(l, Role::DtmConfig, static_cast<unsigned>(i), mmio64(base + cmn::kDtmPmuConfig, true));
+    add(l, Role::DtmConfig, static_cast<unsigned>(i), mmio64(base + cmn::DtmPmuConfig::offset, true));
     add(l, Role::DtmCounter, static_cast<unsigned>(i), mmio64(base + cmn::kDtmPmevcnt, true));
   }
   // CMN-700 XPs select 16-bit event ids (the kernel's wide_sel): a 64-bit register.

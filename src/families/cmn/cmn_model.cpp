@@ -31,13 +31,14 @@ class CmnModel : public UnitModel {
   void step(Registers& io, std::uint64_t dt_ns) override {
     if (!dt_ns) return;
     std::vector<bool> on(mesh_.dtcs.size());
-    const bool master = cmn::PmcrPmuEn::get(io.read(l_.at(Role::PmuControl, 0))) != 0;
+    const bool master = cmn::DtcPmcr::PmuEn::get(read_as<cmn::DtcPmcr>(io, l_.at(Role::PmuControl, 0))) != 0;
     for (unsigned d = 0; d < mesh_.dtcs.size(); ++d) {
-      const std::uint64_t dtc_ctl = io.read(l_.at(Role::DtcControl, d));
-      on[d] = master && cmn::DtcCtlDtEn::get(dtc_ctl) && cmn::PmcrPmuEn::get(io.read(l_.at(Role::PmuControl, d)));
+      const auto dtc_ctl = read_as<cmn::DtcCtl>(io, l_.at(Role::DtcControl, d));
+      on[d] = master && cmn::DtcCtl::DtEn::get(dtc_ctl) &&
+              cmn::DtcPmcr::PmuEn::get(read_as<cmn::DtcPmcr>(io, l_.at(Role::PmuControl, d)));
       if (!on[d]) continue;
       const pmu::Reg& cc = l_.at(Role::CycleCounter, d);
-      const char* clock = cmn::DtcCtlCgDisable::get(dtc_ctl) ? "cycles" : "cycles_gated";
+      const char* clock = cmn::DtcCtl::CgDisable::get(dtc_ctl) ? "cycles" : "cycles_gated";
       const std::uint64_t inc = cycles_[d].advance(rates_.lookup(l_.unit->name, kind_, clock), dt_ns);
       io.write(cc, (io.read(cc) + inc) & ((1ull << cmn::kCycleCounterBits) - 1));
     }
@@ -54,19 +55,18 @@ class CmnModel : public UnitModel {
   }
 
   void count_dtm(Registers& io, unsigned i, unsigned domain, std::uint64_t dt_ns) {
-    const std::uint64_t cfg = io.read(l_.at(Role::DtmConfig, i));
-    if (!cmn::DtmPmuEn::get(cfg)) return;
+    const auto cfg = read_as<cmn::DtmPmuConfig>(io, l_.at(Role::DtmConfig, i));
+    if (!cmn::DtmPmuConfig::PmuEn::get(cfg)) return;
     const pmu::Reg& counters = l_.at(Role::DtmCounter, i);
     std::uint64_t value = io.read(counters);
     for (unsigned n = 0; n < cmn::kDtmCounters; ++n) {
-      const Rate rate = source_rate(io, i, cfg >> cmn::dtm_input_sel_shift(n) & cmn::kDtmInputSelMask);
+      const Rate rate = source_rate(io, i, cmn::dtm_input_sel(cfg, n));
       const std::uint64_t inc = locals_[i * cmn::kDtmCounters + n].advance(rate, dt_ns);
       if (!inc) continue;
       const unsigned shift = n * cmn::kDtmCounterBits;
       const std::uint64_t local = (value >> shift & 0xffff) + inc;
       value = (value & ~(0xffffull << shift)) | (local & 0xffff) << shift;
-      if (cfg & cmn::dtm_paired(n))
-        carry(io, domain, cfg >> cmn::dtm_global_num_shift(n) & cmn::kDtmGlobalNumMask, local >> cmn::kDtmCounterBits);
+      if (cmn::dtm_is_paired(cfg, n)) carry(io, domain, cmn::dtm_global_num(cfg, n), local >> cmn::kDtmCounterBits);
     }
     io.write(counters, value);
   }

@@ -55,24 +55,25 @@ class Placer {
   Placer(const CmnUnit& mesh, const std::string& unit, CmnPlan& plan) : mesh_(mesh), unit_(unit), plan_(plan) {}
 
   std::optional<DoesNotFit> place(const syntax::EncodedEvent& e) {
-    const auto type = static_cast<std::uint16_t>(cmn::ConfigType::get(e.config));
+    const RegValue<cmn::CmnConfig> config{e.config};
+    const auto type = static_cast<std::uint16_t>(cmn::CmnConfig::Type::get(config));
     CmnEventPlan ev;
     if (type == cmn::kTypeDtc) return place_cycles(e, ev);
     if (type == cmn::kTypeWatchpoint)
       return DoesNotFit{fmt::format("event '{}': pmukit does not program CMN watchpoints", e.name),
                         "count it with --backend perf where the kernel's arm-cmn driver is loaded"};
-    if (cmn::ConfigOccupId::get(e.config))
+    if (cmn::CmnConfig::OccupId::get(config))
       return DoesNotFit{fmt::format("event '{}': pmukit does not program CMN occupancy filters (occupid)", e.name),
                         "count it with --backend perf where the kernel's arm-cmn driver is loaded"};
-    const bool bynodeid = cmn::ConfigByNodeId::get(e.config) != 0;
-    const auto nodeid = static_cast<std::uint16_t>(cmn::ConfigNodeId::get(e.config));
+    const bool bynodeid = cmn::CmnConfig::ByNodeId::get(config) != 0;
+    const auto nodeid = static_cast<std::uint16_t>(cmn::CmnConfig::NodeId::get(config));
     auto on = targets(mesh_, type, bynodeid, nodeid);
     if (on.empty())
       return DoesNotFit{fmt::format("event '{}': {} has no node of type {:#x}{} (Linux arm-cmn.c arm_cmn_event_init: "
                                     "-EINVAL; pmu-discover --cmn lists the nodes)",
                                     e.name, unit_, type, bynodeid ? fmt::format(" with node id {}", nodeid) : ""),
                         "", true};
-    ev.eventid = static_cast<std::uint16_t>(cmn::ConfigEventId::get(e.config));
+    ev.eventid = static_cast<std::uint16_t>(cmn::CmnConfig::EventId::get(config));
     ev.wide = type == cmn::kTypeXp && mesh_.part_name == "CMN-700";
     if (!ev.wide && ev.eventid > 0xff)
       return DoesNotFit{
@@ -114,11 +115,10 @@ class Placer {
       return short_of(fmt::format("{}: more than {} events count on nodes of the DTM at XP ({},{}) (Linux arm-cmn.c "
                                   "arm_cmn_event_add: CMN_DTM_NUM_COUNTERS local counters per DTM)",
                                   unit_, cmn::kDtmCounters, n.x, n.y));
-    CmnLocal c{t.node, t.part, dtm, used++, 0};
+    CmnLocal c{t.node, t.part, dtm, used++, 0, {}, 0};
     c.input_sel = input_select(mesh_, n, c.index);
-    auto& cfg = plan_.dtm_config.try_emplace(dtm, cmn::DtmPmuEn::put(1)).first->second;
-    cfg |= std::uint64_t{c.input_sel} << cmn::dtm_input_sel_shift(c.index) |
-           std::uint64_t{ev.global} << cmn::dtm_global_num_shift(c.index) | cmn::dtm_paired(c.index);
+    auto& cfg = plan_.dtm_config.try_emplace(dtm, cmn::DtmPmuConfig::PmuEn::put(1)).first->second;
+    cfg = cmn::dtm_pair(cfg, c.index, c.input_sel, ev.global);
     c.dtm_config = cfg;
     auto sel = std::find_if(plan_.selects.begin(), plan_.selects.end(),
                             [&](const CmnPlan::Select& s) { return s.node == t.node && s.part == t.part; });

@@ -25,7 +25,7 @@ struct CmnLocal {
   // The values configure() writes when it pairs this counter, events and nodes taken in order:
   // the DTM's PMU_CONFIG with every counter paired so far, and the node's event select with
   // every slot filled so far (from 0).
-  std::uint64_t dtm_config = 0;
+  RegValue<regs::cmn::DtmPmuConfig> dtm_config;
   std::uint64_t event_select = 0;
 };
 
@@ -44,8 +44,8 @@ struct CmnPlan {
     unsigned node = 0, part = 0;
     std::uint64_t value = 0;  // with every event placed so far in its slot
   };
-  std::vector<Select> selects;                   // event selects written, once each
-  std::map<unsigned, std::uint64_t> dtm_config;  // DTMs used -> their final PMU_CONFIG
+  std::vector<Select> selects;                                       // event selects written, once each
+  std::map<unsigned, RegValue<regs::cmn::DtmPmuConfig>> dtm_config;  // DTMs used -> their final PMU_CONFIG
 };
 
 // Places `events` on `mesh` (the unit named `unit`), filling `plan`; the refusal when they do not

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/families/cmn/cmn_regs.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 
@@ -25,8 +26,11 @@ namespace pmukit::snapshot::spec {
 
 namespace {
 
+namespace r = regs::cmn;
+
 // Node register blocks are 16 KiB; an XP and its devices take one 512 KiB slot, XP first.
 constexpr std::uint64_t kBlock = 0x4000, kXpSlot = 0x80000;
+constexpr std::uint64_t kChildPointers = 0x100;  // where a node's child pointer array starts (every part)
 
 struct XpSpec {
   std::array<std::uint64_t, 6> connect{};  // por_mxp_device_port_connect_info_p0..5
@@ -179,8 +183,14 @@ void assign_logids(Mesh& m) {
   }
 }
 
+std::uint64_t child_info(std::size_t children) {
+  return (r::ChildInfo::Count::put(children) | r::ChildInfo::PtrOffset::put(kChildPointers)).raw;
+}
+
+// A logical id too wide for its field is written as given (a test of the walker's bound).
 std::uint64_t node_info(std::uint16_t type, std::uint16_t id, unsigned logid) {
-  return type | static_cast<std::uint64_t>(id) << 16 | static_cast<std::uint64_t>(logid) << 32;
+  return (r::NodeInfo::NodeType::put(type) | r::NodeInfo::NodeId::put(id)).raw | static_cast<std::uint64_t>(logid)
+                                                                                     << r::NodeInfo::LogicalId::lo;
 }
 
 // One write per node block: the span from its first to its last register written.
@@ -209,15 +219,16 @@ void write_values(const Mesh& m, std::uint16_t type, std::uint64_t node, Regs& r
 // por_info_global: the part's value with what the machine says: multiple DTMs [63], device
 // isolation [44], and on CMN-650 and later the CHI issue [62:60] (1 = A ...; cmn-tools
 // chi_version()).
-std::uint64_t info_global(const Mesh& m, const json& e, std::uint64_t value) {
-  value &= ~(1ull << 63 | 1ull << 44);
-  value |= (e.value("multi_dtm", false) ? 1ull << 63 : 0) | (e.value("device_isolation", false) ? 1ull << 44 : 0);
+std::uint64_t info_global(const Mesh& m, const json& e, std::uint64_t part_value) {
+  using G = r::InfoGlobal;
+  auto value = G::MultipleDtmEn::set(RegValue<G>{part_value}, e.value("multi_dtm", false));
+  value = G::DeviceIsoEnable::set(value, e.value("device_isolation", false));
   if (e.contains("chi_version")) {
     const std::uint64_t v = num(e["chi_version"], m.where + " chi_version");
     if (v < 1 || v > 7) throw Error(m.where + ": chi_version is the CHI issue, 1 (A) to 7");
-    value = (value & ~(7ull << 60)) | v << 60;
+    value = G::ChiVersion::set(value, v);
   }
-  return value;
+  return value.raw;
 }
 
 // An XP's own registers: node_info, connect info, DTC domain (one per DTM), port info, children.
@@ -227,10 +238,11 @@ void write_xp(Mesh& m, std::size_t i, std::uint64_t xo, const json& e, Regs& reg
   const auto& xp = m.xps[i];
   write_values(m, 0x6, xo, regs);
   // XP node_info: CMN-700 puts the number of device ports at [51:48].
-  std::uint64_t nports = m.part.xp_port_count ? static_cast<std::uint64_t>(xp.port_count()) << 48 : 0;
+  std::uint64_t nports =
+      m.part.xp_port_count ? r::NodeInfo::XpDevicePorts::put(static_cast<std::uint64_t>(xp.port_count())).raw : 0;
   w64(xo, node_info(0x6, m.id(x, y, 0, 0), static_cast<unsigned>(i)) | nports);
   for (unsigned p = 0; p < m.part.connect_info_ports; ++p)
-    if (xp.connect[p]) w64(xo + 0x8 + 8 * p + (p >= 2 ? m.part.high_ports_shift : 0), xp.connect[p]);
+    if (xp.connect[p]) w64(xo + r::connect_info(p) + (p >= 2 ? m.part.high_ports_shift : 0), xp.connect[p]);
   // por_dtm_unit_info(_dt1..3): the DTC domain of each of the XP's DTMs (two with multiple DTMs
   // and more than two ports).
   const unsigned dtms = e.value("multi_dtm", false) && xp.port_count() > 2 ? 2 : 1;
@@ -245,13 +257,13 @@ void write_xp(Mesh& m, std::size_t i, std::uint64_t xo, const json& e, Regs& reg
     w64(at, xp.connect[p] ? (xp.connect[p] & 0x80 ? 2 : 1) : 0);
     if (m.part.port_info_stride == 0x10) w64(at + 8, info1);
   }
-  w64(xo + 0x80, xp.children.size() | 0x100u << 16);
+  w64(xo + r::ChildInfo::offset, child_info(xp.children.size()));
   if (xp.children.size() > kXpSlot / kBlock - 1)
     throw Error(fmt::format("{}: too many nodes on XP ({},{})", m.where, x, y));
   for (std::size_t k = 0; k < xp.children.size(); ++k) {
     auto& n = m.nodes[xp.children[k]];
     n.offset = xo + kBlock * (k + 1);
-    w64(xo + 0x100 + 8 * k, n.offset | (n.external ? 1ull << 31 : 0));  // external: pointer bit 31
+    w64(xo + kChildPointers + 8 * k, n.offset | r::ChildPointer::External::put(n.external).raw);
     write_values(m, n.type, n.offset, regs);
     w64(n.offset, node_info(n.type, m.id(n.x, n.y, n.port, n.dev), *n.logid));
   }
@@ -269,14 +281,16 @@ void write_region(Context& ctx, Mesh& m, std::uint64_t base, std::uint64_t size,
   // CFG: the part's values, node_info, periph_id_0/1 (part [7:0], part [11:8] at [35:32]; JEP106 Arm
   // 0x3b), periph_id_2/3 (revision [7:4]), por_info_global, child_info, XPs.
   write_values(m, 0x2, root, regs);
-  w64(root + 0x0, node_info(0x2, 0, 0));
-  w64(root + 0x8, (m.part.part & 0xffu) | static_cast<std::uint64_t>(0xb0 | (m.part.part >> 8)) << 32);
-  w64(root + 0x10, static_cast<std::uint64_t>(num_or(e, "revision", 0, m.where)) << 4 | 0xb);
-  w64(root + 0x900, info_global(m, e, regs.count(root + 0x900) ? regs[root + 0x900] : 0));
-  w64(root + 0x80, m.xps.size() | 0x100u << 16);
+  w64(root + r::NodeInfo::offset, node_info(r::kTypeCfg, 0, 0));
+  w64(root + r::PeriphId01::offset, (m.part.part & 0xffu) | static_cast<std::uint64_t>(0xb0 | (m.part.part >> 8))
+                                                                << 32);
+  w64(root + r::PeriphId23::offset, static_cast<std::uint64_t>(num_or(e, "revision", 0, m.where)) << 4 | 0xb);
+  const std::uint64_t ig = root + r::InfoGlobal::offset;
+  w64(ig, info_global(m, e, regs.count(ig) ? regs[ig] : 0));
+  w64(root + r::ChildInfo::offset, child_info(m.xps.size()));
   for (std::size_t i = 0; i < m.xps.size(); ++i) {
     std::uint64_t xo = kXpSlot * (i + 1);
-    w64(root + 0x100 + 8 * i, xo);
+    w64(root + kChildPointers + 8 * i, xo);
     write_xp(m, i, xo, e, regs);
   }
   flush(ctx, base, regs);

@@ -30,7 +30,7 @@ class Walker {
   void run() {
     if (!read_root()) return;
     for (unsigned i = 0; i < root_children_; ++i) {
-      std::uint64_t ptr = read64(u_.root_offset + root_ptrs_ + 8ull * i);
+      const RegValue<r::ChildPointer> ptr{read64(u_.root_offset + root_ptrs_ + 8ull * i)};
       if (auto xp = follow(ptr, -1, true)) read_xp(*xp);
     }
     u_.walked = true;
@@ -45,6 +45,16 @@ class Walker {
   std::uint32_t read32(std::uint64_t off) {
     ++u_.register_reads;
     return region_.read32(off);
+  }
+  // Register R of the node whose block is at `node`, as one 64-bit load.
+  template <class R>
+  RegValue<R> read(std::uint64_t node) {
+    return RegValue<R>{read64(node + R::offset)};
+  }
+  // Word R read as the low dword at `off` (what arm-cmn.c reads with readl).
+  template <class R>
+  RegValue<R> read_low(std::uint64_t off) {
+    return RegValue<R>{read32(off)};
   }
   void problem(std::string text) { problems_.push_back(fmt::format("{}: {}", where(), text)); }
   std::string where() const { return u_.device.empty() ? std::string("CMN") : u_.device; }
@@ -65,15 +75,16 @@ class Walker {
       return false;
     }
     seen_.insert(u_.root_offset);
-    std::uint64_t info = read64(u_.root_offset + r::kNodeInfo);
-    if (r::NodeType::get(info) != r::kTypeCfg) {
+    const auto info = read<r::NodeInfo>(u_.root_offset);
+    if (r::NodeInfo::NodeType::get(info) != r::kTypeCfg) {
       problem(fmt::format("root node @{:#x}: node_info {:#018x} is not a configuration node (type {:#x}): not walked",
-                          u_.root_offset, info, r::NodeType::get(info)));
+                          u_.root_offset, info.raw, r::NodeInfo::NodeType::get(info)));
       return false;
     }
-    std::uint64_t id01 = read64(u_.root_offset + r::kPeriphId01);
-    u_.part = static_cast<std::uint16_t>(r::PartLow::get(id01) | r::PartHigh::get(id01) << 8);
-    u_.revision = static_cast<unsigned>(r::Revision::get(read32(u_.root_offset + r::kPeriphId23)));
+    const auto id01 = read<r::PeriphId01>(u_.root_offset);
+    u_.part = static_cast<std::uint16_t>(r::PeriphId01::PartLow::get(id01) | r::PeriphId01::PartHigh::get(id01) << 8);
+    const auto id23 = read_low<r::PeriphId23>(u_.root_offset + r::PeriphId23::offset);  // revision is in the low dword
+    u_.revision = static_cast<unsigned>(r::PeriphId23::Revision::get(id23));
     part_ = data_.part(u_.part);
     if (!part_) {
       // Linux warns and carries on; a walk with another part's layout can read where nothing
@@ -95,17 +106,17 @@ class Walker {
                           u_.root_offset, node_size_ / 1024));
       return false;
     }
-    u_.info_global = read64(u_.root_offset + r::kInfoGlobal);
-    u_.multi_dtm = r::MultipleDtmEn::get(u_.info_global);
-    u_.device_isolation = r::DeviceIsoEnable::get(u_.info_global);
+    u_.info_global = read<r::InfoGlobal>(u_.root_offset);
+    u_.multi_dtm = r::InfoGlobal::MultipleDtmEn::get(u_.info_global);
+    u_.device_isolation = r::InfoGlobal::DeviceIsoEnable::get(u_.info_global);
     return read_root_children();
   }
 
   // The root's child info: how many crosspoints, and where their pointers are in its block.
   bool read_root_children() {
-    std::uint64_t ci = read64(u_.root_offset + r::kChildInfo);
-    root_children_ = static_cast<unsigned>(r::ChildCount::get(ci));
-    root_ptrs_ = r::ChildPtrOffset::get(ci);
+    const auto ci = read<r::ChildInfo>(u_.root_offset);
+    root_children_ = static_cast<unsigned>(r::ChildInfo::Count::get(ci));
+    root_ptrs_ = r::ChildInfo::PtrOffset::get(ci);
     if (root_children_ > r::kMaxXps) {
       problem(fmt::format("root node says {} crosspoints, more than a {}x{} mesh: not walked", root_children_,
                           r::kMaxDimension, r::kMaxDimension));
@@ -125,22 +136,22 @@ class Walker {
 
   // The offset of the node a child pointer names, or nullopt (and a record of why) when the walk
   // must not read it.
-  std::optional<std::uint64_t> follow(std::uint64_t ptr, int parent, bool want_xp) {
-    std::uint64_t off = ptr & low_mask(part_->child_offset_bits);
+  std::optional<std::uint64_t> follow(RegValue<r::ChildPointer> ptr, int parent, bool want_xp) {
+    std::uint64_t off = ptr.raw & low_mask(part_->child_offset_bits);  // the offset's width is part data
     auto skip = [&](std::string reason, bool expected) {
-      u_.skipped.push_back({ptr, parent, reason, expected});
+      u_.skipped.push_back({ptr.raw, parent, reason, expected});
       if (!expected)
-        problem(fmt::format("{} pointer {:#x} ({}): {}: not read", want_xp ? "crosspoint" : "child", ptr,
+        problem(fmt::format("{} pointer {:#x} ({}): {}: not read", want_xp ? "crosspoint" : "child", ptr.raw,
                             parent < 0 ? std::string("root") : fmt::format("XP {:#x}", u_.nodes[parent].id), reason));
       return std::nullopt;
     };
-    if (r::ChildExternal::get(ptr))
+    if (r::ChildPointer::External::get(ptr))
       return want_xp ? skip("an external crosspoint", false)
                      : skip("external: outside the mesh's power domain (RN-SAM, CXLA)", true);
-    if (r::ChildIsolated::get(ptr)) return skip("isolated (pointer bit 30)", !want_xp);
+    if (r::ChildPointer::Isolated::get(ptr)) return skip("isolated (pointer bit 30)", !want_xp);
     // AmpereOneX erratum AC04_MESH_1: XPs report more children than they have valid pointers, and
     // the rest read 0; a real child at offset 0 is only possible on a CMN-600 whose root is elsewhere.
-    if (ptr == 0 && u_.root_offset == 0) return skip("a zero pointer (more children counted than exist)", !want_xp);
+    if (ptr.raw == 0 && u_.root_offset == 0) return skip("a zero pointer (more children counted than exist)", !want_xp);
     if (auto why = bad_offset(off); !why.empty()) return skip(fmt::format("node @{:#x} is {}", off, why), false);
     return off;
   }
@@ -148,16 +159,16 @@ class Walker {
   // Reads node_info at `off`; nullopt when it is not of an expected type.
   std::optional<CmnNode> read_node(std::uint64_t off, std::uint64_t ptr, int parent, bool want_xp) {
     seen_.insert(off);
-    std::uint64_t info = read64(off + r::kNodeInfo);
+    const auto info = read<r::NodeInfo>(off);
     last_info_ = info;
     CmnNode n;
-    n.type = static_cast<std::uint16_t>(r::NodeType::get(info));
-    n.id = static_cast<std::uint16_t>(r::NodeId::get(info));
-    n.logid = static_cast<std::uint16_t>(r::LogicalId::get(info));
+    n.type = static_cast<std::uint16_t>(r::NodeInfo::NodeType::get(info));
+    n.id = static_cast<std::uint16_t>(r::NodeInfo::NodeId::get(info));
+    n.logid = static_cast<std::uint16_t>(r::NodeInfo::LogicalId::get(info));
     n.offset = off;
     const auto* t = data_.node_type(n.type);
     std::string wrong;
-    if (info == ~0ull)
+    if (info.raw == ~0ull)
       wrong = "node_info reads all ones (nothing answers there)";
     else if (want_xp && n.type != r::kTypeXp)
       wrong = fmt::format("type {:#x} is not a crosspoint", n.type);
@@ -186,20 +197,22 @@ class Walker {
     if (part_->xp_port_count) {
       // CMN-700 XPs say how many device ports they have (SCP-firmware, cmn-tools n_device_ports());
       // Linux reads all six connect-info registers, the ports an XP lacks read 0.
-      xp.device_ports = static_cast<unsigned>(r::XpDevicePorts::get(last_info_));
+      xp.device_ports = static_cast<unsigned>(r::NodeInfo::XpDevicePorts::get(last_info_));
       if (xp.device_ports >= 1 && xp.device_ports < ports) ports = xp.device_ports;
     }
     for (unsigned p = 0; p < ports; ++p) {
       std::uint64_t at = r::connect_info(p) + (p >= 2 ? part_->high_ports_shift : 0);
-      std::uint32_t ci = read32(off + at);
-      if (ci)
-        xp.ports.push_back({p, ci, static_cast<std::uint8_t>(r::DeviceType::get(ci)), r::CalConnected::get(ci) != 0});
+      const auto ci = read_low<r::ConnectInfo>(off + at);
+      if (ci.raw)
+        xp.ports.push_back({p, ci, static_cast<std::uint8_t>(r::ConnectInfo::DeviceType::get(ci)),
+                            r::ConnectInfo::CalConnected::get(ci) != 0});
     }
-    if (part_->dtc_domain_register)
-      u_.nodes[idx].dtc = static_cast<int>(r::DtcDomain::get(read32(off + *part_->dtc_domain_register)));
-    std::uint64_t ci = read64(off + r::kChildInfo);
-    unsigned count = static_cast<unsigned>(r::ChildCount::get(ci));
-    std::uint64_t ptrs = r::ChildPtrOffset::get(ci);
+    if (part_->dtc_domain_register)  // where it is is part data
+      u_.nodes[idx].dtc =
+          static_cast<int>(r::DtmUnitInfo::DtcDomain::get(read_low<r::DtmUnitInfo>(off + *part_->dtc_domain_register)));
+    const auto ci = read<r::ChildInfo>(off);
+    unsigned count = static_cast<unsigned>(r::ChildInfo::Count::get(ci));
+    std::uint64_t ptrs = r::ChildInfo::PtrOffset::get(ci);
     u_.xps.push_back(xp);
     if (count > r::kMaxXpChildren || ptrs + 8ull * count > node_size_) {
       problem(fmt::format("XP {:#x} @{:#x} says {} children at +{:#x}: more than its pointer array holds; none read",
@@ -219,10 +232,10 @@ class Walker {
       return;
     }
     for (unsigned j = 0; j < count; ++j) {
-      std::uint64_t ptr = read64(off + ptrs + 8ull * j);
+      const RegValue<r::ChildPointer> ptr{read64(off + ptrs + 8ull * j)};
       auto child = follow(ptr, static_cast<int>(idx), false);
       if (!child) continue;
-      if (auto dn = read_node(*child, ptr, static_cast<int>(idx), false)) {
+      if (auto dn = read_node(*child, ptr.raw, static_cast<int>(idx), false)) {
         dn->xp = static_cast<int>(u_.xps.size() - 1);
         u_.xps.back().devices.push_back(static_cast<unsigned>(u_.nodes.size()));
         u_.nodes.push_back(*dn);
@@ -236,7 +249,7 @@ class Walker {
   std::vector<std::string>& problems_;
   const platform::CmnPart* part_ = nullptr;
   std::uint64_t node_size_ = 0x4000;
-  std::uint64_t last_info_ = 0;  // node_info of the node read last
+  RegValue<r::NodeInfo> last_info_;  // node_info of the node read last
   std::set<std::uint64_t> seen_;
   unsigned root_children_ = 0;
   std::uint64_t root_ptrs_ = 0;

@@ -74,33 +74,34 @@ CoreSightUnit unit_of_node(const acpi::ApmtNode& n) {
 void read_id_registers(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightUnit& cu) {
   auto page0 = ctx.machine.memory().map(n.base0, cs::kPageBytes, false);
   cu.mapped_through = page0->source();
-  cu.pmcfgr = page0->read32(cs::PMCFGR);
-  cu.pmcr = page0->read32(cs::PMCR);
-  cu.pmiidr_register = page0->read32(cs::PMIIDR);
-  cu.pmpidr[4] = page0->read32(cs::PMPIDR4);
-  for (unsigned i = 0; i < 4; ++i) cu.pmpidr[i] = page0->read32(cs::PMPIDR0 + 4 * i);
+  cu.pmcfgr = read_register<cs::Pmcfgr>(*page0);
+  cu.pmcr = read_register<cs::Pmcr>(*page0);
+  cu.pmiidr_register = read_register<cs::Pmiidr>(*page0);
+  cu.pmpidr = {read_register<cs::Pmpidr0>(*page0), read_register<cs::Pmpidr1>(*page0),
+               read_register<cs::Pmpidr2>(*page0), read_register<cs::Pmpidr3>(*page0),
+               read_register<cs::Pmpidr4>(*page0)};
   if (n.dual_page()) ctx.machine.memory().map(n.base1, cs::kPageBytes, false);
 }
 
 // Effective PMIIDR, in the kernel's order of precedence, and the product it names.
 platform::CoreSightTable::Match identify(NodeContext& ctx, const acpi::ApmtNode& n, CoreSightUnit& cu) {
   if (n.impl_id) {
-    cu.pmiidr = n.impl_id;
+    cu.pmiidr = RegValue<cs::Pmiidr>{n.impl_id};  // the APMT gives it in PMIIDR's format
     cu.pmiidr_source = "APMT impl_id";
-  } else if (cu.pmiidr_register) {
+  } else if (cu.pmiidr_register.raw) {
     cu.pmiidr = cu.pmiidr_register;
     cu.pmiidr_source = "PMIIDR";
   } else {
     cu.pmiidr = cs::pmiidr_from_pmpidr(cu.pmpidr);
     cu.pmiidr_source = "PMPIDR";
   }
-  auto match = ctx.table.match(cu.pmiidr);
-  auto implementer = static_cast<std::uint16_t>(cs::PmiidrImplementer::get(cu.pmiidr));
+  auto match = ctx.table.match(static_cast<std::uint32_t>(cu.pmiidr.raw));
+  auto implementer = static_cast<std::uint16_t>(cs::Pmiidr::Implementer::get(cu.pmiidr));
   cu.implementer = match.implementer ? match.implementer->name : ctx.table.implementer_name(implementer);
   cu.product = match.product->product;
   cu.backend = match.product->pmu_kind;
   cu.kernel_module = match.implementer ? match.implementer->kernel_module : ctx.table.generic_module;
-  cu.has_cycle_counter = cs::PmcfgrCc::get(cu.pmcfgr);
+  cu.has_cycle_counter = cs::Pmcfgr::Cc::get(cu.pmcfgr);
   cu.cycle_counter_index = cs::kCycleCounter;
   return match;
 }
@@ -160,14 +161,15 @@ std::string kernel_name(NodeContext& ctx, const acpi::ApmtNode& n, const platfor
 void add_quirk_notes(const acpi::ApmtNode& n, const CoreSightUnit& cu, const platform::CoreSightTable::Match& match,
                      PmuUnit& pu) {
   if (cu.pmiidr_source == "PMPIDR") pu.notes.push_back("PMIIDR reads 0: identity rebuilt from PMPIDR0-4");
-  if (n.impl_id && cu.pmiidr_register && n.impl_id != cu.pmiidr_register)
-    pu.notes.push_back(fmt::format("APMT impl_id {:#010x} overrides PMIIDR {:#010x}", n.impl_id, cu.pmiidr_register));
+  if (n.impl_id && cu.pmiidr_register.raw && n.impl_id != cu.pmiidr_register.raw)
+    pu.notes.push_back(
+        fmt::format("APMT impl_id {:#010x} overrides PMIIDR {:#010x}", n.impl_id, cu.pmiidr_register.raw));
   if (pu.counter_width > 32 && !cu.atomic64)
     pu.notes.push_back("64-bit counters without the APMT ATOMIC flag: read hi-lo-hi with 32-bit accesses");
   if (!match.exact && match.implementer)
     pu.notes.push_back(fmt::format("{} product {:#05x} is not in the kernel's table: generic {} PMU", cu.implementer,
-                                   cs::PmiidrProduct::get(cu.pmiidr), match.implementer->kernel_module));
-  if (cu.pmiidr == 0)
+                                   cs::Pmiidr::Product::get(cu.pmiidr), match.implementer->kernel_module));
+  if (cu.pmiidr.raw == 0)
     pu.notes.push_back("APMT impl_id, PMIIDR and PMPIDR0-4 are all 0: the implementer is unknown (matches no vendor's "
                        "table): generic CoreSight PMU");
   if (n.type == static_cast<std::uint8_t>(acpi::ApmtType::Acpi) && n.acpi_hid().empty())
@@ -238,8 +240,8 @@ bool add_node(NodeContext& ctx, const acpi::ApmtNode& n) {
   auto match = identify(ctx, n, cu);
   const auto& product = *match.product;
   PmuUnit pu;
-  pu.num_counters = static_cast<unsigned>(cs::PmcfgrN::get(cu.pmcfgr)) + 1;
-  pu.counter_width = static_cast<unsigned>(cs::PmcfgrSize::get(cu.pmcfgr)) + 1;
+  pu.num_counters = static_cast<unsigned>(cs::Pmcfgr::N::get(cu.pmcfgr)) + 1;
+  pu.counter_width = static_cast<unsigned>(cs::Pmcfgr::Size::get(cu.pmcfgr)) + 1;
   pu.pmu_kind = product.pmu_kind;
   std::string type_tag(acpi::apmt_type_tag(n.type));
   pu.type_name = match.implementer ? product.type_name : type_tag;

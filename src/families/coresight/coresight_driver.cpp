@@ -71,7 +71,7 @@ class CoreSightDriver : public UnitDriver {
 
   void reset(WriteGuard& g) override {
     // Stopped, and every counter reset, before any is programmed.
-    g.write(pmcr_, (g.original(pmcr_) & ~PmcrE::mask) | PmcrP::put(1) | PmcrC::put(1));
+    g.write(pmcr_, (Pmcr::E::clear(original_pmcr(g)) | Pmcr::P::put(1) | Pmcr::C::put(1)).raw);
   }
 
   void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
@@ -111,7 +111,7 @@ class CoreSightDriver : public UnitDriver {
     // One write per bank, so every counter starts together.
     for (unsigned b = 0; b < enable_.size(); ++b)
       if (enable_[b]) g.write(layout_.at(Role::EnableSet, b), enable_[b]);
-    g.write(pmcr_, (g.original(pmcr_) & ~(PmcrP::mask | PmcrC::mask)) | PmcrE::put(1));
+    g.write(pmcr_, (Pmcr::C::clear(Pmcr::P::clear(original_pmcr(g))) | Pmcr::E::put(1)).raw);
   }
 
   void stop(WriteGuard& g) override {
@@ -132,7 +132,7 @@ class CoreSightDriver : public UnitDriver {
 
   void restore(WriteGuard& g, RestorePhase phase) override {
     if (phase == RestorePhase::Quiesce) {
-      g.write(pmcr_, g.original(pmcr_) & ~PmcrE::mask);  // nothing counts while we restore
+      g.write(pmcr_, Pmcr::E::clear(original_pmcr(g)).raw);  // nothing counts while we restore
       for (unsigned b = 0; b < enable_.size(); ++b)
         if (enable_[b]) g.write(layout_.at(Role::EnableClear, b), enable_[b]);
     }
@@ -153,6 +153,7 @@ class CoreSightDriver : public UnitDriver {
   }
 
  private:
+  RegValue<Pmcr> original_pmcr(const WriteGuard& g) const { return RegValue<Pmcr>{g.original(pmcr_)}; }
   // Linux nvidia_cspmu.c pcie_v2_pmu_validate_event, for events on general counters (the cycle
   // counter is exempt): a root-port mask and a BDF filter exclude each other in one event (a kernel
   // rule: refused); and the RC has one BDF filter for all its counters, so the events on them at

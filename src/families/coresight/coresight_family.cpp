@@ -52,16 +52,17 @@ class CoreSight final : public discovery::Family,
   ojson detail_json(const discovery::PmuUnit& unit) const override {
     const auto& u = *unit.as<discovery::CoreSightUnit>();
     ojson pmpidr = ojson::array();
-    for (auto v : u.pmpidr) pmpidr.push_back(hex(v));
+    const auto& id = u.pmpidr;
+    for (auto v : {id.p0.raw, id.p1.raw, id.p2.raw, id.p3.raw, id.p4.raw}) pmpidr.push_back(hex(v));
     return ojson{{"base0", hex(u.base0)},
                  {"base1", hex(u.base1)},
                  {"dual_page", u.dual_page},
                  {"atomic64", u.atomic64},
-                 {"pmcfgr", hex(u.pmcfgr)},
-                 {"pmcr", hex(u.pmcr)},
-                 {"pmiidr", hex(u.pmiidr)},
+                 {"pmcfgr", hex(u.pmcfgr.raw)},
+                 {"pmcr", hex(u.pmcr.raw)},
+                 {"pmiidr", hex(u.pmiidr.raw)},
                  {"pmiidr_source", u.pmiidr_source},
-                 {"pmiidr_register", hex(u.pmiidr_register)},
+                 {"pmiidr_register", hex(u.pmiidr_register.raw)},
                  {"pmpidr", pmpidr},
                  {"implementer", u.implementer},
                  {"product", u.product},

@@ -31,7 +31,7 @@ UnitLayout coresight_layout(const discovery::PmuUnit& unit, const platform::Data
   };
   UnitLayout l;
   l.role_names = kRoleNames;
-  l.add(Role::PmuControl, 0, p0(cs::PMCR));
+  l.add(Role::PmuControl, 0, p0(cs::Pmcr::offset));
   const unsigned general = unit.num_counters - (u.has_cycle_counter && unit.num_counters ? 1 : 0);
   unsigned top = 0;
   for (unsigned n = 0, made = 0; made < general; ++n) {

@@ -34,14 +34,14 @@ class CoreSightModel : public UnitModel {
 
   void step(Registers& io, std::uint64_t dt_ns) override {
     const pmu::Reg& pmcr_reg = l_.at(Role::PmuControl);
-    std::uint64_t pmcr = io.read(pmcr_reg);
-    if (PmcrP::get(pmcr) || PmcrC::get(pmcr)) {
+    auto pmcr = read_as<Pmcr>(io, pmcr_reg);
+    if (Pmcr::P::get(pmcr) || Pmcr::C::get(pmcr)) {
       for (std::size_t i = 0; i < counters_.size(); ++i) {
         bool cycle = counters_[i] == kCycleCounter;
-        if (cycle ? PmcrC::get(pmcr) : PmcrP::get(pmcr)) io.write(counter(counters_[i]), 0), acc_[i].reset();
+        if (cycle ? Pmcr::C::get(pmcr) : Pmcr::P::get(pmcr)) io.write(counter(counters_[i]), 0), acc_[i].reset();
       }
-      pmcr &= ~(PmcrP::mask | PmcrC::mask);
-      io.write(pmcr_reg, pmcr);
+      pmcr = Pmcr::C::clear(Pmcr::P::clear(pmcr));
+      io.write(pmcr_reg, pmcr.raw);
     }
     for (unsigned b = 0; b < banks_; ++b) {
       const pmu::Reg &set = l_.at(Role::EnableSet, b), &clr = l_.at(Role::EnableClear, b);
@@ -53,7 +53,7 @@ class CoreSightModel : public UnitModel {
       auto ovs = static_cast<std::uint32_t>(io.read(l_.at(Role::OverflowClear, b)));
       if (ovs != shown(b)) overflow_[b] &= ~ovs;  // write-one-to-clear
     }
-    if (PmcrE::get(pmcr) && dt_ns) count(io, dt_ns);
+    if (Pmcr::E::get(pmcr) && dt_ns) count(io, dt_ns);
     for (unsigned b = 0; b < banks_; ++b) io.write(l_.at(Role::OverflowClear, b), shown(b));
   }
 

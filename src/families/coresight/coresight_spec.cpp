@@ -55,16 +55,19 @@ void write_id_registers(Context& ctx, const json& r, std::uint64_t base0, std::u
   if (base0 > (1ull << 52) || base1 > (1ull << 52))
     throw SpecError(fmt::format("{}: base0/base1 beyond the physical address space", where));
   auto word = [&](const char* key) { return static_cast<std::uint32_t>(num_or_in(r, key, 0, 0xffffffff, where)); };
-  ctx.builder.write_phys32(base0 + cs::PMCFGR, word("pmcfgr"));
-  ctx.builder.write_phys32(base0 + cs::PMCR, word("pmcr"));
-  ctx.builder.write_phys32(base0 + cs::PMIIDR, word("pmiidr"));
+  ctx.builder.write_phys32(base0 + cs::Pmcfgr::offset, word("pmcfgr"));
+  ctx.builder.write_phys32(base0 + cs::Pmcr::offset, word("pmcr"));
+  ctx.builder.write_phys32(base0 + cs::Pmiidr::offset, word("pmiidr"));
   if (const json* p = opt(r, "pmpidr", where)) {
     std::string pw = key_path(where, "pmpidr");
     auto id = [&](unsigned k) {
       return static_cast<std::uint32_t>(num_in(item(*p, k, pw), 0xffffffff, index_path(pw, k)));
     };
-    for (unsigned k = 0; k < 4; ++k) ctx.builder.write_phys32(base0 + cs::PMPIDR0 + 4 * k, id(k));
-    ctx.builder.write_phys32(base0 + cs::PMPIDR4, id(4));
+    ctx.builder.write_phys32(base0 + cs::Pmpidr0::offset, id(0));
+    ctx.builder.write_phys32(base0 + cs::Pmpidr1::offset, id(1));
+    ctx.builder.write_phys32(base0 + cs::Pmpidr2::offset, id(2));
+    ctx.builder.write_phys32(base0 + cs::Pmpidr3::offset, id(3));
+    ctx.builder.write_phys32(base0 + cs::Pmpidr4::offset, id(4));
   }
   ctx.builder.write_phys32(base0 + cs::kPageBytes - 4, 0);  // the whole page exists
   if (base1) ctx.builder.write_phys32(base1 + cs::kPageBytes - 4, 0);

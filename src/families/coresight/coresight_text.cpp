@@ -22,13 +22,13 @@ void unit_lines(std::string& out, const PmuUnit& u, bool verbose) {
   fmt::format_to(to, "    {:<30} {:<30} {:>4}  {:<12} {:<12} {:>6}  {:#010x} ({})\n", u.name,
                  fmt::format("{} {}", c.implementer, c.product), c.apmt_id, fmt::format("{:#x}", c.base0),
                  c.dual_page ? fmt::format("{:#x}", c.base1) : "-",
-                 fmt::format("{}x{}", u.num_counters, u.counter_width), c.pmiidr, c.pmiidr_source);
+                 fmt::format("{}x{}", u.num_counters, u.counter_width), c.pmiidr.raw, c.pmiidr_source);
   fmt::format_to(to, "      filters: {}\n", discovery::filter_list(u, verbose));
   if (c.rc >= 0) fmt::format_to(to, "      RC {} from {}\n", c.rc, c.rc_source);
   if (!verbose) return;
   fmt::format_to(to,
                  "      PMCFGR {:#010x} PMCR {:#010x}, cycle counter {}, {}-bit atomic access {}, driver {}, {}{}\n",
-                 c.pmcfgr, c.pmcr, c.has_cycle_counter ? "yes (index 31)" : "no", 64, c.atomic64 ? "yes" : "no",
+                 c.pmcfgr.raw, c.pmcr.raw, c.has_cycle_counter ? "yes (index 31)" : "no", 64, c.atomic64 ? "yes" : "no",
                  c.kernel_module, c.platform_device, c.acpi_device.empty() ? "" : ", ACPI " + c.acpi_device);
   fmt::format_to(to, "      CPUs {} (NUMA node {}), read through {}\n", fmt::join(c.cpus, ","), c.numa_node,
                  c.mapped_through);

@@ -120,7 +120,8 @@ unsigned discover_dwc_rasdes(Machine& machine, const std::vector<pci::Device>& d
       auto pu = pmu_unit_of(dwc, d, u, topo);
       if (c.vsec->length < regs::dwc::kSpan)
         inv.warnings.push_back(fmt::format("{}: length {:#x} does not cover the counter registers (+{:#04x}..+{:#04x})",
-                                           where, c.vsec->length, regs::dwc::EVENT_CNT_CTL, regs::dwc::kSpan - 1));
+                                           where, c.vsec->length, regs::dwc::EventCntCtl::offset,
+                                           regs::dwc::kSpan - 1));
       pu.set_detail(std::move(u));
       inv.units.push_back(std::move(pu));
       ++found;

@@ -33,6 +33,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "designware_driver.h"
@@ -46,20 +47,29 @@ namespace {
 
 using namespace regs::dwc;
 using Role = DwcRole;
+using Ctl = EventCntCtl;
+using Config = PerfConfig;
 
-bool counts_in_parallel(std::uint64_t id) {
-  const auto group = LaneEventGroup::get(id);
+RegValue<Config> config(const syntax::EncodedEvent& e) {
+  return RegValue<Config>{e.config};
+}
+RegValue<LaneEventId> lane_event(const syntax::EncodedEvent& e) {
+  return RegValue<LaneEventId>{Config::EventId::get(config(e))};
+}
+
+bool counts_in_parallel(RegValue<LaneEventId> id) {
+  const auto group = LaneEventId::Group::get(id);
   return group >= kParallelGroupFirst && group <= kParallelGroupLast;
 }
 
 // The lane event an event names: EVENT_CNT_CTL's select and lane fields, nothing enabled or cleared.
-std::uint64_t lane_select(const syntax::EncodedEvent& e) {
-  return EventCntSelect::put(ConfigEventId::get(e.config)) | EventCntLane::put(ConfigLane::get(e.config));
+RegValue<Ctl> lane_select(const syntax::EncodedEvent& e) {
+  return Ctl::Select::put(Config::EventId::get(config(e))) | Ctl::Lane::put(Config::Lane::get(config(e)));
 }
 
 // The EVENT_CNT_CTL write that turns the lane event `select` names off and clears its counter.
-std::uint64_t off_and_cleared(std::uint64_t select) {
-  return select | EventCntEnable::put(kPerEventOff) | EventCntClear::put(kPerEventClear);
+RegValue<Ctl> off_and_cleared(RegValue<Ctl> select) {
+  return select | Ctl::Enable::put(kPerEventOff) | Ctl::Clear::put(kPerEventClear);
 }
 
 class DwcDriver : public UnitDriver {
@@ -68,10 +78,10 @@ class DwcDriver : public UnitDriver {
       : UnitDriver(layout), lane_(layout.at(Role::LaneControl)), time_(layout.at(Role::TimeControl)) {}
 
   std::optional<Busy> busy(WriteGuard& g) const override {
-    if (auto v = g.read(time_); TimeCtlEnable::get(v))
-      return Busy{time_, v, "the time-based analysis timer is running"};
-    if (auto v = g.read(lane_); EventCntEnable::get(v) == kPerEventOn)
-      return Busy{lane_, v, "the lane event counter is enabled"};
+    if (auto v = read_as<TimeCtl>(g, time_); TimeCtl::Enable::get(v))
+      return Busy{time_, v.raw, "the time-based analysis timer is running"};
+    if (auto v = read_as<Ctl>(g, lane_); Ctl::Enable::get(v) == kPerEventOn)
+      return Busy{lane_, v.raw, "the lane event counter is enabled"};
     return std::nullopt;
   }
 
@@ -80,7 +90,7 @@ class DwcDriver : public UnitDriver {
     std::set<std::uint64_t> ids;
     const syntax::EncodedEvent* again = nullptr;
     for (const auto& e : events) {
-      auto type = static_cast<unsigned>(ConfigType::get(e.config));
+      auto type = static_cast<unsigned>(Config::Type::get(config(e)));
       if (type == kTypeTimeBased) {
         ++time;
         continue;
@@ -90,13 +100,13 @@ class DwcDriver : public UnitDriver {
       if (lane_beyond_link(e))
         return DoesNotFit{fmt::format("event '{}': lane {} is beyond the {} lanes of {}'s link (Linux "
                                       "dwc_pcie_pmu.c dwc_pcie_pmu_event_init: lane < the Link Capabilities width)",
-                                      e.name, ConfigLane::get(e.config), link_lanes(), written(e)),
+                                      e.name, Config::Lane::get(config(e)), link_lanes(), written(e)),
                           "", true};
       ++lane;
-      const std::uint64_t id = ConfigEventId::get(e.config);
+      const auto id = lane_event(e);
       if (!counts_in_parallel(id))
         ++one_at_a_time;
-      else if (!ids.insert(id).second && !again)
+      else if (!ids.insert(id.raw).second && !again)
         again = &e;
     }
     return short_of(events, time, lane, one_at_a_time, again);
@@ -114,7 +124,7 @@ class DwcDriver : public UnitDriver {
     if (again)
       return DoesNotFit{fmt::format("{}: lane event {:#x} is asked twice; a root port counts each group 6/7 event "
                                     "once, on one lane (Linux dwc_pcie_pmu.c dwc_pcie_pmu_validate_add_lane_event)",
-                                    unit, ConfigEventId::get(again->config)),
+                                    unit, lane_event(*again).raw),
                         "", false, true};
     if (one_at_a_time && lane > 1)
       return DoesNotFit{fmt::format("{}: a lane event outside groups 6 and 7 counts alone on its root port ({} lane "
@@ -139,7 +149,7 @@ class DwcDriver : public UnitDriver {
   }
   // A lane the link does not have (its width unknown: nothing to check).
   bool lane_beyond_link(const syntax::EncodedEvent& e) const {
-    return link_lanes() && ConfigLane::get(e.config) >= link_lanes();
+    return link_lanes() && Config::Lane::get(config(e)) >= link_lanes();
   }
 
   void reset(WriteGuard&) override {}  // each counter clears as it is configured or started
@@ -147,25 +157,25 @@ class DwcDriver : public UnitDriver {
   void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
     slots_.clear();
     for (const auto& e : events) {
-      std::uint64_t id = ConfigEventId::get(e.config);
-      if (ConfigType::get(e.config) == kTypeTimeBased) {
-        time_ctl_ = TimeCtlReportSelect::put(id) | TimeCtlDuration::put(0);  // manual duration
-        g.write(time_, time_ctl_);
-        slots_.push_back(kTimeSlot);
+      std::uint64_t id = Config::EventId::get(config(e));
+      if (Config::Type::get(config(e)) == kTypeTimeBased) {
+        time_ctl_ = TimeCtl::ReportSelect::put(id) | TimeCtl::Duration::put(0);  // manual duration
+        g.write(time_, time_ctl_.raw);
+        slots_.push_back(std::nullopt);
         auto c =
             plan.add(layout_.at(Role::TimeCounter), 64, id >= kPayloadFirst && id <= kPayloadLast ? kPayloadUnit : 1);
         plan.counters[c].zero_at_start = true;  // start() clears it, after the baseline is read
       } else {
-        const std::uint64_t select = lane_select(e);
+        const auto select = lane_select(e);
         // Off and cleared (EVENT_COUNTER_DATA_REG needs clearing by hand), as dwc_pcie_pmu_event_add.
-        g.write(lane_, off_and_cleared(select));
+        g.write(lane_, off_and_cleared(select).raw);
         slots_.push_back(select);
         if (std::find(programmed_.begin(), programmed_.end(), select) == programmed_.end())
           programmed_.push_back(select);
-        auto c = plan.add(layout_.at(Role::LaneCounter), lane_counter_width(ConfigEventId::get(e.config)));
+        auto c = plan.add(layout_.at(Role::LaneCounter), lane_counter_width(lane_event(e)));
         plan.counters[c].zero_at_start = true;  // start() clears it too
         plan.counters[c].select = static_cast<int>(plan.selects.size());
-        plan.selects.push_back({lane_, select | EventCntEnable::put(kPerEventOn)});
+        plan.selects.push_back({lane_, (select | Ctl::Enable::put(kPerEventOn)).raw});
       }
     }
   }
@@ -175,8 +185,8 @@ class DwcDriver : public UnitDriver {
   std::vector<JournalEntry> undo(const std::vector<syntax::EncodedEvent>& events) const override {
     std::vector<JournalEntry> writes;
     for (const auto& e : events) {
-      if (ConfigType::get(e.config) == kTypeTimeBased) continue;  // TIME_BASED_ANAL_CTL's original stops it
-      const JournalEntry off{lane_, off_and_cleared(lane_select(e))};
+      if (Config::Type::get(config(e)) == kTypeTimeBased) continue;  // TIME_BASED_ANAL_CTL's original stops it
+      const JournalEntry off{lane_, off_and_cleared(lane_select(e)).raw};
       if (std::find(writes.begin(), writes.end(), off) == writes.end()) writes.push_back(off);
     }
     return writes;
@@ -184,50 +194,51 @@ class DwcDriver : public UnitDriver {
 
   void start(WriteGuard& g) override {
     for (auto slot : slots_) {
-      if (slot == kTimeSlot)
-        g.write(time_, time_ctl_ | TimeCtlEnable::put(1));  // starting clears the data
-      else                                                  // dwc_pcie_pmu_lane_event_enable: cleared and on
-        g.write(lane_, slot | EventCntEnable::put(kPerEventOn) | EventCntClear::put(kPerEventClear));
+      if (!slot)
+        g.write(time_, (time_ctl_ | TimeCtl::Enable::put(1)).raw);  // starting clears the data
+      else                                                          // dwc_pcie_pmu_lane_event_enable: cleared and on
+        g.write(lane_, (*slot | Ctl::Enable::put(kPerEventOn) | Ctl::Clear::put(kPerEventClear)).raw);
     }
   }
 
   void stop(WriteGuard& g) override {
     for (auto slot : slots_) {
-      if (slot == kTimeSlot)
-        g.write(time_, time_ctl_);
+      if (!slot)
+        g.write(time_, time_ctl_.raw);
       else
-        g.write(lane_, slot | EventCntEnable::put(kPerEventOff));
+        g.write(lane_, (*slot | Ctl::Enable::put(kPerEventOff)).raw);
     }
   }
 
   void restore(WriteGuard& g, RestorePhase phase) override {
     // The data registers are read-only: a lane counter is cleared with its clear bit, and the
     // time-based one by starting (which clears it) and stopping an empty measurement.
-    const std::uint64_t lane = g.original(lane_), time = g.original(time_);
+    const RegValue<Ctl> lane{g.original(lane_)};
+    const RegValue<TimeCtl> time{g.original(time_)};
     switch (phase) {
     case RestorePhase::Quiesce:
       for (auto select : programmed_)  // every lane event this run turned on, each off and cleared
-        g.write(lane_, off_and_cleared(select));
-      g.write(lane_, off_and_cleared(lane & ~EventCntEnable::mask));
-      g.write(time_, time & ~TimeCtlEnable::mask);  // stopped, if restore comes without stop
+        g.write(lane_, off_and_cleared(select).raw);
+      g.write(lane_, off_and_cleared(Ctl::Enable::clear(lane)).raw);
+      g.write(time_, TimeCtl::Enable::clear(time).raw);  // stopped, if restore comes without stop
       break;
     case RestorePhase::Clear:
-      g.write(time_, time | TimeCtlEnable::put(1));
+      g.write(time_, (time | TimeCtl::Enable::put(1)).raw);
       break;
     case RestorePhase::PutBack:
-      g.write(time_, time);
-      g.write(lane_, lane);
+      g.write(time_, time.raw);
+      g.write(lane_, lane.raw);
       break;
     }
   }
 
  private:
-  static constexpr std::uint64_t kTimeSlot = ~std::uint64_t{0};  // not a lane select: the time-based counter
   const Reg& lane_;
   const Reg& time_;
-  std::uint64_t time_ctl_ = 0;
-  std::vector<std::uint64_t> slots_;       // per programmed event, in order: its lane select, or kTimeSlot
-  std::vector<std::uint64_t> programmed_;  // every lane select configured since the driver was made, in order
+  RegValue<TimeCtl> time_ctl_;
+  std::vector<std::optional<RegValue<Ctl>>> slots_;  // per programmed event, in order: its lane select, or
+                                                     // nullopt for the time-based counter
+  std::vector<RegValue<Ctl>> programmed_;            // every lane select configured since the driver was made, in order
 };
 
 }  // namespace

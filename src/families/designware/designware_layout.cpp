@@ -20,11 +20,11 @@ UnitLayout designware_layout(const discovery::PmuUnit& unit) {
   const auto& u = *unit.as<discovery::DwcUnit>();
   UnitLayout l;
   l.role_names = kRoleNames;
-  l.add(Role::LaneControl, 0, config32(u.root_port, u.vsec_offset + dwc::EVENT_CNT_CTL));
+  l.add(Role::LaneControl, 0, config32(u.root_port, u.vsec_offset + dwc::EventCntCtl::offset));
   l.registers.back().command = true;  // each write selects, enables, disables or clears one lane event
-  l.add(Role::LaneCounter, 0, config32(u.root_port, u.vsec_offset + dwc::EVENT_CNT_DATA));
-  l.add(Role::TimeControl, 0, config32(u.root_port, u.vsec_offset + dwc::TIME_BASED_ANAL_CTL));
-  l.add(Role::TimeCounter, 0, config64(u.root_port, u.vsec_offset + dwc::TIME_BASED_ANAL_DATA_LOW));
+  l.add(Role::LaneCounter, 0, config32(u.root_port, u.vsec_offset + dwc::EventCntData::offset));
+  l.add(Role::TimeControl, 0, config32(u.root_port, u.vsec_offset + dwc::TimeCtl::offset));
+  l.add(Role::TimeCounter, 0, config64(u.root_port, u.vsec_offset + dwc::TimeDataLow::offset));
   return l;
 }
 

@@ -37,15 +37,15 @@ class DwcModel : public UnitModel {
 
   void step(Registers& io, std::uint64_t dt_ns) override {
     step_lanes(io, dt_ns);
-    std::uint64_t time = io.read(time_ctl_);
-    bool running = TimeCtlEnable::get(time) != 0;
+    const auto time = read_as<TimeCtl>(io, time_ctl_);
+    bool running = TimeCtl::Enable::get(time) != 0;
     if (running && !was_running_) {  // a measurement starts: the data register clears
       io.write(time_data_, 0);
       time_acc_.reset();
     }
     was_running_ = running;
     if (running && dt_ns) {
-      std::uint64_t inc = time_acc_.advance(rates_.lookup(name_, kind_, TimeCtlReportSelect::get(time)), dt_ns);
+      std::uint64_t inc = time_acc_.advance(rates_.lookup(name_, kind_, TimeCtl::ReportSelect::get(time)), dt_ns);
       io.write(time_data_, io.read(time_data_) + inc);
     }
   }
@@ -54,33 +54,34 @@ class DwcModel : public UnitModel {
   // The command in EVENT_CNT_CTL on the counter it selects, every enabled counter advanced, and
   // the selected one shown in EVENT_CNT_DATA.
   void step_lanes(Registers& io, std::uint64_t dt_ns) {
-    std::uint64_t ctl = io.read(lane_ctl_);
-    const std::uint64_t key = ctl & (EventCntSelect::mask | EventCntLane::mask);
+    const auto ctl = read_as<EventCntCtl>(io, lane_ctl_);
+    const std::uint64_t key = ctl.raw & (EventCntCtl::Select::mask | EventCntCtl::Lane::mask);
     if (!seeded_) {  // what the data register holds is the count of the event selected now
       lanes_[key].value = io.read(lane_data_);
       seeded_ = true;
     }
     LaneCounter& selected = lanes_[key];
-    if (EventCntEnable::get(ctl) == kPerEventOn) selected.on = true;
-    if (EventCntEnable::get(ctl) == kPerEventOff) selected.on = false;
-    if (EventCntClear::get(ctl) == kPerEventClear) {  // done once: the clear bits read back 0
+    if (EventCntCtl::Enable::get(ctl) == kPerEventOn) selected.on = true;
+    if (EventCntCtl::Enable::get(ctl) == kPerEventOff) selected.on = false;
+    if (EventCntCtl::Clear::get(ctl) == kPerEventClear) {  // done once: the clear bits read back 0
       selected.value = 0;
-      io.write(lane_ctl_, ctl & ~EventCntClear::mask);
+      io.write(lane_ctl_, EventCntCtl::Clear::clear(ctl).raw);
     }
     // The events happen whether or not they are counted (the accumulator keeps their phase across
     // a counter that is off, cleared or multiplexed away); an enabled counter adds them.
     if (dt_ns)
       for (auto& [k, c] : lanes_) {
-        const std::uint64_t id = EventCntSelect::get(k), events = c.acc.advance(lane_rate(id), dt_ns);
+        const RegValue<LaneEventId> id{EventCntCtl::Select::get(RegValue<EventCntCtl>{k})};
+        const std::uint64_t events = c.acc.advance(lane_rate(id), dt_ns);
         if (c.on) c.value = (c.value + events) & low_mask(lane_counter_width(id));
       }
     io.write(lane_data_, selected.value);
   }
   // A rule for the event, else its group's ("lane_group0": the error counters count rarely).
-  Rate lane_rate(std::uint64_t id) const {
-    const std::string code = hex(id);
+  Rate lane_rate(RegValue<LaneEventId> id) const {
+    const std::string code = hex(id.raw);
     if (rates_.names(name_, kind_, code)) return rates_.lookup(name_, kind_, code);
-    return rates_.lookup(name_, kind_, fmt::format("lane_group{}", LaneEventGroup::get(id)));
+    return rates_.lookup(name_, kind_, fmt::format("lane_group{}", LaneEventId::Group::get(id)));
   }
 
   const pmu::Reg &lane_ctl_, &lane_data_, &time_ctl_, &time_data_;

@@ -88,6 +88,12 @@ struct Context {
     any_read = any_read || v.has_value();
     return v;
   }
+  // The same read as a value of register R (whose place is platform data).
+  template <class R>
+  std::optional<RegValue<R>> read_as(const Bdf& b, unsigned off, std::string_view what) {
+    if (auto v = read(b, off, what)) return RegValue<R>{*v};
+    return std::nullopt;
+  }
 };
 
 // The die chop picks the table (SPR XCC/MCC); with one table there is nothing to pick.
@@ -102,10 +108,10 @@ void choose_table(Context& c) {
   std::string from;
   for (const auto& d : c.devices) {
     if (!matches(d, *s.chop_device)) continue;
-    auto v = c.read(d.bdf, s.chop_register, "CAPID4");
+    auto v = c.read_as<iio::Capid4>(d.bdf, s.chop_register, "CAPID4");
     if (!v) continue;
-    unsigned mine = static_cast<unsigned>(iio::Capid4PhysicalChop::get(*v));
-    std::string here = fmt::format("PCU {} CAPID4 @{:#x} = {:#010x}", d.bdf.str(), s.chop_register, *v);
+    unsigned mine = static_cast<unsigned>(iio::Capid4::PhysicalChop::get(*v));
+    std::string here = fmt::format("PCU {} CAPID4 @{:#x} = {:#010x}", d.bdf.str(), s.chop_register, v->raw);
     if (!chop) {
       chop = mine, from = here;
     } else if (*chop != mine) {
@@ -131,14 +137,14 @@ void choose_table(Context& c) {
 // The socket of a UBOX: the node whose GIDNIDMAP group equals its own node id (Linux
 // snbep_pci2phy_map_init / topology_gidnid_map).
 std::optional<int> socket_from_gidnidmap(Context& c, const pci::Device& l) {
-  auto nodeid = c.read(l.bdf, c.s.nodeid_register, "CPUNODEID");
-  auto map = c.read(l.bdf, c.s.gidnidmap_register, "GIDNIDMAP");
+  auto nodeid = c.read_as<iio::CpuNodeId>(l.bdf, c.s.nodeid_register, "CPUNODEID");
+  auto map = c.read_as<iio::GidNidMap>(l.bdf, c.s.gidnidmap_register, "GIDNIDMAP");
   if (!nodeid || !map) return std::nullopt;
-  unsigned node = static_cast<unsigned>(iio::CpuNodeIdLocal::get(*nodeid));
+  unsigned node = static_cast<unsigned>(iio::CpuNodeId::Local::get(*nodeid));
   for (unsigned i = 0; i < iio::kGidNidMapSockets; ++i)
     if (iio::gidnidmap_node(*map, i) == node) return static_cast<int>(i);
   c.out.warnings.push_back(
-      fmt::format("{}: node id {} is in no GIDNIDMAP group ({:#x}): socket unknown", l.bdf.str(), node, *map));
+      fmt::format("{}: node id {} is in no GIDNIDMAP group ({:#x}): socket unknown", l.bdf.str(), node, map->raw));
   return std::nullopt;
 }
 
@@ -150,9 +156,9 @@ std::optional<int> socket_from_sad(Context& c, std::uint32_t domain, std::uint8_
         fmt::format("{}: no device {} to read SAD_CONTROL_CFG from: socket unknown", why, b.str()));
     return std::nullopt;
   }
-  auto v = c.read(b, c.s.sad_control, "SAD_CONTROL_CFG");
+  auto v = c.read_as<iio::SadControlCfg>(b, c.s.sad_control, "SAD_CONTROL_CFG");
   if (!v) return std::nullopt;
-  return static_cast<int>(iio::SadControlSocket::get(*v));
+  return static_cast<int>(iio::SadControlCfg::Socket::get(*v));
 }
 
 void add_stack(Context& c, IioStack st) {
@@ -170,11 +176,11 @@ void add_stack(Context& c, IioStack st) {
 
 void read_cpubusno(Context& c, const pci::Device& l, int order) {
   const auto& s = c.s;
-  std::optional<std::uint32_t> valid;
-  if (s.cpubusno_valid && !(valid = c.read(l.bdf, *s.cpubusno_valid, "CPUBUSNO_VALID"))) return;
-  std::vector<std::uint32_t> dwords;
+  std::optional<RegValue<iio::CpuBusNoValid>> valid;
+  if (s.cpubusno_valid && !(valid = c.read_as<iio::CpuBusNoValid>(l.bdf, *s.cpubusno_valid, "CPUBUSNO_VALID"))) return;
+  std::vector<RegValue<iio::CpuBusNo>> dwords;
   for (std::size_t k = 0; k < s.cpubusno.size(); ++k) {
-    auto v = c.read(l.bdf, s.cpubusno[k], "CPUBUSNO");
+    auto v = c.read_as<iio::CpuBusNo>(l.bdf, s.cpubusno[k], "CPUBUSNO");
     if (!v) return;
     dwords.push_back(*v);
   }
@@ -207,14 +213,14 @@ void read_cpubusno(Context& c, const pci::Device& l, int order) {
 }
 
 void read_sad_control(Context& c, const pci::Device& l) {
-  auto v = c.read(l.bdf, c.s.sad_control, "SAD_CONTROL_CFG");
+  auto v = c.read_as<iio::SadControlCfg>(l.bdf, c.s.sad_control, "SAD_CONTROL_CFG");
   if (!v) return;
   IioStack st;
-  st.socket = static_cast<int>(iio::SadControlSocket::get(*v));
+  st.socket = static_cast<int>(iio::SadControlCfg::Socket::get(*v));
   st.domain = l.bdf.domain;
   st.root_bus = l.bdf.bus;
-  st.entry = static_cast<unsigned>(iio::SadControlStackId::get(*v));
-  st.source = fmt::format("{} SAD_CONTROL_CFG @{:#x} = {:#x}", l.bdf.str(), c.s.sad_control, *v);
+  st.entry = static_cast<unsigned>(iio::SadControlCfg::StackId::get(*v));
+  st.source = fmt::format("{} SAD_CONTROL_CFG @{:#x} = {:#x}", l.bdf.str(), c.s.sad_control, v->raw);
   add_stack(c, std::move(st));
 }
 

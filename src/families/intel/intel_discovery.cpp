@@ -195,7 +195,7 @@ std::unique_ptr<RegisterWindow> map_table(Machine& machine, const TableLocation&
     return mem.map(loc.base, std::min(bar->end - loc.base + 1, kMaxTableBytes), false);
   }
   auto first = mem.map(loc.base, 0x1000, false);
-  std::uint64_t need = std::min(table_bytes(first->read64(0)), kMaxTableBytes);
+  std::uint64_t need = std::min(table_bytes(read_register<GlobalTable1>(*first)), kMaxTableBytes);
   if (need <= first->size()) return first;
   return mem.map(loc.base, need, false);
 }
@@ -288,11 +288,11 @@ bool place_mmio(UnitContext& ctx, const DecodedUnit& u, const platform::IntelBox
 bool place_pci(UnitContext& ctx, const DecodedUnit& u, const std::string& where, IntelUnit& iu) {
   iu.access = RegAccess::PciConfig;
   iu.ctl_step = iu.ctr_step = kPciStep;
-  Bdf bdf{static_cast<std::uint32_t>(PciCtlDomain::get(u.box_ctl)),
-          static_cast<std::uint8_t>(PciCtlBus::get(u.box_ctl)),
-          static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) >> 3),
-          static_cast<std::uint8_t>(PciCtlDevfn::get(u.box_ctl) & 7)};
-  std::uint64_t off = PciCtlOffset::get(u.box_ctl);
+  const RegValue<PciCtl> ctl{u.box_ctl};  // a PCI box's control address is a PciCtl word
+  Bdf bdf{static_cast<std::uint32_t>(PciCtl::Domain::get(ctl)), static_cast<std::uint8_t>(PciCtl::Bus::get(ctl)),
+          static_cast<std::uint8_t>(PciCtl::Devfn::get(ctl) >> 3),
+          static_cast<std::uint8_t>(PciCtl::Devfn::get(ctl) & 7)};
+  std::uint64_t off = PciCtl::Offset::get(ctl);
   if (!pci_device_exists(ctx.devices, bdf)) {
     ctx.inv.warnings.push_back(fmt::format("{}: skipped: its PCI device {} does not exist", where, bdf.str()));
     return false;

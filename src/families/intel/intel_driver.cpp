@@ -31,8 +31,8 @@ namespace {
 using namespace regs::intel;
 using Role = IntelRole;
 
-constexpr std::uint64_t kFixedEvent = 0xff;         // UNCORE_FIXED_EVENT: the box's fixed counter
-constexpr std::uint64_t kFixedEnable = 1ull << 22;  // SNBEP_PMON_CTL_EN: what a fixed control is written
+constexpr std::uint64_t kFixedEvent = 0xff;                        // UNCORE_FIXED_EVENT: the box's fixed counter
+constexpr RegValue<CtrCtl> kFixedEnable = CtrCtl::Enable::put(1);  // SNBEP_PMON_CTL_EN: what a fixed control is written
 
 class IntelBoxDriver : public UnitDriver {
  public:
@@ -94,8 +94,8 @@ class IntelBoxDriver : public UnitDriver {
   void reset(WriteGuard& g) override {
     // Frozen first, and kept frozen through the reset (the kernel's init_box writes the resets
     // alone), so nothing counts until start().
-    g.write(box_, BoxCtlFreeze::put(1));
-    g.write(box_, BoxCtlFreeze::put(1) | BoxCtlResetCtrl::put(1) | BoxCtlResetCtrs::put(1));
+    g.write(box_, BoxCtl::Freeze::put(1).raw);
+    g.write(box_, (BoxCtl::Freeze::put(1) | BoxCtl::ResetCtrl::put(1) | BoxCtl::ResetCtrs::put(1)).raw);
   }
 
   void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
@@ -112,7 +112,7 @@ class IntelBoxDriver : public UnitDriver {
     std::size_t next = 0;
     for (const auto& e : events) {
       if (is_fixed(e)) {
-        g.write(layout_.at(Role::FixedControl), kFixedEnable);  // spr_uncore_mmio_enable_event
+        g.write(layout_.at(Role::FixedControl), kFixedEnable.raw);  // spr_uncore_mmio_enable_event
         plan.add(layout_.at(Role::FixedCounter), unit_.counter_width);
         continue;
       }
@@ -124,11 +124,11 @@ class IntelBoxDriver : public UnitDriver {
   }
 
   void start(WriteGuard& g) override { g.write(box_, 0); }
-  void stop(WriteGuard& g) override { g.write(box_, BoxCtlFreeze::put(1)); }
+  void stop(WriteGuard& g) override { g.write(box_, BoxCtl::Freeze::put(1).raw); }
 
   void restore(WriteGuard& g, RestorePhase phase) override {
     // Frozen so nothing counts while the registers go back, and the box control last.
-    if (phase == RestorePhase::Quiesce) g.write(box_, BoxCtlFreeze::put(1));
+    if (phase == RestorePhase::Quiesce) g.write(box_, BoxCtl::Freeze::put(1).raw);
     if (phase != RestorePhase::PutBack) return;
     for (const auto& r : layout_.registers)
       if (r.owned && !r.is(Role::BoxControl)) g.write(r.reg, g.original(r.reg));

@@ -38,23 +38,23 @@ class IntelModel : public UnitModel {
 
   void step(Registers& io, std::uint64_t dt_ns) override {
     const pmu::Reg& box_ctl = l_.at(Role::BoxControl);
-    std::uint64_t box = io.read(box_ctl);
+    auto box = read_as<BoxCtl>(io, box_ctl);
     // Reset bits act once and read back as 0 (they are self-clearing on hardware).
-    if (BoxCtlResetCtrl::get(box)) {
+    if (BoxCtl::ResetCtrl::get(box)) {
       for (unsigned i = 0; i < counters_; ++i) io.write(l_.at(Role::CounterControl, i), 0);
       if (fixed_ctl_) io.write(*fixed_ctl_, 0);
     }
-    if (BoxCtlResetCtrs::get(box)) {
+    if (BoxCtl::ResetCtrs::get(box)) {
       for (unsigned i = 0; i < counters_; ++i) io.write(l_.at(Role::Counter, i), 0);
       if (fixed_ctr_) io.write(*fixed_ctr_, 0);
       for (auto& a : acc_) a.reset();
     }
-    if (BoxCtlResetCtrl::get(box) || BoxCtlResetCtrs::get(box)) {
-      box &= ~(BoxCtlResetCtrl::mask | BoxCtlResetCtrs::mask);
-      io.write(box_ctl, box);
+    if (BoxCtl::ResetCtrl::get(box) || BoxCtl::ResetCtrs::get(box)) {
+      box = BoxCtl::ResetCtrs::clear(BoxCtl::ResetCtrl::clear(box));
+      io.write(box_ctl, box.raw);
     }
     for (unsigned i = 0; i < counters_; ++i) check_reserved(io, i);
-    if (BoxCtlFreeze::get(box) || dt_ns == 0) return;
+    if (BoxCtl::Freeze::get(box) || dt_ns == 0) return;
     for (unsigned i = 0; i < counters_; ++i) {
       std::uint64_t ctl = io.read(l_.at(Role::CounterControl, i));
       if (!ctl || (ctl & ~accepted_) || !may_count(ctl, i)) continue;
@@ -64,7 +64,7 @@ class IntelModel : public UnitModel {
       const pmu::Reg& ctr = l_.at(Role::Counter, i);
       io.write(ctr, (io.read(ctr) + inc) & mask_);
     }
-    if (fixed_ctl_ && CtrCtlEnable::get(io.read(*fixed_ctl_)))
+    if (fixed_ctl_ && CtrCtl::Enable::get(read_as<CtrCtl>(io, *fixed_ctl_)))
       io.write(*fixed_ctr_,
                (io.read(*fixed_ctr_) + fixed_acc_.advance(rates_.lookup(l_.unit->name, kind_, "fixed"), dt_ns)) &
                    mask_);

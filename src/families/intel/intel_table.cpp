@@ -15,8 +15,8 @@ bool invalid_record(const std::uint64_t raw[3]) {
   return raw[0] == 0 || raw[1] == 0 || raw[0] == ~0ull || raw[1] == ~0ull || raw[2] == ~0ull;
 }
 
-std::uint64_t table_bytes(std::uint64_t t1) {
-  return (1 + GlobalMaxUnits::get(t1)) * GlobalStride::get(t1) * 8;
+std::uint64_t table_bytes(RegValue<GlobalTable1> t1) {
+  return (1 + GlobalTable1::MaxUnits::get(t1)) * GlobalTable1::Stride::get(t1) * 8;
 }
 
 namespace {
@@ -32,25 +32,29 @@ bool read_record(const QwordReader& read, std::uint64_t at, std::uint64_t out[3]
 
 void decode_global(DecodedTable& t) {
   t.valid = true;
-  t.type = static_cast<unsigned>(GlobalType::get(t.global[0]));
-  t.stride_bytes = static_cast<unsigned>(GlobalStride::get(t.global[0]) * 8);
-  t.max_units = static_cast<unsigned>(GlobalMaxUnits::get(t.global[0]));
-  t.access_type = static_cast<unsigned>(GlobalAccessType::get(t.global[0]));
-  t.global_ctl = t.global[1];
-  t.status_offset = static_cast<unsigned>(GlobalStatusOffset::get(t.global[2]));
-  t.num_status = static_cast<unsigned>(GlobalNumStatus::get(t.global[2]));
+  const auto t1 = record_word<GlobalTable1>(t.global);
+  const auto t3 = record_word<GlobalTable3>(t.global);
+  t.type = static_cast<unsigned>(GlobalTable1::Type::get(t1));
+  t.stride_bytes = static_cast<unsigned>(GlobalTable1::Stride::get(t1) * 8);
+  t.max_units = static_cast<unsigned>(GlobalTable1::MaxUnits::get(t1));
+  t.access_type = static_cast<unsigned>(GlobalTable1::AccessType::get(t1));
+  t.global_ctl = record_word<GlobalCtl>(t.global).raw;
+  t.status_offset = static_cast<unsigned>(GlobalTable3::StatusOffset::get(t3));
+  t.num_status = static_cast<unsigned>(GlobalTable3::NumStatus::get(t3));
 }
 
 void decode_unit(DecodedUnit& u) {
-  u.num_regs = static_cast<unsigned>(UnitNumRegs::get(u.raw[0]));
-  u.ctl_offset = static_cast<unsigned>(UnitCtlOffset::get(u.raw[0]));
-  u.bit_width = static_cast<unsigned>(UnitBitWidth::get(u.raw[0]));
-  u.ctr_offset = static_cast<unsigned>(UnitCtrOffset::get(u.raw[0]));
-  u.status_offset = static_cast<unsigned>(UnitStatusOffset::get(u.raw[0]));
-  u.access_type = static_cast<unsigned>(UnitAccessType::get(u.raw[0]));
-  u.box_ctl = u.raw[1];
-  u.box_type = static_cast<std::uint16_t>(UnitBoxType::get(u.raw[2]));
-  u.box_id = static_cast<std::uint16_t>(UnitBoxId::get(u.raw[2]));
+  const auto t1 = record_word<UnitTable1>(u.raw);
+  const auto t3 = record_word<UnitTable3>(u.raw);
+  u.num_regs = static_cast<unsigned>(UnitTable1::NumRegs::get(t1));
+  u.ctl_offset = static_cast<unsigned>(UnitTable1::CtlOffset::get(t1));
+  u.bit_width = static_cast<unsigned>(UnitTable1::BitWidth::get(t1));
+  u.ctr_offset = static_cast<unsigned>(UnitTable1::CtrOffset::get(t1));
+  u.status_offset = static_cast<unsigned>(UnitTable1::StatusOffset::get(t1));
+  u.access_type = static_cast<unsigned>(UnitTable1::AccessType::get(t1));
+  u.box_ctl = record_word<UnitBoxCtl>(u.raw).raw;
+  u.box_type = static_cast<std::uint16_t>(UnitTable3::BoxType::get(t3));
+  u.box_id = static_cast<std::uint16_t>(UnitTable3::BoxId::get(t3));
 }
 
 // An invalid record: zero records are ordinary padding; all-ones means the table did not answer.

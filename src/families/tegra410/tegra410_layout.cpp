@@ -24,18 +24,18 @@ UnitLayout tegra410_layout(const discovery::PmuUnit& unit) {
   if (!u.broadcast_base || u.instance_bases.empty() || u.region_size == 0) return l;
   const std::uint64_t bcast = *u.broadcast_base;
   if (u.kind == discovery::T410Unit::Kind::CmemLatency) {
-    l.add(Role::ClockControl, 0, mmio64(bcast + t410::CMEM_CG_CTRL, true));
-    l.add(Role::PmuControl, 0, mmio64(bcast + t410::CMEM_CTRL, true));
+    l.add(Role::ClockControl, 0, mmio64(bcast + t410::CmemCgCtrl::offset, true));
+    l.add(Role::PmuControl, 0, mmio64(bcast + t410::CmemCtrl::offset, true));
     for (unsigned i = 0; i < u.instance_bases.size(); ++i) {
       const std::uint64_t base = u.instance_bases[i];
-      l.add(Role::CycleCounter, 0, mmio64(base + t410::CMEM_CYCLE_CNTR, true), false, i);
+      l.add(Role::CycleCounter, 0, mmio64(base + t410::CmemCycleCntr::offset, true), false, i);
       for (unsigned mc = 0; mc < std::size(t410::kCmemReq); ++mc) {
         l.add(Role::RequestCounter, mc, mmio64(base + t410::kCmemReq[mc], true), false, i);
         l.add(Role::OutstandingCounter, mc, mmio64(base + t410::kCmemAor[mc], true), false, i);
       }
     }
   } else {
-    l.add(Role::PmuControl, 0, mmio32(bcast + t410::C2C_CTRL));
+    l.add(Role::PmuControl, 0, mmio32(bcast + t410::C2cCtrl::offset));
     for (unsigned i = 0; i < u.instance_bases.size(); ++i)
       for (unsigned ev = 0; ev < std::size(t410::kC2cCounters); ++ev)
         l.add(Role::Counter, ev, mmio64(u.instance_bases[i] + t410::kC2cCounters[ev], false), false, i);

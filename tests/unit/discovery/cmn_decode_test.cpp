@@ -34,7 +34,8 @@ struct MeshFixture {
     u.nodes.push_back(n);
     discovery::CmnXp x;
     x.node = static_cast<unsigned>(u.nodes.size() - 1);
-    for (unsigned p : ports) x.ports.push_back({p, 0x1e, 0x1e, false});  // something connected
+    for (unsigned p : ports)
+      x.ports.push_back({p, RegValue<regs::cmn::ConnectInfo>{0x1e}, 0x1e, false});  // something connected
     u.xps.push_back(x);
     return static_cast<unsigned>(u.xps.size() - 1);
   }

@@ -81,7 +81,7 @@ TEST(CoreSight, Grace2sInventoryIsComplete) {
   // The socket-1 CNVLink block reads PMIIDR 0: identity from PMPIDR0-4.
   const auto& cn = *g.unit("nvidia_cnvlink_pmu_1")->as<CoreSightUnit>();
   EXPECT_EQ(cn.pmiidr_source, "PMPIDR");
-  EXPECT_EQ(cn.pmiidr, 0x1060036bu);
+  EXPECT_EQ(cn.pmiidr.raw, 0x1060036bu);
   EXPECT_EQ(cn.product, "Grace CNVLink");
   ASSERT_TRUE(g.r.inventory.apmt);
   EXPECT_EQ(g.r.inventory.apmt->nodes, 10u);
@@ -143,15 +143,17 @@ TEST(CoreSight, ImplIdOverridesPmiidrAndNamesFollowEachBackend) {
   EXPECT_TRUE(noted(*t.unit("nvidia_uncore_pmu_0"), "product 0x777 is not in the kernel's table"));
   const auto& scf = *t.unit("nvidia_scf_pmu_0")->as<CoreSightUnit>();
   EXPECT_EQ(scf.pmiidr_source, "APMT impl_id");
-  EXPECT_EQ(scf.pmiidr_register, 0x43bu);
+  EXPECT_EQ(scf.pmiidr_register.raw, 0x43bu);
   EXPECT_TRUE(noted(*t.unit("nvidia_scf_pmu_0"), "APMT impl_id 0x2cf0036b overrides PMIIDR 0x0000043b"));
   EXPECT_EQ(t.unit("ampere_mcu_pmu_0")->as<CoreSightUnit>()->kernel_module, "ampere_cspmu");
 }
 
 TEST(CoreSight, PmpidrRebuildsPmiidr) {
-  const std::uint32_t p[5] = {0xf2, 0xb2, 0x1e, 0x30, 0x03};
+  namespace cs = regs::coresight;
+  const cs::PeripheralIds p{RegValue<cs::Pmpidr0>{0xf2}, RegValue<cs::Pmpidr1>{0xb2}, RegValue<cs::Pmpidr2>{0x1e},
+                            RegValue<cs::Pmpidr3>{0x30}, RegValue<cs::Pmpidr4>{0x03}};
   // part 0x2f2, des 0x6b/0x3, variant 1, revision 3 -> 0x2f21336b
-  EXPECT_EQ(regs::coresight::pmiidr_from_pmpidr(p), 0x2f21336bu);
+  EXPECT_EQ(regs::coresight::pmiidr_from_pmpidr(p).raw, 0x2f21336bu);
 }
 
 TEST(CoreSight, SocketFollowsProcessorAffinityAndNumaNode) {

@@ -33,7 +33,8 @@ discovery::PmuUnit coresight_unit(unsigned counters, unsigned width, bool dual_p
   cs.base0 = kBase0;
   cs.base1 = dual_page ? kBase1 : kBase0;
   cs.atomic64 = atomic;
-  cs.pmcfgr = (counters - 1) | (width - 1) << 8 | 1u << 14;  // N, SIZE, CC
+  using Pmcfgr = regs::coresight::Pmcfgr;
+  cs.pmcfgr = Pmcfgr::N::put(counters - 1) | Pmcfgr::Size::put(width - 1) | Pmcfgr::Cc::put(1);
   cs.has_cycle_counter = true;
   u.num_counters = counters;
   u.counter_width = width;
@@ -62,7 +63,7 @@ struct Rig {
     snapshot::SnapshotBuilder b(dir.path());
     for (const auto& u : units) {
       if (const auto* cs = u.as<discovery::CoreSightUnit>()) {
-        b.write_phys32(cs->base0 + regs::coresight::PMCFGR, cs->pmcfgr);
+        b.write_phys32(cs->base0 + regs::coresight::Pmcfgr::offset, static_cast<std::uint32_t>(cs->pmcfgr.raw));
         b.write_phys32(cs->base1 + 0xffc, 0);  // page 1 exists
       } else {
         b.add_pci_device(test::dwc_root_port(u.as<discovery::DwcUnit>()->root_port));
@@ -226,8 +227,8 @@ TEST(DwcDriver, NarrowLaneCountersWrapAtTheirGroupWidth) {
   Rig rig({dwc_unit()}, {"dwc_pcie:0x002=100", "dwc_pcie:0x106=1000"});  // decode error, receiver error
   const auto& u = rig.inv.units[0];
   const auto* d = u.as<discovery::DwcUnit>();
-  const pmu::Reg ctl = pmu::config32(d->root_port, d->vsec_offset + regs::dwc::EVENT_CNT_CTL);
-  const pmu::Reg data = pmu::config32(d->root_port, d->vsec_offset + regs::dwc::EVENT_CNT_DATA);
+  const pmu::Reg ctl = pmu::config32(d->root_port, d->vsec_offset + regs::dwc::EventCntCtl::offset);
+  const pmu::Reg data = pmu::config32(d->root_port, d->vsec_offset + regs::dwc::EventCntData::offset);
   pmu::RegisterIo io(*rig.machine);
   {
     auto s = rig.session({ev(0x002 | 1u << 16)});
@@ -239,7 +240,7 @@ TEST(DwcDriver, NarrowLaneCountersWrapAtTheirGroupWidth) {
     }
     EXPECT_EQ(total, 100u);               // 100 errors in a second, through 6 wraps
     EXPECT_EQ(io.read(data), 100u % 16);  // the 4-bit counter shows 100 mod 16
-    EXPECT_EQ(regs::dwc::EventCntSelect::get(io.read(ctl)), 0x002u);
+    EXPECT_EQ(regs::dwc::EventCntCtl::Select::get(read_as<regs::dwc::EventCntCtl>(io, ctl)), 0x002u);
   }
   {
     auto s = rig.session({ev(0x106 | 1u << 16)});

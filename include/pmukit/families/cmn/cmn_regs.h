@@ -21,59 +21,62 @@ namespace pmukit::regs::cmn {
 // ---- every node -------------------------------------------------------------------------------
 
 // por_*_node_info @ 0x0 (arm-cmn.c CMN_NODE_INFO, CMN_NI_*).
-constexpr std::uint64_t kNodeInfo = 0x0000;
-struct NodeInfo;
-using NodeType = Field<NodeInfo, 15, 0>;
-using NodeId = Field<NodeInfo, 31, 16>;
-using LogicalId = Field<NodeInfo, 47, 32>;
-// XPs on CMN-700: how many device ports the XP has (SCP-firmware cmn700.h
-// CMN700_MXP_NODE_INFO_NUM_DEVICE_PORT; cmn-tools n_device_ports()). The kernel does not use it.
-using XpDevicePorts = Field<NodeInfo, 51, 48>;
+struct NodeInfo : Register<NodeInfo, 0x0000, 64> {
+  using NodeType = Field<NodeInfo, 15, 0>;
+  using NodeId = Field<NodeInfo, 31, 16>;
+  using LogicalId = Field<NodeInfo, 47, 32>;
+  // XPs on CMN-700: how many device ports the XP has (SCP-firmware cmn700.h
+  // CMN700_MXP_NODE_INFO_NUM_DEVICE_PORT; cmn-tools n_device_ports()). The kernel does not use it.
+  using XpDevicePorts = Field<NodeInfo, 51, 48>;
+};
 
 // por_*_child_info @ 0x80 (CMN_CHILD_INFO, CMN_CI_*): how many children, and where in the node's
 // block their pointer array starts (0x100 on every part seen).
-constexpr std::uint64_t kChildInfo = 0x0080;
-struct ChildInfo;
-using ChildCount = Field<ChildInfo, 15, 0>;
-using ChildPtrOffset = Field<ChildInfo, 31, 16>;
+struct ChildInfo : Register<ChildInfo, 0x0080, 64> {
+  using Count = Field<ChildInfo, 15, 0>;
+  using PtrOffset = Field<ChildInfo, 31, 16>;
+};
 
 // One 64-bit entry of the child pointer array (CMN_CHILD_NODE_ADDR, CMN_CHILD_NODE_EXTERNAL).
 // The offset field is [29:0] on CMN-650 and later, [27:0] on CMN-600 (older kernels masked
 // [27:0] for every part; cmn-tools uses 28 bits for CMN-600 only) -- the width is part data.
-struct ChildPointer;
-using ChildOffset30 = Field<ChildPointer, 29, 0>;
-// CMN S3 r2p0 and later flag isolated (powered-down) children here (cmn-tools
-// discover_children()); reserved on the parts pmukit walks, and a child with it set is skipped.
-using ChildIsolated = Field<ChildPointer, 30, 30>;
-// A node outside the CMN power domain (RN-SAMs of CPUs, CXLAs): never read (arm_cmn_discover():
-// "Don't even try to touch anything external").
-using ChildExternal = Field<ChildPointer, 31, 31>;
+// The pointers sit at ChildInfo::PtrOffset of the node's block, 8 bytes apart.
+struct ChildPointer : Word<ChildPointer, 64> {
+  using Offset30 = Field<ChildPointer, 29, 0>;
+  // CMN S3 r2p0 and later flag isolated (powered-down) children here (cmn-tools
+  // discover_children()); reserved on the parts pmukit walks, and a child with it set is skipped.
+  using Isolated = Field<ChildPointer, 30, 30>;
+  // A node outside the CMN power domain (RN-SAMs of CPUs, CXLAs): never read (arm_cmn_discover():
+  // "Don't even try to touch anything external").
+  using External = Field<ChildPointer, 31, 31>;
+};
 
 // ---- the configuration (root) node, type CFG ----------------------------------------------------
 
 // por_cfgm_periph_id_0_periph_id_1 @ 0x8: part number [7:0] in the low word, [11:8] at [35:32]
 // (CMN_CFGM_PERIPH_ID_01, CMN_CFGM_PID0_PART_0, CMN_CFGM_PID1_PART_1).
-constexpr std::uint64_t kPeriphId01 = 0x0008;
-struct PeriphId01;
-using PartLow = Field<PeriphId01, 7, 0>;
-using PartHigh = Field<PeriphId01, 35, 32>;
+struct PeriphId01 : Register<PeriphId01, 0x0008, 64> {
+  using PartLow = Field<PeriphId01, 7, 0>;
+  using PartHigh = Field<PeriphId01, 35, 32>;
+};
 // por_cfgm_periph_id_2_periph_id_3 @ 0x10: revision [7:4] (CMN_CFGM_PERIPH_ID_23,
 // CMN_CFGM_PID2_REVISION).
-constexpr std::uint64_t kPeriphId23 = 0x0010;
-struct PeriphId23;
-using Revision = Field<PeriphId23, 7, 4>;
+struct PeriphId23 : Register<PeriphId23, 0x0010, 64> {
+  using Revision = Field<PeriphId23, 7, 4>;
+};
 
 // por_info_global @ 0x900 (CMN_CFGM_INFO_GLOBAL).
-constexpr std::uint64_t kInfoGlobal = 0x0900;
-struct InfoGlobal;
-using MultipleDtmEn = Field<InfoGlobal, 63, 63>;  // XPs with more than two ports have extra DTMs
-using RspVcNum = Field<InfoGlobal, 53, 52>;
-using DatVcNum = Field<InfoGlobal, 51, 50>;
-// Device isolation: with it on, reading behind a port firmware left disabled can lock the machine
-// up, and Non-secure software cannot tell which ports those are; Linux refuses the whole CMN
-// (arm_cmn_discover(), CMN_INFO_DEVICE_ISO_ENABLE).
-using DeviceIsoEnable = Field<InfoGlobal, 44, 44>;
-constexpr std::uint64_t kInfoGlobal1 = 0x0908;  // CMN_CFGM_INFO_GLOBAL_1
+struct InfoGlobal : Register<InfoGlobal, 0x0900, 64> {
+  using MultipleDtmEn = Field<InfoGlobal, 63, 63>;  // XPs with more than two ports have extra DTMs
+  using RspVcNum = Field<InfoGlobal, 53, 52>;
+  using DatVcNum = Field<InfoGlobal, 51, 50>;
+  using ChiVersion = Field<InfoGlobal, 62, 60>;  // CMN-650 and later: the CHI issue, 1 = A (cmn-tools chi_version())
+  // Device isolation: with it on, reading behind a port firmware left disabled can lock the machine
+  // up, and Non-secure software cannot tell which ports those are; Linux refuses the whole CMN
+  // (arm_cmn_discover(), CMN_INFO_DEVICE_ISO_ENABLE).
+  using DeviceIsoEnable = Field<InfoGlobal, 44, 44>;
+};
+struct InfoGlobal1 : Register<InfoGlobal1, 0x0908, 64> {};  // CMN_CFGM_INFO_GLOBAL_1
 
 // ---- crosspoints, type XP ----------------------------------------------------------------------
 
@@ -82,20 +85,22 @@ constexpr std::uint64_t kInfoGlobal1 = 0x0908;  // CMN_CFGM_INFO_GLOBAL_1
 constexpr std::uint64_t connect_info(unsigned port) {
   return 0x0008 + 8ull * port;
 }
-struct ConnectInfo;
-// The connected device type (arm_cmn_device_type(): 0x1e is a CCG); 5 bits up to CMN-700, 6 on
-// CMN S3 (CMN__CONNECT_INFO_DEVICE_TYPE).
-using DeviceType = Field<ConnectInfo, 4, 0>;
-using DeviceType6 = Field<ConnectInfo, 5, 0>;
-// A CHI Aggregation Layer joins two devices to the port (SCP-firmware
-// CMN700_MXP_PORT_CONNECT_INFO_CAL_CONNECTED).
-using CalConnected = Field<ConnectInfo, 7, 7>;
+struct ConnectInfo : Word<ConnectInfo, 32> {  // read as its low dword, as arm-cmn.c does
+  // The connected device type (arm_cmn_device_type(): 0x1e is a CCG); 5 bits up to CMN-700, 6 on
+  // CMN S3 (CMN__CONNECT_INFO_DEVICE_TYPE).
+  using DeviceType = Field<ConnectInfo, 4, 0>;
+  using DeviceType6 = Field<ConnectInfo, 5, 0>;
+  // A CHI Aggregation Layer joins two devices to the port (SCP-firmware
+  // CMN700_MXP_PORT_CONNECT_INFO_CAL_CONNECTED).
+  using CalConnected = Field<ConnectInfo, 7, 7>;
+};
 constexpr unsigned kMaxPorts = 6;  // CMN_MAX_PORTS
 
 // por_dtm_unit_info: the XP's DTC domain [1:0] (arm_cmn_dtc_domain(): @0x910 on CMN-650 and CI-700,
 // @0x960 on CMN-700; CMN-600 has none, its XPs' domain cannot be read).
-struct DtmUnitInfo;
-using DtcDomain = Field<DtmUnitInfo, 1, 0>;
+struct DtmUnitInfo : Word<DtmUnitInfo, 32> {  // read as its low dword
+  using DtcDomain = Field<DtmUnitInfo, 1, 0>;
+};
 
 // ---- PMU registers: the third 4 KiB page of a node (CMN_PMU_OFFSET) -----------------------------
 
@@ -110,12 +115,13 @@ constexpr unsigned kEventSlotBits = 8;
 constexpr unsigned kWideEventSlotBits = 16;
 
 // ---- event configuration words (perf_event_attr.config, arm-cmn.c CMN_CONFIG_*) ------------------
-struct CmnConfig;
-using ConfigType = Field<CmnConfig, 15, 0>;
-using ConfigEventId = Field<CmnConfig, 26, 16>;
-using ConfigOccupId = Field<CmnConfig, 30, 27>;
-using ConfigByNodeId = Field<CmnConfig, 31, 31>;
-using ConfigNodeId = Field<CmnConfig, 47, 32>;
+struct CmnConfig : Word<CmnConfig, 64> {
+  using Type = Field<CmnConfig, 15, 0>;
+  using EventId = Field<CmnConfig, 26, 16>;
+  using OccupId = Field<CmnConfig, 30, 27>;
+  using ByNodeId = Field<CmnConfig, 31, 31>;
+  using NodeId = Field<CmnConfig, 47, 32>;
+};
 constexpr std::uint16_t kTypeWatchpoint = 0x7770;  // CMN_TYPE_WP: not a node type
 
 // DTMs live in the XP's PMU page; with multiple DTMs enabled, DTM n is replicated at n * 0x200
@@ -126,11 +132,11 @@ constexpr std::uint64_t dtm_offset(unsigned n) {
 constexpr std::uint64_t dtm_wp_config(unsigned n) {  // CMN_DTM_WPn_CONFIG; VAL +8, MASK +0x10
   return 0x1a0 + 0x18ull * n;
 }
-constexpr std::uint64_t kDtmPmuConfig = 0x210;  // CMN_DTM_PMU_CONFIG
-struct DtmPmuConfig;
-using DtmPmuEn = Field<DtmPmuConfig, 0, 0>;
-using DtmInputSel0 = Field<DtmPmuConfig, 37, 32>;   // one byte per local counter from bit 32
-using DtmGlobalNum0 = Field<DtmPmuConfig, 18, 16>;  // 4 bits apart per local counter
+struct DtmPmuConfig : Register<DtmPmuConfig, 0x210, 64> {  // CMN_DTM_PMU_CONFIG
+  using PmuEn = Field<DtmPmuConfig, 0, 0>;
+  using InputSel0 = Field<DtmPmuConfig, 37, 32>;   // one byte per local counter from bit 32
+  using GlobalNum0 = Field<DtmPmuConfig, 18, 16>;  // 4 bits apart per local counter
+};
 // Local counter n: its input select (byte n from bit 32), the DTC global counter it feeds
 // (CMN__PMEVCNTn_GLOBAL_NUM_SHIFT: 4 bits apart from bit 16) and whether it is paired with one
 // (CMN__PMEVCNT_PAIRED(n): bit 4 + n); a paired counter's carries count in the global counter.
@@ -143,8 +149,23 @@ constexpr unsigned dtm_global_num_shift(unsigned n) {
 constexpr std::uint64_t dtm_paired(unsigned n) {
   return 1ull << (4 + n);
 }
-constexpr std::uint64_t kDtmInputSelMask = 0x3f;  // CMN__PMEVCNT0_INPUT_SEL [37:32]
-constexpr std::uint64_t kDtmGlobalNumMask = 0x7;  // CMN__PMEVCNT0_GLOBAL_NUM [18:16]
+constexpr std::uint64_t kDtmInputSelMask = DtmPmuConfig::InputSel0::mask >> DtmPmuConfig::InputSel0::lo;
+constexpr std::uint64_t kDtmGlobalNumMask = DtmPmuConfig::GlobalNum0::mask >> DtmPmuConfig::GlobalNum0::lo;
+// Local counter n's fields of a PMU_CONFIG value (the field's place moves with n).
+constexpr unsigned dtm_input_sel(RegValue<DtmPmuConfig> v, unsigned n) {
+  return static_cast<unsigned>(v.raw >> dtm_input_sel_shift(n) & kDtmInputSelMask);
+}
+constexpr unsigned dtm_global_num(RegValue<DtmPmuConfig> v, unsigned n) {
+  return static_cast<unsigned>(v.raw >> dtm_global_num_shift(n) & kDtmGlobalNumMask);
+}
+constexpr bool dtm_is_paired(RegValue<DtmPmuConfig> v, unsigned n) {
+  return (v.raw & dtm_paired(n)) != 0;
+}
+// v with local counter n paired to DTC global counter `global`, counting input `input_sel`.
+constexpr RegValue<DtmPmuConfig> dtm_pair(RegValue<DtmPmuConfig> v, unsigned n, unsigned input_sel, unsigned global) {
+  return RegValue<DtmPmuConfig>{v.raw | std::uint64_t{input_sel} << dtm_input_sel_shift(n) |
+                                std::uint64_t{global} << dtm_global_num_shift(n) | dtm_paired(n)};
+}
 // Input selects (CMN__PMEVCNT0_INPUT_SEL_*): watchpoint n, the XP's own event slot n, or event slot
 // n of device `dev` on port `port` (port modulo 2 with multiple DTMs): 0x10 + n + port<<4 + dev<<2.
 constexpr unsigned kInputSelWatchpoint = 0x00;
@@ -157,21 +178,21 @@ constexpr unsigned kDtmCounterBits = 16;
 
 // ---- DTC nodes, type DTC (relative to the node; the PMU registers sit in its PMU page) ----------
 
-constexpr std::uint64_t kDtcCtl = 0x0a00;  // CMN_DT_DTC_CTL (32-bit access)
-struct DtcCtl;
-using DtcCtlDtEn = Field<DtcCtl, 0, 0>;  // CMN_DT_DTC_CTL_DT_EN: debug and trace on
-// CMN_DT_DTC_CTL_CG_DISABLE: the DTC's clock is not gated while the domain idles, so its cycle
-// counter counts every cycle (arm-cmn.c sets it while a cycles event runs).
-using DtcCtlCgDisable = Field<DtcCtl, 10, 10>;
+struct DtcCtl : Register<DtcCtl, 0x0a00, 32> {  // CMN_DT_DTC_CTL (32-bit access)
+  using DtEn = Field<DtcCtl, 0, 0>;             // CMN_DT_DTC_CTL_DT_EN: debug and trace on
+  // CMN_DT_DTC_CTL_CG_DISABLE: the DTC's clock is not gated while the domain idles, so its cycle
+  // counter counts every cycle (arm-cmn.c sets it while a cycles event runs).
+  using CgDisable = Field<DtcCtl, 10, 10>;
+};
 constexpr std::uint64_t dtc_pmevcnt(unsigned n) {  // CMN_DT_PMEVCNT: 32-bit counters paired on 16 bytes
   return kPmuPage + ((n / 2) * 4 + n % 2) * 4ull;
 }
-constexpr std::uint64_t kDtcPmccntr = kPmuPage + 0x40;  // 40-bit cycle counter (CMN_DT_PMCCNTR)
-constexpr std::uint64_t kDtcPmcr = kPmuPage + 0x100;    // CMN_DT_PMCR (32-bit access)
-struct DtcPmcr;
-using PmcrPmuEn = Field<DtcPmcr, 0, 0>;       // CMN_DT_PMCR_PMU_EN: the domain counts
-using PmcrCntrRst = Field<DtcPmcr, 5, 5>;     // CMN_DT_PMCR_CNTR_RST
-using PmcrOvflIntrEn = Field<DtcPmcr, 6, 6>;  // CMN_DT_PMCR_OVFL_INTR_EN
+constexpr std::uint64_t kDtcPmccntr = kPmuPage + 0x40;      // 40-bit cycle counter (CMN_DT_PMCCNTR)
+struct DtcPmcr : Register<DtcPmcr, kPmuPage + 0x100, 32> {  // CMN_DT_PMCR (32-bit access)
+  using PmuEn = Field<DtcPmcr, 0, 0>;                       // CMN_DT_PMCR_PMU_EN: the domain counts
+  using CntrRst = Field<DtcPmcr, 5, 5>;                     // CMN_DT_PMCR_CNTR_RST
+  using OvflIntrEn = Field<DtcPmcr, 6, 6>;                  // CMN_DT_PMCR_OVFL_INTR_EN
+};
 // The values arm-cmn.c starts counters from (CMN_COUNTER_INIT, CMN_CC_INIT): half way, so an
 // overflow is seen long before a count is lost.
 constexpr std::uint64_t kCounterInit = 0x80000000ull;

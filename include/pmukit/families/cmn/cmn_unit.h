@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
+#include "pmukit/families/cmn/cmn_regs.h"
 
 namespace pmukit::discovery {
 
@@ -32,7 +33,7 @@ struct CmnNode {
 // A connected XP port (its connect-info register is not zero).
 struct CmnPort {
   unsigned port = 0;
-  std::uint32_t connect_info = 0;
+  RegValue<regs::cmn::ConnectInfo> connect_info;
   std::uint8_t device_type = 0;  // what is connected: 0x1e is a CCG (names in platforms/arm/cmn.json)
   bool cal = false;              // a CHI Aggregation Layer joins two devices to the port
 };
@@ -90,7 +91,7 @@ struct CmnUnit {
   std::string part_name;  // "CMN-700"
   unsigned revision = 0;
   std::string revision_name;  // "r2p0"
-  std::uint64_t info_global = 0;
+  RegValue<regs::cmn::InfoGlobal> info_global;
   bool multi_dtm = false;
   bool device_isolation = false;
   // The mesh, decoded as arm-cmn.c does.

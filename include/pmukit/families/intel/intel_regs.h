@@ -27,38 +27,55 @@ constexpr std::uint32_t kMsrCbbDiscovery = 0x710;      // CBB_UNCORE_DISCOVERY_M
 constexpr std::uint32_t kMsrPackageDiscovery = 0x711;  // PACKAGE_UNCORE_DISCOVERY_MSR
 
 // ---- Records: 3 qwords each; unit i sits at base + (i + 1) * stride * 8 ----
+// Each qword is a register of the record: its offset is the byte offset inside the record
+// (uncore_discovery.h union uncore_global_discovery / uncore_unit_discovery, table1..table3).
 constexpr unsigned kRecordBytes = 24;
-struct GlobalTable1;  // qword 0 of the global record
-using GlobalType = Field<GlobalTable1, 7, 0>;
-using GlobalStride = Field<GlobalTable1, 15, 8>;  // in 8-byte units
-using GlobalMaxUnits = Field<GlobalTable1, 25, 16>;
-using GlobalAccessType = Field<GlobalTable1, 63, 62>;
-struct GlobalTable3;  // qword 2 of the global record
-using GlobalStatusOffset = Field<GlobalTable3, 7, 0>;
-using GlobalNumStatus = Field<GlobalTable3, 23, 8>;
+struct GlobalTable1 : Register<GlobalTable1, 0, 64> {
+  using Type = Field<GlobalTable1, 7, 0>;
+  using Stride = Field<GlobalTable1, 15, 8>;  // in 8-byte units
+  using MaxUnits = Field<GlobalTable1, 25, 16>;
+  using AccessType = Field<GlobalTable1, 63, 62>;
+};
+struct GlobalCtl : Register<GlobalCtl, 8, 64> {};  // the global control's address
+struct GlobalTable3 : Register<GlobalTable3, 16, 64> {
+  using StatusOffset = Field<GlobalTable3, 7, 0>;
+  using NumStatus = Field<GlobalTable3, 23, 8>;
+};
 
-struct UnitTable1;  // qword 0 of a unit record
-using UnitNumRegs = Field<UnitTable1, 7, 0>;
-using UnitCtlOffset = Field<UnitTable1, 15, 8>;
-using UnitBitWidth = Field<UnitTable1, 23, 16>;
-using UnitCtrOffset = Field<UnitTable1, 31, 24>;
-using UnitStatusOffset = Field<UnitTable1, 39, 32>;
-using UnitAccessType = Field<UnitTable1, 63, 62>;
-struct UnitTable3;  // qword 2 of a unit record
-using UnitBoxType = Field<UnitTable3, 15, 0>;
-using UnitBoxId = Field<UnitTable3, 31, 16>;
-static_assert(disjoint<UnitNumRegs, UnitCtlOffset>() && disjoint<UnitBitWidth, UnitCtrOffset>());
-static_assert(disjoint<UnitBoxType, UnitBoxId>() && disjoint<GlobalStride, GlobalMaxUnits>());
+struct UnitTable1 : Register<UnitTable1, 0, 64> {
+  using NumRegs = Field<UnitTable1, 7, 0>;
+  using CtlOffset = Field<UnitTable1, 15, 8>;
+  using BitWidth = Field<UnitTable1, 23, 16>;
+  using CtrOffset = Field<UnitTable1, 31, 24>;
+  using StatusOffset = Field<UnitTable1, 39, 32>;
+  using AccessType = Field<UnitTable1, 63, 62>;
+};
+struct UnitBoxCtl : Register<UnitBoxCtl, 8, 64> {};  // the box control's address (PciCtl for PCI boxes)
+struct UnitTable3 : Register<UnitTable3, 16, 64> {
+  using BoxType = Field<UnitTable3, 15, 0>;
+  using BoxId = Field<UnitTable3, 31, 16>;
+};
+static_assert(disjoint<UnitTable1::NumRegs, UnitTable1::CtlOffset>() &&
+              disjoint<UnitTable1::BitWidth, UnitTable1::CtrOffset>());
+static_assert(disjoint<UnitTable3::BoxType, UnitTable3::BoxId>() &&
+              disjoint<GlobalTable1::Stride, GlobalTable1::MaxUnits>());
+// Qword W of a record read as three little-endian qwords.
+template <class W>
+constexpr RegValue<W> record_word(const std::uint64_t (&record)[3]) {
+  static_assert(W::offset % 8 == 0 && W::offset < kRecordBytes && W::width == 64, "a qword of a record");
+  return RegValue<W>{record[W::offset / 8]};
+}
 
 // Access types (enum uncore_access_type); 3 is unsupported.
 enum class AccessType : std::uint8_t { Msr = 0, Mmio = 1, Pci = 2, Unknown = 3 };
 
 // PCI-access unit control address: domain [30:28], bus [27:20], devfn [19:12], offset [11:0].
-struct PciCtl;
-using PciCtlDomain = Field<PciCtl, 30, 28>;
-using PciCtlBus = Field<PciCtl, 27, 20>;
-using PciCtlDevfn = Field<PciCtl, 19, 12>;
-using PciCtlOffset = Field<PciCtl, 11, 0>;
+struct PciCtl : Word<PciCtl, 64> {
+  using Domain = Field<PciCtl, 30, 28>;
+  using Bus = Field<PciCtl, 27, 20>;
+  using Devfn = Field<PciCtl, 19, 12>;
+  using Offset = Field<PciCtl, 11, 0>;
+};
 
 // Register steps per access type (hardware.md 1.5): MSR controls and counters are consecutive
 // MSRs; MMIO controls are 32-bit (4 bytes apart, 8 for CXL types) and counters 64-bit; PCI
@@ -86,21 +103,25 @@ constexpr Widths widths(AccessType a) {
   }
 }
 
+// The box and counter controls are where a unit record says (their place is discovery's data);
+// their width is widths()'s, the layouts below are the widest (MSR) form.
 // ---- Box control (generic, SPR+) ----
-struct BoxCtl;
-using BoxCtlFreeze = Field<BoxCtl, 0, 0>;
-using BoxCtlResetCtrl = Field<BoxCtl, 8, 8>;
-using BoxCtlResetCtrs = Field<BoxCtl, 9, 9>;
+struct BoxCtl : Word<BoxCtl, 64> {
+  using Freeze = Field<BoxCtl, 0, 0>;
+  using ResetCtrl = Field<BoxCtl, 8, 8>;
+  using ResetCtrs = Field<BoxCtl, 9, 9>;
+};
 // ---- Counter control ----
-struct CtrCtl;
-using CtrCtlEvent = Field<CtrCtl, 7, 0>;
-using CtrCtlUmask = Field<CtrCtl, 15, 8>;
-using CtrCtlReset = Field<CtrCtl, 17, 17>;
-using CtrCtlEdge = Field<CtrCtl, 18, 18>;
-using CtrCtlEnable =
-    Field<CtrCtl, 22, 22>;  // SNBEP_PMON_CTL_EN: a fixed counter's enable; reserved in SPR+ general controls
-using CtrCtlInvert = Field<CtrCtl, 23, 23>;
-using CtrCtlThreshold = Field<CtrCtl, 31, 24>;
-using CtrCtlUmaskExt = Field<CtrCtl, 63, 32>;
+struct CtrCtl : Word<CtrCtl, 64> {
+  using Event = Field<CtrCtl, 7, 0>;
+  using Umask = Field<CtrCtl, 15, 8>;
+  using Reset = Field<CtrCtl, 17, 17>;
+  using Edge = Field<CtrCtl, 18, 18>;
+  using Enable =
+      Field<CtrCtl, 22, 22>;  // SNBEP_PMON_CTL_EN: a fixed counter's enable; reserved in SPR+ general controls
+  using Invert = Field<CtrCtl, 23, 23>;
+  using Threshold = Field<CtrCtl, 31, 24>;
+  using UmaskExt = Field<CtrCtl, 63, 32>;
+};
 
 }  // namespace pmukit::regs::intel

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "pmukit/families/intel/intel_regs.h"
+
 namespace pmukit::discovery::intel {
 
 struct DecodedUnit {
@@ -53,6 +55,6 @@ DecodedTable decode_table(const QwordReader& read, std::uint64_t window_bytes, c
 bool invalid_record(const std::uint64_t raw[3]);
 
 // Bytes the table occupies: (1 + max_units) * stride * 8.
-std::uint64_t table_bytes(std::uint64_t global_table1);
+std::uint64_t table_bytes(RegValue<regs::intel::GlobalTable1> global_table1);
 
 }  // namespace pmukit::discovery::intel
