@@ -42,12 +42,21 @@ std::vector<syntax::EventSpec> parse_events(const std::vector<std::string>& list
 std::map<std::size_t, SpecScale> apply_event_names(const std::vector<events::PerfmonEvents>& event_files,
                                                    const discovery::Inventory& inventory,
                                                    std::vector<syntax::EventSpec>& specs) {
-  std::vector<const events::PerfmonEvents*> files;
-  for (const auto& f : event_files) files.push_back(&f);
-  if (const auto* builtin = events::builtin_uncore_events(inventory.platform)) files.push_back(builtin);
   std::vector<std::string> kinds;
   for (const auto& [kind, units] : units_by_kind(inventory)) kinds.push_back(kind);
-  return apply_event_files(files, specs, kernel_event_names(kinds));
+  const auto kernel_names = kernel_event_names(kinds);
+  // The built-in list is parsed only when a spec has a name it may hold (a term without a value
+  // that no PMU here defines): not for -M alone or the kernel's names.
+  const bool names = std::any_of(specs.begin(), specs.end(), [&](const syntax::EventSpec& s) {
+    return !is_duration_time(s) && std::any_of(s.terms.begin(), s.terms.end(), [&](const syntax::Term& t) {
+      return !t.value && !kernel_names.count(to_lower(t.key));
+    });
+  });
+  std::vector<const events::PerfmonEvents*> files;
+  for (const auto& f : event_files) files.push_back(&f);
+  if (const auto* builtin = names ? events::builtin_uncore_events(inventory.platform) : nullptr)
+    files.push_back(builtin);
+  return apply_event_files(files, specs, kernel_names);
 }
 
 }  // namespace
