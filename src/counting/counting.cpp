@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/counting/event_names.h"
 #include "pmukit/counting/pmu_places.h"
+#include "pmukit/events/builtin_events.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/syntax/event_parser.h"
@@ -33,6 +35,29 @@ std::vector<syntax::EventSpec> parse_events(const std::vector<std::string>& list
     groups += last + 1;
   }
   return specs;
+}
+
+// perf's names (-e unc_m_cas_count.rd, uncore_imc/unc_m_cas_count.rd/): the --event-file files
+// first, then the uncore events perf knows on this CPU model; a name the kernel gives a PMU here
+// (cas_count_read) keeps its kernel meaning.
+std::map<std::size_t, SpecScale> apply_event_names(const std::vector<events::PerfmonEvents>& event_files,
+                                                   const discovery::Inventory& inventory,
+                                                   std::vector<syntax::EventSpec>& specs) {
+  std::vector<std::string> kinds;
+  for (const auto& [kind, units] : units_by_kind(inventory)) kinds.push_back(kind);
+  const auto kernel_names = kernel_event_names(kinds);
+  // The built-in list is parsed only when a spec has a name it may hold (a term without a value
+  // that no PMU here defines): not for -M alone or the kernel's names.
+  const bool names = std::any_of(specs.begin(), specs.end(), [&](const syntax::EventSpec& s) {
+    return !is_duration_time(s) && std::any_of(s.terms.begin(), s.terms.end(), [&](const syntax::Term& t) {
+      return !t.value && !kernel_names.count(to_lower(t.key));
+    });
+  });
+  std::vector<const events::PerfmonEvents*> files;
+  for (const auto& f : event_files) files.push_back(&f);
+  if (const auto* builtin = names ? events::builtin_uncore_events(inventory.platform) : nullptr)
+    files.push_back(builtin);
+  return apply_event_files(files, specs, kernel_names);
 }
 
 }  // namespace
@@ -62,10 +87,10 @@ Run::Run(Machine& machine, const Request& request, const std::function<void(cons
     : specs(parse_events(request.events)), params(request.metric_params), per_socket(request.backend.per_socket) {
   std::vector<events::PerfmonEvents> event_files;
   for (const auto& f : request.event_files) event_files.push_back(events::PerfmonEvents::load(f));
-  spec_scales = apply_event_files(event_files, specs);
   machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
   time = sim::machine_clock(machine);
   found = families::discover(machine);
+  spec_scales = apply_event_names(event_files, found.inventory, specs);  // names resolve on the whole machine
   keep_units_on_cpus(found.inventory, found.topology, request.cpus);
   if (!request.metrics.empty() || request.iio_scope != IioScope::None) catalog = pmukit::metrics::Catalog::embedded();
   if (request.iio_scope != IioScope::None)

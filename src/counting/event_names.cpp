@@ -4,6 +4,7 @@
 #include <set>
 
 #include "pmukit/counting/event_names.h"
+#include "pmukit/events/builtin_events.h"
 #include "pmukit/perf/sysfs_pmu.h"
 #include "pmukit/platform/database.h"
 #include "pmukit/util/text.h"
@@ -31,6 +32,8 @@ std::vector<std::string> event_names(const Machine& machine, const discovery::In
     auto loaded = events::PerfmonEvents::load(file);
     for (const auto* e : events_here(machine, inventory, loaded).here) names.insert(e->name);
   }
+  if (const auto* builtin = events::builtin_uncore_events(inventory.platform))
+    for (const auto* e : events_here(machine, inventory, *builtin).here) names.insert(to_lower(e->name));
   return {names.begin(), names.end()};
 }
 

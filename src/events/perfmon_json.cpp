@@ -191,12 +191,16 @@ PerfmonEvents PerfmonEvents::parse(std::string_view text, std::string_view origi
   if (doc.is_object() && doc.contains("Events")) list = &doc.at("Events");
   if (!list->is_array())
     throw Error(fmt::format("{}: expected an array of events or {{\"Header\": ..., \"Events\": [...]}}", origin));
+  const json* topics = doc.is_object() && doc.contains("Topics") ? &doc.at("Topics") : nullptr;
+  if (topics && !topics->is_object()) throw Error(fmt::format("{}: Topics must be an object", origin));
   PerfmonEvents out;
   out.events_.reserve(list->size());
   std::size_t index = 0;
   for (const json& obj : *list) {
-    out.events_.push_back(convert(obj, origin, index));
-    out.by_name_.emplace(to_lower(out.events_.back().name), index++);  // the first of equal names wins
+    auto& e = out.events_.emplace_back(convert(obj, origin, index));
+    if (auto t = topics ? topics->find(e.unit) : json::const_iterator(); topics && t != topics->end() && t->is_string())
+      e.topic = t->get<std::string>();
+    out.by_name_.emplace(to_lower(e.name), index++);  // the first of equal names wins
   }
   return out;
 }

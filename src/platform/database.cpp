@@ -177,11 +177,14 @@ std::vector<std::string> scan_kinds(std::string_view text) {
   return kinds;
 }
 
-// The embedded files the database is made of: not the bundled machines, the metric catalog or the
-// simulator's rates, which their own loaders read, nor the index of the files.
+// The files of perf's uncore events (platforms/perfmon/), which the events layer parses.
+constexpr std::string_view kPerfmonDir = "perfmon/";
+
+// The embedded files the database is made of: not the bundled machines, the metric catalog, the
+// simulator's rates or perf's event lists, which their own loaders read, nor the index of the files.
 bool database_file(std::string_view path) {
   return path.ends_with(".json") && !path.starts_with("machines/") && !path.starts_with("metrics/") &&
-         !path.starts_with("sim/") && path != PlatformIndex::kPath;
+         !path.starts_with("sim/") && !path.starts_with(kPerfmonDir) && path != PlatformIndex::kPath;
 }
 
 [[noreturn]] void index_names_wrong_file(std::string_view name, std::string_view file) {
@@ -198,12 +201,14 @@ struct Database::Pending {
     std::vector<std::string> kinds;  // pmus/ files: the kinds scan_kinds() found
   };
   std::mutex mutex;
-  std::vector<File> files[4];     // by Part, not yet parsed
-  PlatformIndex index;            // which file defines what (platforms/index.json)
-  std::deque<std::string> owned;  // on_demand(): the texts `files` point into
+  std::vector<File> files[4];                                    // by Part, not yet parsed
+  PlatformIndex index;                                           // which file defines what (platforms/index.json)
+  std::deque<std::string> owned;                                 // on_demand(): the texts `files` point into
+  std::map<std::string, std::string_view, std::less<>> perfmon;  // perfmon/ files, by path
 
   void add(std::string_view path, std::string_view text) {
     if (path == PlatformIndex::kPath) index = PlatformIndex::parse(text);
+    if (path.starts_with(kPerfmonDir)) perfmon.emplace(path, text);
     if (!database_file(path)) return;
     const Part part = part_of(path);
     files[static_cast<int>(part)].push_back(
@@ -379,6 +384,17 @@ const SocData& Database::soc(SocSection section) const {
   if (it != pending_->index.soc.end())
     for (const auto& path : it->second) parse_file(path);
   return soc_;
+}
+
+std::optional<Database::DataFile> Database::perfmon_events_file(std::string_view cpu_model) const {
+  if (!pending_) return std::nullopt;  // set at construction, never changed: no lock needed
+  auto it = pending_->index.perfmon_events.find(cpu_model);
+  if (it == pending_->index.perfmon_events.end()) return std::nullopt;
+  auto file = pending_->perfmon.find(it->second);
+  if (file == pending_->perfmon.end())
+    throw Error(fmt::format("platforms/{}: names platforms/{} for the uncore events of '{}', which is not there",
+                            PlatformIndex::kPath, it->second, cpu_model));
+  return DataFile{it->second, file->second};
 }
 
 const CpuModel* Database::match_cpu(std::string_view vendor, unsigned family, unsigned model) const {

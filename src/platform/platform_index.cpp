@@ -49,6 +49,7 @@ PlatformIndex PlatformIndex::parse(std::string_view text) {
     index.intel_uncore = names(doc, "intel_uncore", where);
     index.iio_maps = names(doc, "iio_maps", where);
     index.counter_constraints = names(doc, "counter_constraints", where);
+    index.perfmon_events = names(doc, "perfmon_events", where);
     if (doc.contains("soc"))
       for (const auto& [section, files] : doc.at("soc").items()) {
         if (std::find(std::begin(kSocSections), std::end(kSocSections), section) == std::end(kSocSections))
@@ -77,6 +78,9 @@ PlatformIndex PlatformIndex::of_files(const std::vector<std::pair<std::string, s
       define(index.intel_uncore, "intel_uncore", json_string(doc, "name", "platforms/" + path), path);
     define_named_list(index.iio_maps, doc, "iio_maps", path);
     define_named_list(index.counter_constraints, doc, "counter_constraints", path);
+    if (doc.contains("Events") && doc.contains("cpu_models"))
+      for (const auto& model : doc.at("cpu_models"))
+        define(index.perfmon_events, "perfmon_events", model.get<std::string>(), path);
     for (auto section : kSocSections)
       if (doc.contains(section)) index.soc[std::string(section)].push_back(path);
   }
@@ -86,7 +90,7 @@ PlatformIndex PlatformIndex::of_files(const std::vector<std::pair<std::string, s
 
 std::vector<std::string> PlatformIndex::files() const {
   std::set<std::string> all;
-  for (const Files* f : {&intel_uncore, &iio_maps, &counter_constraints})
+  for (const Files* f : {&intel_uncore, &iio_maps, &counter_constraints, &perfmon_events})
     for (const auto& [name, file] : *f) all.insert(file);
   for (const auto& [section, list] : soc) all.insert(list.begin(), list.end());
   return {all.begin(), all.end()};

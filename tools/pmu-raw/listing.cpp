@@ -8,11 +8,49 @@
 
 #include "pmukit/counting/counting.h"
 #include "pmukit/counting/event_names.h"
+#include "pmukit/events/builtin_events.h"
 #include "pmukit/events/perfmon_json.h"
 #include "pmukit/families/registry.h"
 #include "pmukit/platform/database.h"
+#include "pmukit/util/text.h"
 
 namespace pmukit::tools {
+
+namespace {
+
+// The uncore events perf knows on this CPU model, as perf list shows them: by topic ("uncore
+// memory:"), each name in lower case with its description and PMU, then its encoding (perf list
+// --details). Deprecated events are left out, as perf list leaves them out.
+void list_builtin_events(const Machine& machine, const discovery::Inventory& inventory) {
+  const auto* builtin = events::builtin_uncore_events(inventory.platform);
+  if (!builtin) return;
+  const auto [here, elsewhere] = counting::events_here(machine, inventory, *builtin);
+  std::map<std::string, std::map<std::string, const events::PerfmonEvent*>> by_topic;
+  std::size_t deprecated = 0;
+  for (const auto* e : here) {
+    if (e->deprecated) {
+      ++deprecated;
+      continue;
+    }
+    by_topic[e->topic.empty() ? "uncore" : e->topic].emplace(to_lower(e->name), e);
+  }
+  fmt::print("Uncore events perf knows on {} (Intel perfmon, perf's names; -e NAME or -e PMU/NAME/): {} for PMUs "
+             "here{}{}\n",
+             inventory.platform, here.size() - deprecated,
+             elsewhere ? fmt::format(", {} for PMUs this machine does not have", elsewhere) : "",
+             deprecated ? fmt::format(", {} deprecated not shown", deprecated) : "");
+  for (const auto& [topic, list] : by_topic) {
+    fmt::print("\n{}:\n", topic);
+    for (const auto& [name, e] : list) {
+      std::string_view text = e->description;
+      while (text.ends_with('.') || text.ends_with(' ')) text.remove_suffix(1);
+      fmt::print("  {}\n       [{}. Unit: {}]\n       {}/{}/\n", name, text, e->pmu_type, e->pmu_type, e->terms);
+    }
+  }
+  fmt::print("\n");
+}
+
+}  // namespace
 
 int list_events(const MachineArgs& machine_args, const std::vector<std::string>& event_files) {
   auto machine = make_machine(machine_args);
@@ -38,6 +76,7 @@ int list_events(const MachineArgs& machine_args, const std::vector<std::string>&
     }
     fmt::print("\n");
   }
+  list_builtin_events(*machine, found.inventory);
   for (const auto& file : event_files) {
     auto loaded = events::PerfmonEvents::load(file);
     const auto [here, elsewhere] = counting::events_here(*machine, found.inventory, loaded);

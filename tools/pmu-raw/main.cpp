@@ -126,14 +126,16 @@ void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o, Flags& 
   app.add_option("--metric-param", o.metric_params, "Set a metric parameter, e.g. CMN_FREQ_GHZ=2.0")
       ->type_name("NAME=VALUE");
   app.add_option("--event-file", o.event_files,
-                 "Intel perfmon JSON event file(s): their event names (UNC_M_CAS_COUNT.RD) work in -e")
+                 "Intel perfmon JSON event file(s): their event names work in -e, before the built-in ones (perf's "
+                 "uncore events for this CPU model, e.g. unc_m_cas_count.rd, need no file)")
       ->type_name("FILE")
       ->check(CLI::ExistingFile);
 }
 
 void add_listing_options(CLI::App& app, Flags& f) {
   app.add_flag("--list-events", f.list_events,
-               "List the events each PMU of this machine knows by name (with --event-file, the file's events too)");
+               "List the events each PMU of this machine knows by name, then the uncore events perf knows on this CPU "
+               "model by topic as perf list shows them (with --event-file, the file's events too)");
   app.add_flag("--list-metrics", f.list_metrics, "List the metrics that apply to this machine's PMUs");
   app.add_flag("--all", f.list_all, "With --list-metrics: every metric pmukit knows");
   app.add_flag("--names-only", f.names_only,

@@ -16,8 +16,9 @@ class Machine;
 namespace pmukit::counting {
 
 // Sorted: "PMU/" for every PMU name (units, merged families, the kernel's perf PMUs), "PMU/EVENT/"
-// for each of its named events, and the names of the events of `event_files` (Intel perfmon JSON)
-// whose PMU is here.
+// for each of its named events, the names of the events of `event_files` (Intel perfmon JSON)
+// whose PMU is here, and those of the uncore events perf knows on the CPU model
+// (events::builtin_uncore_events) whose PMU is here, in lower case as perf list shows them.
 std::vector<std::string> event_names(const Machine& machine, const discovery::Inventory& inventory,
                                      const std::vector<std::string>& event_files = {});
 

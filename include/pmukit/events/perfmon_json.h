@@ -2,7 +2,8 @@
 // PMU.
 //
 // A file is either a top-level array of event objects (the kernel's tools/perf/pmu-events copies)
-// or {"Header": {...}, "Events": [...]} (github.com/intel/perfmon). Each object's fields are
+// or {"Header": {...}, "Events": [...]} (github.com/intel/perfmon), which may also hold
+// "Topics": {"iMC": "uncore memory", ...} (platforms/perfmon/). Each object's fields are
 // strings
 // ("EventCode": "0x05", "UMask": "0xCF", "Unit": "IMC", "PerPkg": "1"). The mapping follows perf's
 // jevents.py: Unit "IMC" is PMU type uncore_imc, "CBO" is uncore_cbox, and so on; the first code of
@@ -32,6 +33,7 @@ struct PerfmonEvent {
   std::string description;         // BriefDescription
   std::string public_description;  // PublicDescription, "" when absent
   std::string counter;             // Counter as written: "0,1,2,3", "FIXED"
+  std::string topic;               // perf list's heading for its Unit ("uncore memory"), from the file's "Topics"
   bool per_pkg = false;
   bool deprecated = false;
   bool experimental = false;

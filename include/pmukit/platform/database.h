@@ -133,6 +133,16 @@ class Database {
   const SocData& soc() const;
   const SocData& soc(SocSection section) const;
 
+  // The file platforms/index.json names for the uncore events perf knows on `cpu_model`
+  // (platforms/perfmon/<x>_uncore_events.json; the events layer parses it), as its path below
+  // platforms/ and its text; nullopt when the index names none (or for a from_files() database).
+  // Throws Error when the index names a file that is not there.
+  struct DataFile {
+    std::string path;
+    std::string_view text;
+  };
+  std::optional<DataFile> perfmon_events_file(std::string_view cpu_model) const;
+
  private:
   // Which files define which part of the database (by directory: cpus.json, intel/, pmus/, and
   // the SoC data of the other directories); a file defining another part's keys is an error.

@@ -1,6 +1,7 @@
 // pmukit -- which platforms/ file defines each named table and SoC section (platforms/index.json),
 // so the built-in database parses only the files a lookup needs: a gnr machine reads intel/gnr.json,
 // not every Intel platform, and root-port mapping reads nvidia/pcie_rcmap.json, not all SoC data.
+// "perfmon_events" names, for a CPU model, the file of the uncore events perf knows on it.
 #pragma once
 
 #include <map>
@@ -22,6 +23,7 @@ struct PlatformIndex {
   Files intel_uncore;                                                // intel/<x>.json "name"
   Files iio_maps;                                                    // "iio_maps"[].name
   Files counter_constraints;                                         // "counter_constraints"[].name
+  Files perfmon_events;                                              // perfmon/<x>.json "cpu_models"[]
   std::map<std::string, std::vector<std::string>, std::less<>> soc;  // SoC section -> files, sorted
 
   // platforms/index.json's text; throws Error naming the file and the entry when malformed.

@@ -28,6 +28,15 @@ bool indexed_directory(const std::string& path) {
   return path != "cpus.json" && !path.starts_with("pmus/");
 }
 
+// The database's files and perf's uncore event lists (platforms/perfmon/, which the index names
+// for the events layer).
+std::vector<std::pair<std::string, std::string>> indexed_files() {
+  auto files = Database::builtin_files();
+  for (const auto& f : platform::embedded_files())
+    if (f.path.starts_with("perfmon/")) files.emplace_back(std::string(f.path), std::string(f.data));
+  return files;
+}
+
 const char* kIntelX = R"({"name": "x", "description": "X", "unnamed_pmu": "k", "box_types": []})";
 const char* kRcMaps = R"({"pcie_rc_maps": [{"name": "r", "method": "domain", "vendor": "0x10de",
   "root_port_devices": [1], "socket_shift": 4, "rp_mask": "0xf", "max_rp": 9, "pmus": []}]})";
@@ -36,8 +45,9 @@ const char* kRcMaps = R"({"pcie_rc_maps": [{"name": "r", "method": "domain", "ve
 
 TEST(PlatformIndex, AgreesWithWhatTheBuiltinFilesDefine) {
   const PlatformIndex index = builtin_index();
-  const PlatformIndex found = PlatformIndex::of_files(Database::builtin_files());
+  const PlatformIndex found = PlatformIndex::of_files(indexed_files());
   EXPECT_EQ(index.intel_uncore, found.intel_uncore);
+  EXPECT_EQ(index.perfmon_events, found.perfmon_events);
   EXPECT_EQ(index.iio_maps, found.iio_maps);
   EXPECT_EQ(index.counter_constraints, found.counter_constraints);
   EXPECT_EQ(index.soc, found.soc);
@@ -47,7 +57,7 @@ TEST(PlatformIndex, AgreesWithWhatTheBuiltinFilesDefine) {
 TEST(PlatformIndex, ReachesEveryIntelAndSocFileAndNamesNoOther) {
   const auto indexed = builtin_index().files();
   std::vector<std::string> expected;
-  for (const auto& [path, text] : Database::builtin_files())
+  for (const auto& [path, text] : indexed_files())
     if (indexed_directory(path)) expected.push_back(path);
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(indexed, expected);
@@ -62,6 +72,12 @@ TEST(PlatformIndex, ReachesEveryIntelAndSocFileAndNamesNoOther) {
       EXPECT_TRUE(index.iio_maps.count(c.iio_map)) << c.name;
     }
   }
+  // Every model the index gives perf's uncore events is a CPU model pmukit recognises.
+  for (const auto& entry : index.perfmon_events) {
+    const std::string& model = entry.first;
+    EXPECT_TRUE(std::any_of(whole.cpus().begin(), whole.cpus().end(), [&](const auto& c) { return c.name == model; }))
+        << model;
+  }
   for (auto section : PlatformIndex::kSocSections) EXPECT_TRUE(index.soc.count(section)) << section;
 }
 
@@ -73,6 +89,7 @@ TEST(PlatformIndex, OfFilesFindsEachDefinitionInItsFile) {
       {"vendor/two.json", R"({"cmn": {}, "t410_blocks": []})"},
       {"vendor/rc.json", kRcMaps},
       {"pmus/p.json", R"({"pmus": []})"},
+      {"perfmon/g_uncore_events.json", R"({"cpu_models": ["g", "g-d"], "Events": []})"},
   });
   EXPECT_EQ(index.intel_uncore, (PlatformIndex::Files{{"x", "intel/x.json"}}));
   EXPECT_EQ(index.iio_maps, (PlatformIndex::Files{{"a", "intel/iio_ab.json"}, {"b", "intel/iio_ab.json"}}));
@@ -81,8 +98,11 @@ TEST(PlatformIndex, OfFilesFindsEachDefinitionInItsFile) {
   EXPECT_EQ(
       index.soc,
       (Soc{{"cmn", {"vendor/two.json"}}, {"pcie_rc_maps", {"vendor/rc.json"}}, {"t410_blocks", {"vendor/two.json"}}}));
-  EXPECT_EQ(index.files(), (std::vector<std::string>{"intel/c.json", "intel/iio_ab.json", "intel/x.json",
-                                                     "vendor/rc.json", "vendor/two.json"}));
+  EXPECT_EQ(index.perfmon_events,
+            (PlatformIndex::Files{{"g", "perfmon/g_uncore_events.json"}, {"g-d", "perfmon/g_uncore_events.json"}}));
+  EXPECT_EQ(index.files(),
+            (std::vector<std::string>{"intel/c.json", "intel/iio_ab.json", "intel/x.json",
+                                      "perfmon/g_uncore_events.json", "vendor/rc.json", "vendor/two.json"}));
 }
 
 TEST(PlatformIndex, ANameDefinedInTwoFilesIsAnError) {
@@ -122,6 +142,26 @@ TEST(PlatformIndex, ALookupParsesOnlyTheFileTheIndexNames) {
   EXPECT_FALSE(db.soc(SocSection::RcMaps).coresight.has_value());
   EXPECT_THROW(db.intel_uncore("y"), Error);
   EXPECT_THROW(db.soc(SocSection::CoreSight), Error);
+}
+
+// perf's event lists are handed out as text for the events layer; the database parses none of them.
+TEST(PlatformIndex, PerfmonEventFilesAreHandedOutUnparsed) {
+  const Database db = Database::on_demand({
+      {"index.json", R"({"perfmon_events": {"x": "perfmon/x.json", "y": "perfmon/y.json", "z": "perfmon/z.json"}})"},
+      {"perfmon/x.json", R"({"cpu_models": ["x"], "Events": []})"},
+      {"perfmon/y.json", "not json"},
+  });
+  auto x = db.perfmon_events_file("x");
+  ASSERT_TRUE(x.has_value());
+  EXPECT_EQ(x->path, "perfmon/x.json");
+  EXPECT_EQ(x->text, R"({"cpu_models": ["x"], "Events": []})");
+  EXPECT_EQ(db.perfmon_events_file("y")->text, "not json");
+  EXPECT_FALSE(db.perfmon_events_file("w").has_value());
+  EXPECT_THROW(db.perfmon_events_file("z"), Error);  // the index names a file that is not there
+  EXPECT_TRUE(db.cpus().empty());
+  // The built-in index names a file for the bundled Intel server models.
+  for (const char* model : {"spr", "emr", "gnr", "srf"})
+    EXPECT_TRUE(Database::builtin().perfmon_events_file(model).has_value()) << model;
 }
 
 TEST(PlatformIndex, AnIndexEntryThatItsFileDoesNotDefineIsAnError) {
