@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -37,7 +40,49 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t li
   return prev[n];
 }
 
+// A name's parts between '_', '.' and '-', in lower case: "unc_m_cas_count.rd" -> unc m cas count rd.
+std::vector<std::string> parts_of(std::string_view name) {
+  std::vector<std::string> parts(1);
+  for (char c : name) {
+    if (c == '_' || c == '.' || c == '-') {
+      if (!parts.back().empty()) parts.emplace_back();
+    } else {
+      parts.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+  }
+  if (parts.back().empty()) parts.pop_back();
+  return parts;
+}
+
+// Whether `longer` holds every part of `word`, in order, and more: the same name with a part
+// added, as another generation names an event (SPR's unc_m_cas_count.rd, GNR's
+// unc_m_cas_count_sch0.rd).
+bool has_parts_of(const std::vector<std::string>& word, const std::vector<std::string>& longer) {
+  if (word.size() < 2 || longer.size() <= word.size()) return false;
+  std::size_t matched = 0;
+  for (const auto& part : longer)
+    if (matched < word.size() && part == word[matched]) ++matched;
+  return matched == word.size();
+}
+
 }  // namespace
+
+std::vector<std::string> near_names(std::string_view word, const std::vector<std::string>& candidates,
+                                    std::size_t most) {
+  const auto parts = parts_of(word);
+  std::vector<std::string> widened;  // those with the fewest parts added, in the candidates' order
+  std::size_t fewest = SIZE_MAX;
+  for (const auto& c : candidates) {
+    if (c == word) return {};  // the word is known: nothing to suggest
+    const auto theirs = parts_of(c);
+    if (!has_parts_of(parts, theirs) || theirs.size() > fewest) continue;
+    if (theirs.size() < fewest) widened.clear(), fewest = theirs.size();
+    if (widened.size() < most) widened.push_back(c);
+  }
+  if (!widened.empty()) return widened;
+  if (auto near = closest_name(word, candidates)) return {*near};
+  return {};
+}
 
 std::optional<std::string> closest_name(std::string_view word, const std::vector<std::string>& candidates) {
   const std::size_t limit = std::clamp<std::size_t>(word.size() / 3, 1, 3);
@@ -55,8 +100,12 @@ std::optional<std::string> closest_name(std::string_view word, const std::vector
 }
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
-  auto near = closest_name(word, candidates);
-  return near ? fmt::format(" (did you mean '{}'?)", *near) : std::string();
+  const auto near = near_names(word, candidates, 3);
+  if (near.empty()) return "";
+  std::string names = fmt::format("'{}'", near[0]);
+  for (std::size_t i = 1; i < near.size(); ++i)
+    names += fmt::format("{}'{}'", i + 1 == near.size() ? " or " : ", ", near[i]);
+  return fmt::format(" (did you mean {}?)", names);
 }
 
 }  // namespace pmukit

@@ -11,6 +11,13 @@ sim_start "$T/spr"
   -e uncore_imc/event=0x05,umask=0xcf/ --duration 1 -x ";" > "$T/names"
 "$BIN/pmu-raw" --snapshot "$T/spr" -e uncore_imc/event=0x05,umask=0xcf/ -e uncore_imc/cas_count_read/ \
   --duration 1 -x ";" > "$T/kernel"
+# A misspelt perf name is a usage error that offers the nearest event of the PMU written.
+status 2 "$BIN/pmu-raw" --snapshot "$T/spr" -e uncore_imc/unc_m_cas_count.rdd/ --duration 1 2> "$T/err"
+grep -qxF "pmu-raw: error: event 'uncore_imc/unc_m_cas_count.rdd/': unknown term 'unc_m_cas_count.rdd' for pmu \
+'uncore_imc' (did you mean 'unc_m_cas_count.rd'?)" "$T/err"
+status 2 "$BIN/pmu-raw" --snapshot "$T/spr" -e unc_cha_clcokticks --duration 1 2> "$T/err"
+grep -qxF "pmu-raw: error: event 'unc_cha_clcokticks': no event of that name (did you mean 'unc_cha_clockticks'?)" \
+  "$T/err"
 "$BIN/pmu-raw" --snapshot "$T/spr" --list-events > "$T/list"
 "$BIN/pmu-raw" --snapshot "$T/spr" --list-events --names-only > "$T/names-only"
 cat "$T/names" "$T/kernel"

@@ -14,7 +14,15 @@ namespace pmukit {
 // tie. nullopt when none is that near, or when `word` is a candidate as it is written.
 std::optional<std::string> closest_name(std::string_view word, const std::vector<std::string>& candidates);
 
-// " (did you mean 'x'?)" for closest_name's answer, "" when there is none.
+// What a misspelt or foreign `word` may stand for: up to `most` candidates that hold all its parts
+// (between '_', '.' and '-'), in order, with the fewest parts added (another generation's name for
+// an event, or the word cut short: cas_count -> cas_count_read, cas_count_write); else
+// closest_name's answer; else none. None either when `word` is a candidate as it is written.
+std::vector<std::string> near_names(std::string_view word, const std::vector<std::string>& candidates,
+                                    std::size_t most);
+
+// " (did you mean 'x'?)", " (did you mean 'x' or 'y'?)" for near_names' answer (at most three),
+// "" when there is none.
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates);
 
 }  // namespace pmukit

@@ -6,6 +6,7 @@
 
 #include "pmukit/counting/event_file.h"
 #include "pmukit/syntax/event_parser.h"
+#include "pmukit/util/error.h"
 
 using namespace pmukit;
 
@@ -64,4 +65,31 @@ TEST(EventFile, AnotherPmusEventIsNotThisPmusName) {
   ASSERT_EQ(specs.size(), 2u);
   EXPECT_EQ(terms_of(specs[0]), "uncore_cha/unc_m_cas_count.rd,");  // left for the encoder to refuse
   EXPECT_EQ(terms_of(specs[1]), "uncore_cha_2/event=0x01,");
+}
+
+TEST(EventFile, AMisspeltNameGetsTheNearestOfTheFiles) {
+  auto error_of = [](const std::string& list, const std::set<std::string, std::less<>>& kernel) -> std::string {
+    try {
+      rewritten(list, kernel);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error_of("unc_m_cas_count.rdd", {}),
+            "event 'unc_m_cas_count.rdd': no event of that name (did you mean 'unc_m_cas_count.rd'?)");
+  EXPECT_EQ(error_of("uncore_imc/unc_m_cas_cuont.rd/", {}),
+            "event 'uncore_imc/unc_m_cas_cuont.rd/': unknown term 'unc_m_cas_cuont.rd' for pmu 'uncore_imc' (did you "
+            "mean 'unc_m_cas_count.rd'?)");
+  // Only the events of the PMU written are offered: a CHA name is not an IMC's.
+  EXPECT_EQ(error_of("uncore_imc/unc_cha_clocktick/", {}), "");
+  EXPECT_NE(error_of("uncore_cha_2/unc_cha_clocktick/", {}).find("(did you mean 'unc_cha_clockticks'?)"),
+            std::string::npos);
+  // Names far from every event, terms with values and the kernel's own names are left to the encoder.
+  EXPECT_EQ(error_of("cycles,uncore_imc/edge/,uncore_imc/unc_m_cas_count.rdd=1/", {}), "");
+  EXPECT_EQ(error_of("unc_m_cas_count.rdx", {"unc_m_cas_count.rdx"}), "");  // the kernel's, however near
+  // A bare name may be near the kernel's names too; on a PMU, the encoder offers that PMU's own.
+  EXPECT_EQ(error_of("cas_count_reed", {"cas_count_read"}),
+            "event 'cas_count_reed': no event of that name (did you mean 'cas_count_read'?)");
+  EXPECT_EQ(error_of("uncore_imc/cas_count_reed/", {"cas_count_read"}), "");
 }

@@ -1,4 +1,5 @@
-// closest_name / did_you_mean: the "did you mean" hint of misspelt event, term and PMU names.
+// closest_name / near_names / did_you_mean: the "did you mean" hint of misspelt event, term and
+// PMU names.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -48,7 +49,25 @@ TEST(ClosestName, TheNearestWinsAndTheFirstOnATie) {
   EXPECT_EQ(closest_name("uncore_chc", {"uncore_cha", "uncore_chb"}), "uncore_cha");
 }
 
+TEST(NearNames, AnotherGenerationsNameOrAWordCutShortGetsTheNamesThatHoldItsParts) {
+  // GNR splits SPR's unc_m_cas_count.rd by scheduler; unc_m_act_count.rd is nearer by letters only.
+  const std::vector<std::string> gnr = {"unc_m_act_count.rd", "unc_m_cas_count_sch0.rd_pre_reg",
+                                        "unc_m_cas_count_sch0.rd", "unc_m_cas_count_sch1.rd",
+                                        "unc_m_cas_count_sch0.wr"};
+  EXPECT_EQ(near_names("unc_m_cas_count.rd", gnr, 3),
+            (std::vector<std::string>{"unc_m_cas_count_sch0.rd", "unc_m_cas_count_sch1.rd"}));
+  EXPECT_EQ(near_names("UNC_M_CAS_COUNT.RD", gnr, 1), (std::vector<std::string>{"unc_m_cas_count_sch0.rd"}));
+  EXPECT_EQ(near_names("cas_count", kNames, 3), (std::vector<std::string>{"cas_count_read", "cas_count_write"}));
+  // Parts out of order, a one-part word, or a known word: letters decide, or nothing.
+  EXPECT_EQ(near_names("count_cas", kNames, 3), std::vector<std::string>{});
+  EXPECT_EQ(near_names("evnt", kNames, 3), std::vector<std::string>{"event"});
+  EXPECT_EQ(near_names("unc_m_act_count.rd", gnr, 3), std::vector<std::string>{});
+}
+
 TEST(DidYouMean, TheHintOrNothing) {
+  EXPECT_EQ(did_you_mean("unc_m_cas_count.rd", {"unc_m_cas_count_sch0.rd", "unc_m_cas_count_sch1.rd"}),
+            " (did you mean 'unc_m_cas_count_sch0.rd' or 'unc_m_cas_count_sch1.rd'?)");
+  EXPECT_EQ(did_you_mean("a_b", {"a_b_1", "a_b_2", "a_b_3", "a_b_4"}), " (did you mean 'a_b_1', 'a_b_2' or 'a_b_3'?)");
   EXPECT_EQ(did_you_mean("clockticsk", kNames), " (did you mean 'clockticks'?)");
   EXPECT_EQ(did_you_mean("bandwidth", kNames), "");
 }
