@@ -37,15 +37,35 @@ std::vector<syntax::EventSpec> parse_events(const std::vector<std::string>& list
   return specs;
 }
 
+// Adds the specs' bare words that a kernel PMU of this machine names in its sysfs events/ (Linux's
+// uncore_imc_free_running_0/events/wpq_cycles, which pmukit's database does not list): perf takes
+// them as that PMU's, so they are neither perf's JSON names nor misspellings of them.
+void add_sysfs_event_names(const Machine& machine, const std::vector<syntax::EventSpec>& specs,
+                           std::set<std::string, std::less<>>& kernel_names) {
+  std::optional<std::vector<std::string>> pmus;  // read once, and only for a word not known already
+  const auto events_path = machine.param("events.path");
+  for (const auto& s : specs)
+    for (const auto& t : s.terms) {
+      if (t.value || t.key.empty() || t.key[0] == '.' || kernel_names.count(to_lower(t.key))) continue;
+      if (!pmus) pmus = perf::pmu_names(machine);
+      for (const auto& pmu : *pmus)
+        if (machine.files().stat(events_path / pmu / "events" / t.key)) {
+          kernel_names.insert(to_lower(t.key));
+          break;
+        }
+    }
+}
+
 // perf's names (-e unc_m_cas_count.rd, uncore_imc/unc_m_cas_count.rd/): the --event-file files
 // first, then the uncore events perf knows on this CPU model; a name the kernel gives a PMU here
-// (cas_count_read) keeps its kernel meaning.
-std::map<std::size_t, SpecScale> apply_event_names(const std::vector<events::PerfmonEvents>& event_files,
+// (cas_count_read, or any name in a kernel PMU's sysfs events/) keeps its kernel meaning.
+std::map<std::size_t, SpecScale> apply_event_names(const Machine& machine,
+                                                   const std::vector<events::PerfmonEvents>& event_files,
                                                    const discovery::Inventory& inventory,
                                                    std::vector<syntax::EventSpec>& specs) {
   std::vector<std::string> kinds;
   for (const auto& [kind, units] : units_by_kind(inventory)) kinds.push_back(kind);
-  const auto kernel_names = kernel_event_names(kinds);
+  auto kernel_names = kernel_event_names(kinds);
   // The built-in list is parsed only when a spec has a name it may hold (a term without a value
   // that no PMU here defines): not for -M alone or the kernel's names.
   const bool names = std::any_of(specs.begin(), specs.end(), [&](const syntax::EventSpec& s) {
@@ -53,6 +73,7 @@ std::map<std::size_t, SpecScale> apply_event_names(const std::vector<events::Per
       return !t.value && !kernel_names.count(to_lower(t.key));
     });
   });
+  if (names || !event_files.empty()) add_sysfs_event_names(machine, specs, kernel_names);
   std::vector<const events::PerfmonEvents*> files;
   for (const auto& f : event_files) files.push_back(&f);
   if (const auto* builtin = names ? events::builtin_uncore_events(inventory.platform) : nullptr)
@@ -90,7 +111,7 @@ Run::Run(Machine& machine, const Request& request, const std::function<void(cons
   machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
   time = sim::machine_clock(machine);
   found = families::discover(machine);
-  spec_scales = apply_event_names(event_files, found.inventory, specs);  // names resolve on the whole machine
+  spec_scales = apply_event_names(machine, event_files, found.inventory, specs);  // names resolve on the whole machine
   keep_units_on_cpus(found.inventory, found.topology, request.cpus);
   if (!request.metrics.empty() || request.iio_scope != IioScope::None) catalog = pmukit::metrics::Catalog::embedded();
   if (request.iio_scope != IioScope::None)

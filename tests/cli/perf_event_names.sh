@@ -18,6 +18,19 @@ grep -qxF "pmu-raw: error: event 'uncore_imc/unc_m_cas_count.rdd/': unknown term
 status 2 "$BIN/pmu-raw" --snapshot "$T/spr" -e unc_cha_clcokticks --duration 1 2> "$T/err"
 grep -qxF "pmu-raw: error: event 'unc_cha_clcokticks': no event of that name (did you mean 'unc_cha_clockticks'?)" \
   "$T/err"
+# A name a kernel PMU lists in sysfs (Linux's uncore_imc_free_running) is the kernel's, however near
+# one of perf's JSON names (unc_m_pmm_wpq_cycles_ne): it goes to the perf backend, which says a
+# snapshot's kernel PMUs are not this kernel's, instead of being refused as a misspelling.
+FR="$T/spr/sys/bus/event_source/devices/uncore_imc_free_running_0"
+mkdir -p "$FR/events" "$FR/format"
+echo 40 > "$FR/type"
+echo 0,4 > "$FR/cpumask"
+echo config:0-7 > "$FR/format/event"
+echo config:8-15 > "$FR/format/umask"
+echo event=0xff,umask=0x20 > "$FR/events/wpq_cycles"
+status 1 "$BIN/pmu-raw" --snapshot "$T/spr" -e wpq_cycles --duration 1 2> "$T/err"
+grep -q "the perf backend counts this machine's kernel PMUs, not a snapshot's" "$T/err"
+rm -r "$FR"
 "$BIN/pmu-raw" --snapshot "$T/spr" --list-events > "$T/list"
 "$BIN/pmu-raw" --snapshot "$T/spr" --list-events --names-only > "$T/names-only"
 cat "$T/names" "$T/kernel"
