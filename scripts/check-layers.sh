@@ -13,7 +13,7 @@ status=0
 # (<x>_regs.h) ranks with regs and the types of its platform data (the files named in
 # family_platform below), which the platform database parses, with platform; the rest of it ranks
 # above every core layer.
-family_platform="counter_constraints iio_scheme coresight_programming cmn_data"
+family_platform="counter_constraints kernel_boxes iio_scheme coresight_programming cmn_data"
 grep -rHo '#include "pmukit/[a-z_]*/[a-z0-9_./]*"' include/pmukit src |
   awk -v ranks="$ranks" -v fplat="$family_platform" '
     BEGIN {

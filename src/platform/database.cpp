@@ -57,6 +57,7 @@ IntelBoxType parse_box(const json& j, const std::string& where) {
     b.fixed = IntelFixedCounter{json_number(f.at("ctl"), where + " fixed ctl"),
                                 json_number(f.at("ctr"), where + " fixed ctr"), json_string(f, "note", where, false)};
   }
+  if (j.contains("kernel")) b.kernel = KernelBoxes::from_json(j["kernel"], where + " kernel");
   return b;
 }
 
@@ -96,6 +97,7 @@ IntelUncore parse_intel_uncore(const json& doc, const std::string& where) {
     u.cha_count_msr = static_cast<std::uint32_t>(json_number(doc["cha_count"].at("msr"), where));
   }
   u.clear_global_freeze = doc.contains("global_init") && doc["global_init"].value("clear_freeze_all", false);
+  if (doc.contains("pci_socket_map")) u.pci_socket_map = PciSocketMap::from_json(doc["pci_socket_map"], where);
   return u;
 }
 
@@ -151,7 +153,7 @@ namespace {
 bool key_belongs(std::string_view key, int part) {
   static const std::vector<std::vector<std::string_view>> keys = {
       {"cpus"},
-      {"name", "description", "unnamed_pmu", "box_types", "global_init", "cha_count", "iio_maps",
+      {"name", "description", "unnamed_pmu", "box_types", "global_init", "cha_count", "pci_socket_map", "iio_maps",
        "counter_constraints"},
       {"pmus", "format_attrs"},
       {"coresight", "pcie_rc_maps", "t410_blocks", "designware_rasdes", "cmn"}};

@@ -17,6 +17,7 @@
 #include "pmukit/families/coresight/coresight_programming.h"
 #include "pmukit/families/intel/counter_constraints.h"
 #include "pmukit/families/intel/iio_scheme.h"
+#include "pmukit/families/intel/kernel_boxes.h"
 #include "pmukit/platform/platform_index.h"
 #include "pmukit/platform/soc_data.h"
 #include "pmukit/syntax/pmu_description.h"
@@ -60,6 +61,7 @@ struct IntelBoxType {
   std::optional<IntelFixedCounter> fixed;
   std::string counter_constraints_name;           // the kernel table this type's events obey, "" if none
   std::optional<CounterConstraints> constraints;  // that table, resolved when the database is loaded
+  std::optional<KernelBoxes> kernel;              // before the discovery tables: the kernel's fixed table of the type
 };
 
 struct IntelUncore {
@@ -69,7 +71,8 @@ struct IntelUncore {
   std::map<std::uint16_t, IntelBoxType> box_types;
   std::optional<std::uint16_t> cha_count_type;  // box type whose count an MSR corrects
   std::optional<std::uint32_t> cha_count_msr;
-  bool clear_global_freeze = false;  // DMR: global control freeze_all is set at power-on
+  bool clear_global_freeze = false;            // DMR: global control freeze_all is set at power-on
+  std::optional<PciSocketMap> pci_socket_map;  // kernel tables: which socket a PCI bus belongs to
 
   const IntelBoxType* box(std::uint16_t type) const {
     auto it = box_types.find(type);

@@ -10,6 +10,13 @@
 // Register widths are the layout's. Events go on the counters their box type's constraint table
 // allows (platforms/intel/counter_constraints.json, the kernel's uncore_assign_events): IIO inbound
 // events on counters 0-1, outbound on 2-3.
+//
+// Boxes of the kernel's fixed tables (Skylake-SP to Ice Lake-SP, BoxRules::Snbep) take the same
+// sequence with their own bits (uncore_snbep.c): the box control's FRZ is bit 8 and the resets
+// bits 0 and 1 (SNBEP_PMON_BOX_CTL_*; ivbep_uncore_*_init_box writes IVBEP_PMON_BOX_CTL_INT, the two
+// resets), and every counter control gets SNBEP_PMON_CTL_EN with the event
+// (snbep_uncore_pci_enable_event, snbep_uncore_msr_enable_event, hswep_cbox_enable_event,
+// skx_iio_enable_event: hwc->config | SNBEP_PMON_CTL_EN); a counter counts only with it set.
 #include "intel_driver.h"
 
 #include <algorithm>
@@ -34,10 +41,26 @@ using Role = IntelRole;
 constexpr std::uint64_t kFixedEvent = 0xff;                        // UNCORE_FIXED_EVENT: the box's fixed counter
 constexpr RegValue<CtrCtl> kFixedEnable = CtrCtl::Enable::put(1);  // SNBEP_PMON_CTL_EN: what a fixed control is written
 
+// The box control values and the enable a counter control gets, by the box's rules.
+struct BoxBits {
+  std::uint64_t freeze;      // disable_box
+  std::uint64_t reset;       // freeze | the init's resets
+  std::uint64_t ctl_enable;  // or'ed into every general counter control
+};
+
+BoxBits box_bits(discovery::BoxRules rules) {
+  if (rules == discovery::BoxRules::Snbep)
+    return {SnbepBoxCtl::Freeze::put(1).raw,
+            (SnbepBoxCtl::Freeze::put(1) | SnbepBoxCtl::ResetCtrl::put(1) | SnbepBoxCtl::ResetCtrs::put(1)).raw,
+            kFixedEnable.raw};
+  return {BoxCtl::Freeze::put(1).raw,
+          (BoxCtl::Freeze::put(1) | BoxCtl::ResetCtrl::put(1) | BoxCtl::ResetCtrs::put(1)).raw, 0};
+}
+
 class IntelBoxDriver : public UnitDriver {
  public:
   IntelBoxDriver(const UnitLayout& layout, std::uint64_t config_mask)
-      : UnitDriver(layout), u_(*unit_.as<discovery::IntelUnit>()), config_mask_(config_mask),
+      : UnitDriver(layout), u_(*unit_.as<discovery::IntelUnit>()), bits_(box_bits(u_.rules)), config_mask_(config_mask),
         box_(layout.at(Role::BoxControl)), counters_(static_cast<unsigned>(layout.count(Role::CounterControl))),
         ctl_width_(counters_ ? layout.at(Role::CounterControl).width : 64),
         fixed_(layout.find(Role::FixedControl) != nullptr), filter_(layout.find(Role::Filter)) {}
@@ -66,8 +89,8 @@ class IntelBoxDriver : public UnitDriver {
       if (e.config1 && !filter_)
         return refuse(fmt::format("config1 {:#x} needs a filter register this box does not have", e.config1));
       if ((e.config & config_mask_) >> 32 && ctl_width_ == 32)
-        return refuse(fmt::format("config {:#x} sets bits above 31 (umask extension), which its 32-bit MMIO counter "
-                                  "control cannot hold",
+        return refuse(fmt::format("config {:#x} sets bits above 31 (umask extension), which its 32-bit counter control "
+                                  "cannot hold",
                                   e.config));
       masks.push_back(allowed(e));
       if (!masks.back()) return never_fits(e);
@@ -94,8 +117,8 @@ class IntelBoxDriver : public UnitDriver {
   void reset(WriteGuard& g) override {
     // Frozen first, and kept frozen through the reset (the kernel's init_box writes the resets
     // alone), so nothing counts until start().
-    g.write(box_, BoxCtl::Freeze::put(1).raw);
-    g.write(box_, (BoxCtl::Freeze::put(1) | BoxCtl::ResetCtrl::put(1) | BoxCtl::ResetCtrs::put(1)).raw);
+    g.write(box_, bits_.freeze);
+    g.write(box_, bits_.reset);
   }
 
   void configure(WriteGuard& g, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
@@ -118,17 +141,17 @@ class IntelBoxDriver : public UnitDriver {
       }
       const unsigned c = counter[next++];
       if (auto f = filter_value(e)) g.write(filter_->reg, *f);  // reg1 before the control
-      g.write(layout_.at(Role::CounterControl, c), e.config & config_mask_);
+      g.write(layout_.at(Role::CounterControl, c), (e.config & config_mask_) | bits_.ctl_enable);
       plan.add(layout_.at(Role::Counter, c), unit_.counter_width);
     }
   }
 
   void start(WriteGuard& g) override { g.write(box_, 0); }
-  void stop(WriteGuard& g) override { g.write(box_, BoxCtl::Freeze::put(1).raw); }
+  void stop(WriteGuard& g) override { g.write(box_, bits_.freeze); }
 
   void restore(WriteGuard& g, RestorePhase phase) override {
     // Frozen so nothing counts while the registers go back, and the box control last.
-    if (phase == RestorePhase::Quiesce) g.write(box_, BoxCtl::Freeze::put(1).raw);
+    if (phase == RestorePhase::Quiesce) g.write(box_, bits_.freeze);
     if (phase != RestorePhase::PutBack) return;
     for (const auto& r : layout_.registers)
       if (r.owned && !r.is(Role::BoxControl)) g.write(r.reg, g.original(r.reg));
@@ -194,6 +217,7 @@ class IntelBoxDriver : public UnitDriver {
   }
 
   const discovery::IntelUnit& u_;
+  BoxBits bits_;
   std::uint64_t config_mask_;  // hwc->config = attr.config & (event_mask | event_mask_ext << 32)
   const Reg& box_;
   unsigned counters_;

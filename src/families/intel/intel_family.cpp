@@ -8,6 +8,7 @@
 #include "intel_model.h"
 #include "intel_spec.h"
 #include "intel_text.h"
+#include "kernel_discovery.h"
 #include "pmukit/discovery/inventory_json.h"
 #include "pmukit/families/intel/intel_discovery.h"
 #include "pmukit/families/intel/intel_layout.h"
@@ -27,7 +28,7 @@ constexpr snapshot::spec::Section kSpecSections[] = {{"intel_tables", 30, snapsh
 
 // Every register of the box, as wide as intel_regs.h says its access is; an MSR is one register.
 void box_footprint(const discovery::IntelUnit& iu, discovery::Footprint& f) {
-  const auto w = regs::intel::widths(discovery::table_access_type(iu.access));
+  const auto w = discovery::unit_widths(iu);
   auto add = [&](std::uint64_t at, unsigned bits) {
     if (iu.access == discovery::RegAccess::Msr)
       f.msr(iu.msr_cpu, at, 1);
@@ -62,6 +63,9 @@ class Intel final : public discovery::Family,
     const platform::IntelUncore* names = nullptr;
     if (f.cpu_model && !f.cpu_model->intel_uncore.empty())
       names = platform::Database::builtin().intel_uncore(f.cpu_model->intel_uncore);
+    // Before the discovery tables (Skylake-SP, Cascade Lake), the kernel's fixed tables place the
+    // boxes; discover_intel names them with the rest.
+    if (names) discovery::discover_kernel_boxes(f.machine, f.devices, f.topology, *names, inventory);
     discovery::discover_intel(f.machine, f.devices, f.topology, names, inventory);
   }
   ojson detail_json(const discovery::PmuUnit& unit) const override {

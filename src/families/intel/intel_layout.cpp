@@ -21,7 +21,7 @@ static_assert(std::size(kRoleNames) == static_cast<std::size_t>(IntelRole::Filte
 
 UnitLayout intel_layout(const discovery::PmuUnit& unit) {
   const auto& u = *unit.as<discovery::IntelUnit>();
-  const auto w = regs::intel::widths(discovery::table_access_type(u.access));
+  const auto w = discovery::unit_widths(u);
   auto reg = [&](std::uint64_t addr, unsigned width) -> Reg {
     switch (u.access) {
     case RegAccess::Msr:

@@ -12,6 +12,12 @@
 // such a control as a write that did not take: it does not count, and the write is reported as a
 // fault (Simulator::faults()). A fixed counter's control is enabled by SNBEP_PMON_CTL_EN (bit 22),
 // which is what the kernel writes to it.
+//
+// Boxes of the kernel's fixed tables (Skylake-SP to Ice Lake-SP, BoxRules::Snbep) have the SNB-EP
+// box control (RST_CTRL bit 0, RST_CTRS bit 1, FRZ bit 8) and a per-counter enable: a counter
+// counts only while its control has bit 22 (EN) set and the box is not frozen (SKX uncore guide:
+// the counter control's .en and the unit control's .frz; Linux sets EN in every enable_event of
+// uncore_snbep.c's snbep/ivbep/hswep/skx ops). EN is not a reserved bit there.
 #include <fmt/format.h>
 
 #include "intel_model.h"
@@ -27,37 +33,49 @@ namespace {
 using namespace regs::intel;
 using Role = pmu::IntelRole;
 
+// Where the box control's freeze and reset bits are, by the box's rules.
+struct BoxBits {
+  std::uint64_t freeze, reset_ctrl, reset_ctrs;
+};
+
+BoxBits box_bits(bool snbep) {
+  if (snbep)
+    return {SnbepBoxCtl::Freeze::put(1).raw, SnbepBoxCtl::ResetCtrl::put(1).raw, SnbepBoxCtl::ResetCtrs::put(1).raw};
+  return {BoxCtl::Freeze::put(1).raw, BoxCtl::ResetCtrl::put(1).raw, BoxCtl::ResetCtrs::put(1).raw};
+}
+
 class IntelModel : public UnitModel {
  public:
-  IntelModel(const pmu::UnitLayout& layout, const Rates& rates, std::uint64_t accepted)
+  IntelModel(const pmu::UnitLayout& layout, const Rates& rates, std::uint64_t accepted, bool snbep)
       : l_(layout), kind_(layout.unit->pmu_kind), rates_(rates), mask_(low_mask(layout.unit->counter_width)),
-        accepted_(accepted), counters_(static_cast<unsigned>(layout.count(Role::CounterControl))), acc_(counters_),
+        accepted_(accepted | (snbep ? CtrCtl::Enable::put(1).raw : 0)), enable_(snbep ? CtrCtl::Enable::put(1).raw : 0),
+        bits_(box_bits(snbep)), counters_(static_cast<unsigned>(layout.count(Role::CounterControl))), acc_(counters_),
         reported_(counters_) {
     if (const auto* f = layout.find(Role::FixedControl)) fixed_ctl_ = &f->reg, fixed_ctr_ = &l_.at(Role::FixedCounter);
   }
 
   void step(Registers& io, std::uint64_t dt_ns) override {
     const pmu::Reg& box_ctl = l_.at(Role::BoxControl);
-    auto box = read_as<BoxCtl>(io, box_ctl);
+    std::uint64_t box = io.read(box_ctl);
     // Reset bits act once and read back as 0 (they are self-clearing on hardware).
-    if (BoxCtl::ResetCtrl::get(box)) {
+    if (box & bits_.reset_ctrl) {
       for (unsigned i = 0; i < counters_; ++i) io.write(l_.at(Role::CounterControl, i), 0);
       if (fixed_ctl_) io.write(*fixed_ctl_, 0);
     }
-    if (BoxCtl::ResetCtrs::get(box)) {
+    if (box & bits_.reset_ctrs) {
       for (unsigned i = 0; i < counters_; ++i) io.write(l_.at(Role::Counter, i), 0);
       if (fixed_ctr_) io.write(*fixed_ctr_, 0);
       for (auto& a : acc_) a.reset();
     }
-    if (BoxCtl::ResetCtrl::get(box) || BoxCtl::ResetCtrs::get(box)) {
-      box = BoxCtl::ResetCtrs::clear(BoxCtl::ResetCtrl::clear(box));
-      io.write(box_ctl, box.raw);
+    if (box & (bits_.reset_ctrl | bits_.reset_ctrs)) {
+      box &= ~(bits_.reset_ctrl | bits_.reset_ctrs);
+      io.write(box_ctl, box);
     }
     for (unsigned i = 0; i < counters_; ++i) check_reserved(io, i);
-    if (BoxCtl::Freeze::get(box) || dt_ns == 0) return;
+    if ((box & bits_.freeze) || dt_ns == 0) return;
     for (unsigned i = 0; i < counters_; ++i) {
       std::uint64_t ctl = io.read(l_.at(Role::CounterControl, i));
-      if (!ctl || (ctl & ~accepted_) || !may_count(ctl, i)) continue;
+      if (!ctl || (ctl & ~accepted_) || (ctl & enable_) != enable_ || !may_count(ctl, i)) continue;
       Rate rate =
           rates_.lookup(l_.unit->name, kind_, ctl & 0xffff).scaled(rates_.traffic_share(kind_, ctl, l_.unit->name));
       std::uint64_t inc = acc_[i].advance(rate, dt_ns);
@@ -97,6 +115,8 @@ class IntelModel : public UnitModel {
   const Rates& rates_;
   std::uint64_t mask_;
   std::uint64_t accepted_;  // the bits a general counter control may hold
+  std::uint64_t enable_;    // the bit a counter control must hold to count (0: none)
+  BoxBits bits_;
   unsigned counters_;
   const pmu::Reg* fixed_ctl_ = nullptr;
   const pmu::Reg* fixed_ctr_ = nullptr;
@@ -114,7 +134,7 @@ std::unique_ptr<UnitModel> make_intel_model(const pmu::UnitLayout& layout, const
   std::uint64_t accepted = kind && kind->config_mask ? *kind->config_mask : ~std::uint64_t{0};
   // A 32-bit control holds the low half of what the type accepts.
   if (layout.count(Role::CounterControl) && layout.at(Role::CounterControl).width == 32) accepted &= 0xffffffffull;
-  return std::make_unique<IntelModel>(layout, rates, accepted);
+  return std::make_unique<IntelModel>(layout, rates, accepted, iu.rules == discovery::BoxRules::Snbep);
 }
 
 }  // namespace pmukit::sim

@@ -91,9 +91,14 @@ std::string intel_text_section(const discovery::Inventory& inv, bool verbose) {
     if (const auto* iu = u.as<IntelUnit>()) by_table[iu->table].push_back(&u);
   std::size_t valid = 0, skipped = 0, empty = 0;
   for (const auto& t : inv.intel_tables) valid += t.valid_units, skipped += t.skipped_units, empty += t.empty_records;
-  fmt::format_to(to, "Intel uncore PMON discovery: {} table{}, {} units ({} skipped{})\n", inv.intel_tables.size(),
-                 inv.intel_tables.size() == 1 ? "" : "s", valid, skipped,
-                 empty ? fmt::format(", {} empty record{}", empty, empty == 1 ? "" : "s") : "");
+  const bool kernel = std::all_of(inv.intel_tables.begin(), inv.intel_tables.end(),
+                                  [](const discovery::IntelTable& t) { return t.origin == "kernel"; });
+  if (kernel)  // a Xeon before the discovery tables (kernel_discovery.h)
+    fmt::format_to(to, "Intel uncore, no PMON discovery tables: {} units from the kernel's fixed tables\n", valid);
+  else
+    fmt::format_to(to, "Intel uncore PMON discovery: {} table{}, {} units ({} skipped{})\n", inv.intel_tables.size(),
+                   inv.intel_tables.size() == 1 ? "" : "s", valid, skipped,
+                   empty ? fmt::format(", {} empty record{}", empty, empty == 1 ? "" : "s") : "");
   int socket = -2;
   for (std::size_t ti : tables_by_place(inv)) {
     const auto& t = inv.intel_tables[ti];
@@ -101,9 +106,12 @@ std::string intel_text_section(const discovery::Inventory& inv, bool verbose) {
       socket = t.socket;
       fmt::format_to(to, "\nSocket {} ({})\n", t.socket, t.socket_source);
     }
-    fmt::format_to(to, "  Die {}: {}: table at {:#x}, {} units, stride {} bytes, global control {:#x}\n", t.die,
-                   t.source, t.base, t.valid_units, t.stride, t.global_ctl);
-    if (verbose) fmt::format_to(to, "         read through {}\n", t.mapped_through);
+    if (t.origin == "kernel")  // no table on the machine: the kernel's fixed one (kernel_discovery.h)
+      fmt::format_to(to, "  Die {}: {}: {} units\n", t.die, t.source, t.valid_units);
+    else
+      fmt::format_to(to, "  Die {}: {}: table at {:#x}, {} units, stride {} bytes, global control {:#x}\n", t.die,
+                     t.source, t.base, t.valid_units, t.stride, t.global_ctl);
+    if (verbose && t.origin != "kernel") fmt::format_to(to, "         read through {}\n", t.mapped_through);
     box_lines(out, by_table[ti], verbose);
   }
   return out;

@@ -103,6 +103,15 @@ constexpr Widths widths(AccessType a) {
   }
 }
 
+// Boxes before the discovery tables (Skylake-SP, Cascade Lake, Ice Lake-SP; Linux uncore_snbep.c,
+// the snbep/ivbep ops): a PCI box's counter controls are one config dword too
+// (snbep_uncore_pci_enable_event: pci_write_config_dword), its counters a dword pair
+// (snbep_uncore_pci_read_counter); MMIO boxes as the generic ones (snr_uncore_mmio_enable_event:
+// writel; readq).
+constexpr Widths snbep_widths(AccessType a) {
+  return a == AccessType::Pci ? Widths{32, 32, 64, 32, 64} : widths(a);
+}
+
 // The box and counter controls are where a unit record says (their place is discovery's data);
 // their width is widths()'s, the layouts below are the widest (MSR) form.
 // ---- Box control (generic, SPR+) ----
@@ -111,14 +120,23 @@ struct BoxCtl : Word<BoxCtl, 64> {
   using ResetCtrl = Field<BoxCtl, 8, 8>;
   using ResetCtrs = Field<BoxCtl, 9, 9>;
 };
+// ---- Box control (SNB-EP through Ice Lake-SP: SNBEP_PMON_BOX_CTL_*, Linux uncore_snbep.c) ----
+// The ivbep init (IVBEP_PMON_BOX_CTL_INT) writes the two resets; enable_box/disable_box clear and
+// set FRZ. Bit 16 (FRZ_EN) is SNB-EP's alone and pmukit never writes it.
+struct SnbepBoxCtl : Word<SnbepBoxCtl, 64> {
+  using ResetCtrl = Field<SnbepBoxCtl, 0, 0>;
+  using ResetCtrs = Field<SnbepBoxCtl, 1, 1>;
+  using Freeze = Field<SnbepBoxCtl, 8, 8>;
+};
 // ---- Counter control ----
 struct CtrCtl : Word<CtrCtl, 64> {
   using Event = Field<CtrCtl, 7, 0>;
   using Umask = Field<CtrCtl, 15, 8>;
   using Reset = Field<CtrCtl, 17, 17>;
   using Edge = Field<CtrCtl, 18, 18>;
-  using Enable =
-      Field<CtrCtl, 22, 22>;  // SNBEP_PMON_CTL_EN: a fixed counter's enable; reserved in SPR+ general controls
+  // SNBEP_PMON_CTL_EN: a fixed counter's enable; before SPR every counter's (a counter counts only
+  // with it set); reserved in SPR+ general controls.
+  using Enable = Field<CtrCtl, 22, 22>;
   using Invert = Field<CtrCtl, 23, 23>;
   using Threshold = Field<CtrCtl, 31, 24>;
   using UmaskExt = Field<CtrCtl, 63, 32>;

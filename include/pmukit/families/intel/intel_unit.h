@@ -25,6 +25,11 @@ constexpr regs::intel::AccessType table_access_type(RegAccess a) {
                                 : regs::intel::AccessType::Pci;
 }
 
+// How a box is programmed: the discovery-table boxes (SPR and later: generic box control, no
+// per-counter enable), or the boxes of the kernel's fixed tables before them (SNBEP box control
+// bits, SNBEP_PMON_CTL_EN in every counter control; Linux uncore_snbep.c snbep/ivbep ops).
+enum class BoxRules { Discovery, Snbep };
+
 struct IntelUnit {
   std::uint16_t type = 0;
   std::uint16_t box_id = 0;
@@ -53,8 +58,15 @@ struct IntelUnit {
   std::size_t table = 0;             // index into Inventory::intel_tables
   unsigned table_index = 0;          // position in its table
   std::uint64_t raw[3] = {0, 0, 0};  // the record as read
+  BoxRules rules = BoxRules::Discovery;
 
   static const Family& family();  // the family these details belong to
 };
+
+// The widths of the unit's registers (intel_regs.h).
+constexpr regs::intel::Widths unit_widths(const IntelUnit& u) {
+  return u.rules == BoxRules::Snbep ? regs::intel::snbep_widths(table_access_type(u.access))
+                                    : regs::intel::widths(table_access_type(u.access));
+}
 
 }  // namespace pmukit::discovery
