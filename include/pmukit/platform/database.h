@@ -74,6 +74,12 @@ struct IntelUncore {
   bool clear_global_freeze = false;            // DMR: global control freeze_all is set at power-on
   std::optional<PciSocketMap> pci_socket_map;  // kernel tables: which socket a PCI bus belongs to
 
+  // Whether the model's boxes come from the kernel's fixed tables (it has no discovery tables).
+  bool kernel_tables() const {
+    for (const auto& [type, b] : box_types)
+      if (b.kernel) return true;
+    return false;
+  }
   const IntelBoxType* box(std::uint16_t type) const {
     auto it = box_types.find(type);
     return it == box_types.end() ? nullptr : &it->second;

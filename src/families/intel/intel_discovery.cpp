@@ -444,7 +444,10 @@ unsigned discover_intel(Machine& machine, const std::vector<pci::Device>& device
                         const platform::IntelUncore* platform, Inventory& inventory) {
   unsigned tables = 0;
   auto locations = pci_tables(machine, devices, topology, inventory);
-  auto from_msr = msr_tables(machine, topology, inventory.warnings);
+  // A model without discovery tables has uncore boxes at those MSRs (Skylake-SP's PCU box control is
+  // 0x710, its first counter control 0x711): what they hold is no table address.
+  auto from_msr = platform && platform->kernel_tables() ? std::vector<TableLocation>{}
+                                                        : msr_tables(machine, topology, inventory.warnings);
   locations.insert(locations.end(), from_msr.begin(), from_msr.end());
   std::map<int, int> dies_per_socket;
   std::vector<Bdf> intel_functions;

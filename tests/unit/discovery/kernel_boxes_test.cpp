@@ -94,3 +94,15 @@ TEST(KernelBoxes, ChaCountAndSocketsComeFromTheMachine) {
   EXPECT_EQ(per_socket(d, "imc"), (std::map<int, int>{{0, 6}, {1, 6}})) << d.warnings();
   EXPECT_EQ(unit_on(d, "uncore_imc_0", 1)->as<discovery::IntelUnit>()->pci_device->str(), "0000:ae:0a.2");
 }
+
+// Skylake-SP's PCU box control and first counter control are MSRs 0x710 and 0x711, which Diamond
+// Rapids uses as discovery table pointers: on this model what they hold is not read as a table.
+TEST(KernelBoxes, PcuMsrsAreNotReadAsDiscoveryTablePointers) {
+  auto spec = bundled_spec("clx-2s");
+  spec["msrs"].push_back(json{{"cpu", 0}, {"msr", "0x710"}, {"value", "0x100"}});
+  spec["msrs"].push_back(json{{"cpu", 0}, {"msr", "0x711"}, {"value", "0x400000"}});
+  Discovered d(spec);
+  EXPECT_EQ(d.r.inventory.intel_tables.size(), 2u);
+  EXPECT_FALSE(d.warned("MSR 0x71")) << d.warnings();
+  EXPECT_TRUE(unit_on(d, "uncore_pcu", 0));
+}
