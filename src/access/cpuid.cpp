@@ -43,7 +43,7 @@ CpuidAnswer from_device(const Machine& machine, const std::filesystem::path& pat
                         std::uint32_t subleaf) {
   auto r = machine.files().open(path, O_RDONLY);
   if (!r.fd) {
-    std::string hint = r.err == ENOENT ? " (load the cpuid driver: modprobe cpuid)"
+    std::string hint = r.err == ENOENT                     ? " (load the cpuid driver: modprobe cpuid)"
                        : r.err == EACCES || r.err == EPERM ? " (the cpuid device is root's)"
                                                            : "";
     return {std::nullopt, fmt::format("{}: open: {}{}", path.string(), errno_text(r.err), hint)};
@@ -61,7 +61,8 @@ CpuidAnswer from_device(const Machine& machine, const std::filesystem::path& pat
 CpuidAnswer read_cpuid(const Machine& machine, int cpu, std::uint32_t leaf, std::uint32_t subleaf) {
   const auto path = cpuid_path(machine, cpu);
   auto st = machine.files().stat(path, false);
-  if (!st) return {std::nullopt, fmt::format("{}: no such file (load the cpuid driver: modprobe cpuid)", path.string())};
+  if (!st)
+    return {std::nullopt, fmt::format("{}: no such file (load the cpuid driver: modprobe cpuid)", path.string())};
   if (S_ISREG(st->st_mode)) {
     auto text = machine.files().read_text(path, kCpuidFileBytes);
     if (!text) return {std::nullopt, fmt::format("{}: cannot be read", path.string())};
@@ -72,8 +73,8 @@ CpuidAnswer read_cpuid(const Machine& machine, int cpu, std::uint32_t leaf, std:
 }
 
 std::string cpuid_line(std::uint32_t leaf, std::uint32_t subleaf, const CpuidRegs& regs) {
-  return fmt::format("{:#010x} {:#x} {:#010x} {:#010x} {:#010x} {:#010x}\n", leaf, subleaf, regs.eax, regs.ebx, regs.ecx,
-                     regs.edx);
+  return fmt::format("{:#010x} {:#x} {:#010x} {:#010x} {:#010x} {:#010x}\n", leaf, subleaf, regs.eax, regs.ebx,
+                     regs.ecx, regs.edx);
 }
 
 }  // namespace pmukit

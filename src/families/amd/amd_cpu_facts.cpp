@@ -106,8 +106,8 @@ void warn_hidden(const MachineFacts& facts, const AmdCpuFacts& f, Inventory& inv
                                        facts.cpu->family, facts.cpu->model, f.generation);
   const auto cpuinfo = facts.machine.param("cpuinfo.path").string();
   if (!f.flags.read) {
-    inv.warnings.push_back(fmt::format("{}: {} has no flags line: which uncore counters the CPU has is unknown", part,
-                                       cpuinfo));
+    inv.warnings.push_back(
+        fmt::format("{}: {} has no flags line: which uncore counters the CPU has is unknown", part, cpuinfo));
     return;
   }
   if (!f.flags.llc && !f.flags.nb)
@@ -116,12 +116,12 @@ void warn_hidden(const MachineFacts& facts, const AmdCpuFacts& f, Inventory& inv
         "uncore.c registers amd_l3 and amd_df only with these flags)",
         part, cpuinfo, facts.cpu->hypervisor ? ", as a hypervisor's guest CPU usually does" : ""));
   if (!f.flags.perfmon_v2 && f.generation != "zen2" && f.generation != "zen3")
-    inv.warnings.push_back(fmt::format("{}: {} lacks perfmon_v2: no UMC (memory channel) counters without PerfMonV2",
-                                       part, cpuinfo));
+    inv.warnings.push_back(
+        fmt::format("{}: {} lacks perfmon_v2: no UMC (memory channel) counters without PerfMonV2", part, cpuinfo));
   for (const auto& s : f.sockets)
     if (f.flags.perfmon_v2 && !s.ext_perfmon)
-      inv.warnings.push_back(fmt::format("{}: socket {}: CPUID 0x80000022 not read: {}: no UMC units", part, s.package,
-                                         s.cpuid_why));
+      inv.warnings.push_back(
+          fmt::format("{}: socket {}: CPUID 0x80000022 not read: {}: no UMC units", part, s.package, s.cpuid_why));
 }
 
 }  // namespace

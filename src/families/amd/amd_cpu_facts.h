@@ -28,9 +28,9 @@ struct AmdL3Group {
 
 struct AmdSocketFacts {
   int package = -1;
-  std::vector<int> cpus;                  // online, ascending
+  std::vector<int> cpus;                 // online, ascending
   std::optional<CpuidRegs> ext_perfmon;  // CPUID 0x80000022 on cpus.front()
-  std::string cpuid_why;                  // why it was not read
+  std::string cpuid_why;                 // why it was not read
 };
 
 struct AmdCpuFacts {

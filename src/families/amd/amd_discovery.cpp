@@ -79,8 +79,8 @@ void add_df_unit(const AmdCpuFacts& f, const AmdSocketFacts& s, Inventory& inv) 
 void add_umc_units(const AmdCpuFacts& f, const AmdSocketFacts& s, int& next_umc, Inventory& inv) {
   const std::uint32_t active = s.ext_perfmon->ecx;
   if (!active) return;
-  const unsigned total = static_cast<unsigned>(
-      Cpuid80000022Ebx::NumUmcPmc::get(RegValue<Cpuid80000022Ebx>{s.ext_perfmon->ebx}));
+  const unsigned total =
+      static_cast<unsigned>(Cpuid80000022Ebx::NumUmcPmc::get(RegValue<Cpuid80000022Ebx>{s.ext_perfmon->ebx}));
   const unsigned per_umc = total / static_cast<unsigned>(std::popcount(active));
   unsigned slot = 0;
   for (int bit = 0; bit < 32; ++bit) {

@@ -93,8 +93,10 @@ class AmdDriver : public UnitDriver {
         g.write(ctl, g.original(ctl) & ~enable_);
       }
     if (phase != RestorePhase::PutBack) return;
-    for (unsigned i = 0; i < counters_; ++i) g.write(layout_.at(Role::Counter, i), g.original(layout_.at(Role::Counter, i)));
-    for (unsigned i = 0; i < counters_; ++i) g.write(layout_.at(Role::Control, i), g.original(layout_.at(Role::Control, i)));
+    for (unsigned i = 0; i < counters_; ++i)
+      g.write(layout_.at(Role::Counter, i), g.original(layout_.at(Role::Counter, i)));
+    for (unsigned i = 0; i < counters_; ++i)
+      g.write(layout_.at(Role::Control, i), g.original(layout_.at(Role::Control, i)));
   }
 
  private:
@@ -124,8 +126,7 @@ std::uint64_t amd_control_word(const discovery::PmuUnit& unit, std::uint64_t con
 
 std::unique_ptr<UnitDriver> make_amd_driver(const UnitLayout& layout) {
   const auto& unit = *layout.unit;
-  if (!layout.find(AmdRole::Control))
-    throw Error(fmt::format("{}: no CPU is known to reach its MSRs", unit.name));
+  if (!layout.find(AmdRole::Control)) throw Error(fmt::format("{}: no CPU is known to reach its MSRs", unit.name));
   return std::make_unique<AmdDriver>(layout);
 }
 

@@ -6,10 +6,10 @@
 // and unit-mask bits (the kind's raw event mask: umask << 8 | event, and the high event bits).
 #include "amd_model.h"
 
+#include "amd_driver.h"
 #include "pmukit/families/amd/amd_layout.h"
 #include "pmukit/families/amd/amd_regs.h"
 #include "pmukit/families/amd/amd_unit.h"
-#include "amd_driver.h"
 
 namespace pmukit::sim {
 

@@ -94,10 +94,13 @@ void write_amd_uncore(const json& section, Context& ctx) {
       zero_msrs(ctx, ccx.front(), kL3PerfCtl, kL3Counters);
     }
     for (int cpu : cpus) write_cpuid(ctx, cpu, a);
-    const unsigned df = a.ext ? static_cast<unsigned>(Cpuid80000022Ebx::NumDfPmc::get(RegValue<Cpuid80000022Ebx>{a.ext->ebx}))
-                              : kDfCountersV1;
+    const unsigned df =
+        a.ext ? static_cast<unsigned>(Cpuid80000022Ebx::NumDfPmc::get(RegValue<Cpuid80000022Ebx>{a.ext->ebx}))
+              : kDfCountersV1;
     zero_msrs(ctx, cpus.front(), kDfPerfCtl, df);
-    if (a.ext) zero_msrs(ctx, cpus.front(), kUmcPerfCtl, static_cast<unsigned>(Cpuid80000022Ebx::NumUmcPmc::get(RegValue<Cpuid80000022Ebx>{a.ext->ebx})));
+    if (a.ext)
+      zero_msrs(ctx, cpus.front(), kUmcPerfCtl,
+                static_cast<unsigned>(Cpuid80000022Ebx::NumUmcPmc::get(RegValue<Cpuid80000022Ebx>{a.ext->ebx})));
   }
   if (!flag_or(section, "kernel_pmus", false, "amd_uncore")) return;
   if (a.generation.empty()) throw SpecError("amd_uncore.kernel_pmus: needs amd_uncore.generation for the formats");

@@ -19,6 +19,8 @@ std::vector<MetricCase> amd_cases() {
   return {
       {"amd_dram_read_bw", {{"UMC_CAS_CMD_RD", 1.5e9}}, 1e9, 96.0, "by hand: 1.5e9 read CAS x 64 B in 1 s = 96 GB/s"},
       {"amd_dram_write_bw", {{"UMC_CAS_CMD_WR", 5e8}}, 2e9, 16.0, "by hand: 5e8 write CAS x 64 B in 2 s = 16 GB/s"},
+      {"amd_umc_read_bw", {{"UMC_CAS_CMD_RD", 1e8}}, 1e9, 6.4, "by hand: one channel's 1e8 read CAS x 64 B in 1 s"},
+      {"amd_umc_write_bw", {{"UMC_CAS_CMD_WR", 5e7}}, 1e9, 3.2, "by hand: one channel's 5e7 write CAS x 64 B in 1 s"},
       {"amd_zen2_df_dram_bw",
        {{"DRAM_CHANNEL_DATA", 8e9}},
        1e10,
@@ -70,8 +72,11 @@ TEST(AmdMetrics, UmcBandwidthsCountPerfsCasCommands) {
     EXPECT_EQ(config(kind, events_of("amd_dram_read_bw", "UMC_CAS_CMD_RD")[0]), named(kind, "umc_cas_cmd.rd")) << kind;
     EXPECT_EQ(config(kind, events_of("amd_dram_write_bw", "UMC_CAS_CMD_WR")[0]), named(kind, "umc_cas_cmd.wr")) << kind;
   }
-  EXPECT_TRUE(catalog().at("amd_dram_read_bw").applies_to("amd_umc_11"));
-  EXPECT_FALSE(catalog().at("amd_dram_read_bw").applies_to("amd_umc"));
+  EXPECT_TRUE(catalog().at("amd_umc_read_bw").applies_to("amd_umc_11"));
+  EXPECT_FALSE(catalog().at("amd_umc_read_bw").applies_to("amd_umc"));
+  EXPECT_TRUE(catalog().at("amd_dram_read_bw").applies_to("amd_umc"));  // every channel, as perf merges them
+  EXPECT_EQ(config("amd_umc_zen4", events_of("amd_umc_read_bw", "UMC_CAS_CMD_RD")[0]),
+            named("amd_umc_zen4", "umc_cas_cmd.rd"));
   EXPECT_FALSE(catalog().at("amd_dram_write_bw").applies_to("amd_df"));
 }
 

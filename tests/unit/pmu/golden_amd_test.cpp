@@ -36,7 +36,9 @@ struct AmdRig {
     AmdUnit a;
     a.kind = kind, a.cpu_family = family, a.perfmon_v2 = v2, a.msr_base = base, a.cpu = cpu, a.cpus = {cpu};
     unit.name = kind == AmdUnit::Kind::L3 ? "amd_l3" : kind == AmdUnit::Kind::Df ? "amd_df" : "amd_umc_0";
-    unit.pmu_kind = kind == AmdUnit::Kind::L3 ? "amd_l3_zen4" : kind == AmdUnit::Kind::Df ? "amd_df_zen4" : "amd_umc_zen4";
+    unit.pmu_kind = kind == AmdUnit::Kind::L3   ? "amd_l3_zen4"
+                    : kind == AmdUnit::Kind::Df ? "amd_df_zen4"
+                                                : "amd_umc_zen4";
     unit.num_counters = counters;
     unit.counter_width = 48;
     unit.set_detail(a);
@@ -71,13 +73,14 @@ void append(std::vector<pmu::Access>& to, const std::vector<pmu::Access>& more) 
 // explicit thread mask and core 2 on counter 1, on CPU 8 (the CCX's first CPU).
 TEST(GoldenTrace, AmdL3CountersOverMsrs) {
   AmdRig rig(AmdUnit::Kind::L3, 0x19, true, 0xc0010230, 6, 8);
-  auto trace = test::run_fixed_events(
-      *rig.machine, {{&rig.unit, {event(0xff04), event(0x8001 | 1ull << 56 | 2ull << 42)}}});
+  auto trace =
+      test::run_fixed_events(*rig.machine, {{&rig.unit, {event(0xff04), event(0x8001 | 1ull << 56 | 2ull << 42)}}});
   std::vector<pmu::Access> want = cleared(0xc0010230, 6, 8);
-  append(want, {msr_store(0xc0010231, 0, 8), msr_store(0xc0010230, 0x0300c0000000ff04, 8),  // all threads, slices, cores
-                msr_store(0xc0010233, 0, 8), msr_store(0xc0010232, 0x0100080000008001, 8),  // thread 0 of core 2 only
-                msr_store(0xc0010230, 0x0300c0000040ff04, 8), msr_store(0xc0010232, 0x0100080000408001, 8),  // start
-                msr_store(0xc0010230, 0x0300c0000000ff04, 8), msr_store(0xc0010232, 0x0100080000008001, 8)});  // stop
+  append(want,
+         {msr_store(0xc0010231, 0, 8), msr_store(0xc0010230, 0x0300c0000000ff04, 8),  // all threads, slices, cores
+          msr_store(0xc0010233, 0, 8), msr_store(0xc0010232, 0x0100080000008001, 8),  // thread 0 of core 2 only
+          msr_store(0xc0010230, 0x0300c0000040ff04, 8), msr_store(0xc0010232, 0x0100080000408001, 8),    // start
+          msr_store(0xc0010230, 0x0300c0000000ff04, 8), msr_store(0xc0010232, 0x0100080000008001, 8)});  // stop
   append(want, restored(0xc0010230, 6, 8));
   EXPECT_EQ(test::trace_difference(trace, want), "");
 }
@@ -122,7 +125,8 @@ TEST(GoldenTrace, AmdDataFabricMasksByPerfMonVersion) {
 // MSR_F19H_UMC_PERF_CTL + 1 * 4 * 2; its enable bit is 31, and only config 9:0 is kept.
 TEST(GoldenTrace, AmdUmcEnableBit31) {
   AmdRig rig(AmdUnit::Kind::Umc, 0x19, true, 0xc0010808, 4, 0);
-  auto trace = test::run_fixed_events(*rig.machine, {{&rig.unit, {event(0x10a | 1ull << 22)}}});  // rdwrmask 1, event 0x0a
+  auto trace =
+      test::run_fixed_events(*rig.machine, {{&rig.unit, {event(0x10a | 1ull << 22)}}});  // rdwrmask 1, event 0x0a
   std::vector<pmu::Access> want = cleared(0xc0010808, 4, 0);
   append(want, {msr_store(0xc0010809, 0, 0), msr_store(0xc0010808, 0x10a, 0), msr_store(0xc0010808, 0x8000010a, 0),
                 msr_store(0xc0010808, 0x10a, 0)});

@@ -26,12 +26,12 @@ constexpr unsigned kCounterWidth = 48;             // COUNTER_SHIFT 16: 64 - 16
 // The control of an L3 or Data Fabric counter (PPR ChL3PmcCfg / DF PerfMonCtl; the kernel's
 // ARCH_PERFMON_EVENTSEL_* and AMD64_* masks).
 struct PerfCtl : Word<PerfCtl, 64> {
-  using Event = Field<PerfCtl, 7, 0>;       // ARCH_PERFMON_EVENTSEL_EVENT
-  using Umask = Field<PerfCtl, 15, 8>;      // ARCH_PERFMON_EVENTSEL_UMASK
-  using Enable = Field<PerfCtl, 22, 22>;    // ARCH_PERFMON_EVENTSEL_ENABLE: what start() adds
-  using UmaskHi = Field<PerfCtl, 27, 24>;   // PerfMonV2 DF: AMD64_PERFMON_V2_EVENTSEL_UMASK_NB bits 27:24
-  using EventHi = Field<PerfCtl, 35, 32>;   // AMD64_EVENTSEL_EVENT bits 35:32
-  using EventHiV2 = Field<PerfCtl, 37, 36>; // PerfMonV2 DF: AMD64_PERFMON_V2_EVENTSEL_EVENT_NB bits 37:36
+  using Event = Field<PerfCtl, 7, 0>;        // ARCH_PERFMON_EVENTSEL_EVENT
+  using Umask = Field<PerfCtl, 15, 8>;       // ARCH_PERFMON_EVENTSEL_UMASK
+  using Enable = Field<PerfCtl, 22, 22>;     // ARCH_PERFMON_EVENTSEL_ENABLE: what start() adds
+  using UmaskHi = Field<PerfCtl, 27, 24>;    // PerfMonV2 DF: AMD64_PERFMON_V2_EVENTSEL_UMASK_NB bits 27:24
+  using EventHi = Field<PerfCtl, 35, 32>;    // AMD64_EVENTSEL_EVENT bits 35:32
+  using EventHiV2 = Field<PerfCtl, 37, 36>;  // PerfMonV2 DF: AMD64_PERFMON_V2_EVENTSEL_EVENT_NB bits 37:36
   // Family 19h and later L3 (AMD64_L3_*): which cores, slices and threads an L3 event counts.
   using CoreId = Field<PerfCtl, 44, 42>;       // AMD64_L3_COREID_MASK
   using EnAllSlices = Field<PerfCtl, 46, 46>;  // AMD64_L3_EN_ALL_SLICES
@@ -49,7 +49,8 @@ constexpr std::uint64_t kRawEventMaskNb = PerfCtl::Event::mask | PerfCtl::Umask:
 constexpr std::uint64_t kRawEventMaskNbV2 = kRawEventMaskNb | PerfCtl::UmaskHi::mask | PerfCtl::EventHiV2::mask;
 // The family 19h L3 fields a user may give (l3_thread_slice_mask keeps them when a thread mask is given).
 constexpr std::uint64_t kL3F19hUserMask = PerfCtl::ThreadMask2::mask | PerfCtl::SliceId::mask |
-                                          PerfCtl::EnAllCores::mask | PerfCtl::EnAllSlices::mask | PerfCtl::CoreId::mask;
+                                          PerfCtl::EnAllCores::mask | PerfCtl::EnAllSlices::mask |
+                                          PerfCtl::CoreId::mask;
 
 // The control of a UMC counter (PerfMonV2; perf_event.h AMD64_PERFMON_V2_*_UMC).
 struct UmcPerfCtl : Word<UmcPerfCtl, 64> {
@@ -66,7 +67,7 @@ struct Cpuid80000022Ebx : Word<Cpuid80000022Ebx, 32> {
   using NumDfPmc = Field<Cpuid80000022Ebx, 15, 10>;
   using NumUmcPmc = Field<Cpuid80000022Ebx, 21, 16>;
 };
-constexpr std::uint32_t kCpuidExtPerfmon = 0x80000022;  // EXT_PERFMON_DEBUG_FEATURES; ECX = the active UMC mask
+constexpr std::uint32_t kCpuidExtPerfmon = 0x80000022;   // EXT_PERFMON_DEBUG_FEATURES; ECX = the active UMC mask
 constexpr std::uint32_t kCpuidMaxExtended = 0x80000000;  // EAX = the highest extended leaf
 
 static_assert(disjoint<PerfCtl::Enable, PerfCtl::UmaskHi>() && disjoint<UmcPerfCtl::Enable, UmcPerfCtl::RdWrMask>());
