@@ -56,9 +56,9 @@ CpuidAnswer from_device(const Machine& machine, const std::filesystem::path& pat
   return {CpuidRegs{regs[0], regs[1], regs[2], regs[3]}, ""};
 }
 
-}  // namespace
+CpuidObserver g_observer;
 
-CpuidAnswer read_cpuid(const Machine& machine, int cpu, std::uint32_t leaf, std::uint32_t subleaf) {
+CpuidAnswer read_leaf(const Machine& machine, int cpu, std::uint32_t leaf, std::uint32_t subleaf) {
   const auto path = cpuid_path(machine, cpu);
   auto st = machine.files().stat(path, false);
   if (!st)
@@ -70,6 +70,18 @@ CpuidAnswer read_cpuid(const Machine& machine, int cpu, std::uint32_t leaf, std:
   }
   if (!machine.is_live()) return {std::nullopt, fmt::format("{}: not a regular file in a snapshot", path.string())};
   return from_device(machine, path, leaf, subleaf);
+}
+
+}  // namespace
+
+void set_cpuid_observer(CpuidObserver observer) {
+  g_observer = std::move(observer);
+}
+
+CpuidAnswer read_cpuid(const Machine& machine, int cpu, std::uint32_t leaf, std::uint32_t subleaf) {
+  CpuidAnswer a = read_leaf(machine, cpu, leaf, subleaf);
+  if (a.regs && g_observer) g_observer(cpu, leaf, subleaf, *a.regs);
+  return a;
 }
 
 std::string cpuid_line(std::uint32_t leaf, std::uint32_t subleaf, const CpuidRegs& regs) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -27,6 +28,11 @@ struct CpuidAnswer {
 // CPUID `leaf`/`subleaf` on CPU `cpu`. A leaf above the CPU's maximum reads as absent: the caller
 // checks the maximum leaf (0x80000000 EAX) first, as the kernel does.
 CpuidAnswer read_cpuid(const Machine& machine, int cpu, std::uint32_t leaf, std::uint32_t subleaf = 0);
+
+// While set, told of every leaf read (cpu, leaf, subleaf, answer): how pmu-discover --capture
+// writes a snapshot's dev/cpu/N/cpuid files, which a capture cannot copy from the device.
+using CpuidObserver = std::function<void(int cpu, std::uint32_t leaf, std::uint32_t subleaf, const CpuidRegs& regs)>;
+void set_cpuid_observer(CpuidObserver observer);
 
 // The snapshot file's line for one leaf (what pmu-discover --capture and the spec builder write).
 std::string cpuid_line(std::uint32_t leaf, std::uint32_t subleaf, const CpuidRegs& regs);

@@ -8,6 +8,7 @@
 
 #include "discovered.h"
 #include "pmukit/families/amd/amd_unit.h"
+#include "pmukit/perf/unit_mapping.h"
 
 using namespace pmukit;
 using discovery::AmdUnit;
@@ -103,4 +104,28 @@ TEST(AmdDiscovery, AnUnknownModelIsNotGuessed) {
   test::Discovered d(spec(kZen4Flags, {{"cpus_per_ccx", 4}}, 0xf0));
   EXPECT_EQ(d.r.inventory.platform, "");
   EXPECT_TRUE(d.r.inventory.units.empty());
+}
+
+// The kernel's amd_uncore PMUs (sysfs, as a machine with the driver loaded shows them) are the
+// perf backend's route to the same units: each unit maps to the PMU of its name, the L3s to
+// amd_l3's cpumask (one CPU per CCX), so --backend auto can choose as on every other family.
+TEST(AmdDiscovery, UnitsMapToTheKernelsAmdUncorePmus) {
+  test::Discovered d(spec(kZen4Flags, {{"generation", "zen4"},
+                                       {"cpus_per_ccx", 4},
+                                       {"kernel_pmus", true},
+                                       {"ext_perfmon", {{"num_df_pmc", 8}, {"num_umc_pmc", 8}, {"active_umcs", "0x3"}}}}));
+  auto maps = perf::map_units(*d.machine, d.r.inventory);
+  ASSERT_EQ(maps.size(), d.r.inventory.units.size());
+  std::size_t present = 0;
+  for (const auto& m : maps) {
+    present += m.present;
+    EXPECT_EQ(m.perf, m.unit);
+    if (m.unit == "amd_l3") EXPECT_EQ(m.cpumask, (std::vector<int>{0, 4, 8, 12}));
+    if (m.unit == "amd_umc_3") EXPECT_EQ(m.cpumask, (std::vector<int>{8}));
+  }
+  EXPECT_EQ(present, maps.size());  // 4 L3, 2 DF, 4 UMC
+  EXPECT_EQ(maps.size(), 10u);
+  auto format = d.machine->files().read_line(d.machine->param("events.path") / "amd_df" / "format" / "umask");
+  ASSERT_TRUE(format);
+  EXPECT_EQ(*format, "config:8-15,24-27");  // uncore.c umask12, PerfMonV2 DF
 }
