@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "pmukit/util/error.h"
 #include "support/spec_rig.h"
 
 using namespace pmukit;
@@ -84,4 +85,23 @@ TEST(GoldenTrace, AmdIommuSecondEventTakesCounterOne) {
   auto trace = test::run_fixed_events(*rig.machine, {{&rig.unit("amd_iommu_0"), {event(0x11), event(0x13)}}});
   ASSERT_GE(trace.size(), 12u);
   EXPECT_EQ(test::show(trace[10].access), test::show(mmio_store(kCounter0 + 0x108, 32, 0x13)));
+}
+
+// A counter whose source is set counts for someone else (the kernel's amd_iommu PMU: perf_iommu_
+// enable_event leaves COUNTER_SRC set while it counts): the unit is busy, and nothing is written.
+TEST(AmdIommuDriver, ACounterWithItsSourceSetIsBusy) {
+  auto s = spec();
+  s["amd_iommus"][0]["writes"].push_back({{"at", "0x40108"}, {"u32", "0x7"}});  // bank 0 counter 1: source 7
+  test::SpecRig rig(s);
+  std::vector<pmu::WriteRecord> trace;
+  pmu::SessionOptions options;
+  options.trace = &trace;
+  try {
+    pmu::DirectSession session(*rig.machine, {{&rig.unit("amd_iommu_0"), {event(0x05)}}}, platform::Database::builtin(),
+                               options);
+    ADD_FAILURE() << "a busy IOMMU was programmed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("counter 1 counts event source 0x7"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(trace.empty());
 }

@@ -5,6 +5,7 @@
 // unit's name.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -103,4 +104,55 @@ TEST(RawAmdIommuEndToEnd, PerfBackendFindsTheKernelPmuByName) {
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("the perf backend counts this machine's kernel PMUs, not a snapshot's"), std::string::npos)
       << r.err;
+}
+
+// SIGKILL after each of the run's first register writes (tests/killable), then pmu-raw --recover:
+// a fresh driver finds the counters whose registers differ from the journal (adopt) and every
+// register is what it was before the killed run, byte for byte.
+TEST(RawAmdIommuEndToEnd, KilledRunIsRecoveredByteForByte) {
+  IommuRig m;
+  test::SimProcess sim(m.root, {});
+  const std::vector<std::string> run = {
+      "-a", "-e", "amd_iommu_0/mem_trans_total/", "-e", "amd_iommu_0/csource=0x11,domid=0x2/", "--duration", "1"};
+  std::size_t left_programmed = 0;
+  for (std::size_t n : {0u, 1u, 3u, 5u, 6u, 9u, 10u, 11u}) {
+    SCOPED_TRACE("killed after " + std::to_string(n) + " register writes");
+    std::vector<std::string> a{"PMUKIT_TEST_KILL_AFTER_WRITES=" + std::to_string(n), std::string(PMUKIT_KILLABLE_RAW)};
+    for (auto& w : m.args(run)) a.push_back(std::move(w));
+    auto killed = test::run_program("env", a);
+    ASSERT_EQ(killed.status, 128 + SIGKILL) << killed.err;
+    left_programmed += !m.image_change().empty();
+    auto again = test::run_tool("pmu-raw", m.args({"--recover"}));
+    ASSERT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(m.image_change(), "");
+  }
+  EXPECT_GT(left_programmed, 0u);  // without recovery, registers would have stayed programmed
+}
+
+// pmu-discover's text view and --json show the IOMMUs with their banks and counters.
+TEST(RawAmdIommuEndToEnd, DiscoverShowsTheUnits) {
+  IommuRig m;
+  auto text = test::run_tool("pmu-discover", m.args({}));
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("AMD IOMMU performance counters (PCI class 0806, capability 0Fh): 2 units"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("amd_iommu_1      0000:80:00.2 [1022:1481] cap @0x40  MMIO 0xf0080000  1 banks x 2 "
+                          "counters (48-bit)"),
+            std::string::npos)
+      << text.out;
+  auto js = test::run_tool("pmu-discover", m.args({"--json"}));
+  ASSERT_EQ(js.status, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  bool seen = false;
+  for (const auto& u : j.at("units"))
+    if (u.at("name") == "amd_iommu_0") {
+      seen = true;
+      EXPECT_EQ(u.at("family"), "amd-iommu");
+      EXPECT_EQ(u.at("counters"), 8);
+      EXPECT_EQ(u.at("amd-iommu").at("mmio_base"), "0xf0000000");
+      EXPECT_EQ(u.at("amd-iommu").at("counter_base"), "0xf0040000");
+      EXPECT_EQ(u.at("amd-iommu").at("banks"), 2);
+    }
+  EXPECT_TRUE(seen) << js.out;
 }
