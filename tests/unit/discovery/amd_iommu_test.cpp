@@ -47,6 +47,7 @@ TEST(AmdIommuDiscovery, CountersFromTheProvenRegionInPciOrder) {
                {{"bdf", "0000:00:00.2"}, {"numa_node", 0}, {"base", "0xf0000000"}, {"cap_at", "0x64"}}}));
   ASSERT_EQ(d.names(), (std::vector<std::string>{"amd_iommu_0", "amd_iommu_1"}));
   const auto* u0 = d.unit("amd_iommu_0");
+  ASSERT_NE(u0, nullptr);
   const auto& a0 = details(u0);
   EXPECT_EQ(a0.function.str(), "0000:00:00.2");
   EXPECT_EQ(a0.cap_offset, 0x64);
@@ -59,6 +60,7 @@ TEST(AmdIommuDiscovery, CountersFromTheProvenRegionInPciOrder) {
   EXPECT_EQ(u0->socket, 0);
   EXPECT_EQ(u0->pmu_kind, "amd_iommu");
   const auto* u1 = d.unit("amd_iommu_1");
+  ASSERT_NE(u1, nullptr);
   const auto& a1 = details(u1);
   EXPECT_EQ(a1.mmio_base, 0xf0080000u);
   EXPECT_EQ(a1.banks, 1u);
@@ -77,10 +79,12 @@ TEST(AmdIommuDiscovery, UnprovenRegionIsNotRead) {
   test::Discovered d(machine({{{"bdf", "0000:00:00.2"}, {"base", "0xf0000000"}, {"iomem", false}},
                               {{"bdf", "0000:40:00.2"}, {"base", "0xf0080000"}, {"iomem_size", "0x4000"}}}));
   const auto* u0 = d.unit("amd_iommu_0");
+  ASSERT_NE(u0, nullptr);
   EXPECT_EQ(u0->num_counters, 0u);
   EXPECT_FALSE(details(u0).ext_features.has_value());
   EXPECT_TRUE(noted(*u0, "MMIO region 0xf0000000+0x4000 not proven the IOMMU's, not read")) << u0->notes.front();
   const auto* u1 = d.unit("amd_iommu_1");
+  ASSERT_NE(u1, nullptr);
   EXPECT_EQ(u1->num_counters, 0u);
   EXPECT_FALSE(details(u1).cntr_conf.has_value());
   EXPECT_TRUE(noted(*u1, "the kernel claimed 0x4000 bytes only")) << u1->notes.front();
@@ -90,6 +94,7 @@ TEST(AmdIommuDiscovery, UnprovenRegionIsNotRead) {
 TEST(AmdIommuDiscovery, RegionOverSystemRamIsRefused) {
   test::Discovered d(machine({{{"bdf", "0000:00:00.2"}, {"base", "0x40000000"}}}));
   const auto* u = d.unit("amd_iommu_0");
+  ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->num_counters, 0u);
   EXPECT_TRUE(noted(*u, "not proven")) << u->notes.front();
 }
@@ -99,6 +104,7 @@ TEST(AmdIommuDiscovery, RegionOverSystemRamIsRefused) {
 TEST(AmdIommuDiscovery, PcSupClearMeansNoCounters) {
   test::Discovered d(machine({{{"bdf", "0000:00:00.2"}, {"base", "0xf0000000"}, {"pcsup", false}}}));
   const auto* u = d.unit("amd_iommu_0");
+  ASSERT_NE(u, nullptr);
   EXPECT_EQ(details(u).ext_features, 0u);
   EXPECT_FALSE(details(u).cntr_conf.has_value());
   EXPECT_EQ(u->num_counters, 0u);
@@ -109,6 +115,7 @@ TEST(AmdIommuDiscovery, PcSupClearMeansNoCounters) {
 TEST(AmdIommuDiscovery, BaseNotEnabled) {
   test::Discovered d(machine({{{"bdf", "0000:00:00.2"}, {"base", "0xf0000000"}, {"enabled", false}}}));
   const auto* u = d.unit("amd_iommu_0");
+  ASSERT_NE(u, nullptr);
   EXPECT_FALSE(details(u).base_enabled);
   EXPECT_EQ(u->num_counters, 0u);
   EXPECT_TRUE(noted(*u, "not enabled (bit 0 clear)")) << u->notes.front();
@@ -120,6 +127,7 @@ TEST(AmdIommuDiscovery, NoDevMem) {
   opts.overrides["devmem.path"] = "/nonexistent/mem";
   test::Discovered d(machine({{{"bdf", "0000:00:00.2"}, {"base", "0xf0000000"}}}), opts);
   const auto* u = d.unit("amd_iommu_0");
+  ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->num_counters, 0u);
   EXPECT_TRUE(noted(*u, "the MMIO registers cannot be read")) << u->notes.front();
 }
@@ -130,6 +138,7 @@ TEST(AmdIommuDiscovery, HiddenIomemAddresses) {
   spec["iomem"]["hide_addresses"] = true;
   test::Discovered d(spec);
   const auto* u = d.unit("amd_iommu_0");
+  ASSERT_NE(u, nullptr);
   EXPECT_EQ(u->num_counters, 0u);
   EXPECT_TRUE(noted(*u, "run as root")) << u->notes.front();
 }
