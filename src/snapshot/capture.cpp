@@ -14,9 +14,9 @@
 #include <fmt/std.h>
 
 #include "capture_writer.h"
+#include "pmukit/access/cpuid.h"
 #include "pmukit/access/libpci_files.h"
 #include "pmukit/access/machine.h"
-#include "pmukit/access/cpuid.h"
 #include "pmukit/access/msr.h"
 #include "pmukit/access/register_window.h"
 #include "pmukit/util/error.h"
