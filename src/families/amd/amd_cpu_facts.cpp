@@ -33,6 +33,7 @@ AmdCpuFlags read_flags(const Machine& machine) {
       f.llc |= w == "perfctr_llc";
       f.nb |= w == "perfctr_nb";
       f.perfmon_v2 |= w == "perfmon_v2";
+      f.topoext |= w == "topoext";
     }
     f.read = true;
     break;
@@ -110,12 +111,19 @@ void warn_hidden(const MachineFacts& facts, const AmdCpuFacts& f, Inventory& inv
         fmt::format("{}: {} has no flags line: which uncore counters the CPU has is unknown", part, cpuinfo));
     return;
   }
+  if (!f.flags.topoext) {
+    inv.warnings.push_back(fmt::format("{}: {} lacks topoext: Linux's amd_uncore registers no PMU without it, and "
+                                       "neither does pmukit",
+                                       part, cpuinfo));
+    return;
+  }
   if (!f.flags.llc && !f.flags.nb)
     inv.warnings.push_back(fmt::format(
         "{}: {} lists neither perfctr_llc nor perfctr_nb: the CPU shows no L3 or Data Fabric counters{} (Linux "
         "uncore.c registers amd_l3 and amd_df only with these flags)",
         part, cpuinfo, facts.cpu->hypervisor ? ", as a hypervisor's guest CPU usually does" : ""));
-  if (!f.flags.perfmon_v2 && f.generation != "zen2" && f.generation != "zen3")
+  const bool has_umc_kind = platform::Database::builtin().pmu_kind("amd_umc_" + f.generation) != nullptr;
+  if (!f.flags.perfmon_v2 && has_umc_kind)
     inv.warnings.push_back(
         fmt::format("{}: {} lacks perfmon_v2: no UMC (memory channel) counters without PerfMonV2", part, cpuinfo));
   for (const auto& s : f.sockets)
@@ -129,7 +137,7 @@ void warn_hidden(const MachineFacts& facts, const AmdCpuFacts& f, Inventory& inv
 AmdCpuFacts read_amd_cpu_facts(const MachineFacts& facts, Inventory& inv) {
   AmdCpuFacts f;
   f.generation = facts.cpu_model->amd_uncore;
-  f.cpu_family = facts.cpu ? facts.cpu->family : 0;
+  f.cpu_family = facts.cpu->family;  // discover_amd_uncore asks only with a CPU identity
   f.flags = read_flags(facts.machine);
   if (f.flags.llc) f.l3_groups = read_l3_groups(facts, inv);
   f.sockets = read_sockets(facts, f.flags.perfmon_v2);

@@ -17,6 +17,7 @@ struct AmdCpuFlags {
   bool llc = false;         // perfctr_llc: L3 counters (amd_uncore_llc_init)
   bool nb = false;          // perfctr_nb: Data Fabric counters (amd_uncore_nb_init)
   bool perfmon_v2 = false;  // perfmon_v2: CPUID 0x80000022 counts, UMC counters (amd_uncore_umc_init)
+  bool topoext = false;     // topoext: without it amd_uncore_init registers nothing
   bool read = false;        // a flags line was found
 };
 

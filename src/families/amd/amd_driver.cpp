@@ -26,8 +26,8 @@ namespace {
 
 // l3_thread_slice_mask: family 17h takes the user's slice and thread masks or all of them;
 // family 19h and later enable every core, slice and thread unless a thread mask is given.
-std::uint64_t l3_selection(unsigned cpu_family, std::uint64_t config) {
-  if (cpu_family <= 0x18) {
+std::uint64_t l3_selection(AmdUnit::L3Selection style, std::uint64_t config) {
+  if (style == AmdUnit::L3Selection::SliceAndThreadMasks) {
     const std::uint64_t slices = config & PerfCtl::SliceMask::mask, threads = config & PerfCtl::ThreadMask8::mask;
     return (slices ? slices : PerfCtl::SliceMask::mask) | (threads ? threads : PerfCtl::ThreadMask8::mask);
   }
@@ -121,7 +121,7 @@ std::uint64_t amd_control_word(const discovery::PmuUnit& unit, std::uint64_t con
   case AmdUnit::Kind::L3:
     break;
   }
-  return (config & kRawEventMaskNb) | l3_selection(u.cpu_family, config);
+  return (config & kRawEventMaskNb) | l3_selection(u.l3_selection, config);
 }
 
 std::unique_ptr<UnitDriver> make_amd_driver(const UnitLayout& layout) {

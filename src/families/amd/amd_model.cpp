@@ -47,7 +47,8 @@ class AmdModel : public UnitModel {
   bool selects_threads(std::uint64_t ctl) const {
     if (u_.kind != AmdUnit::Kind::L3) return true;
     const RegValue<PerfCtl> v{ctl};
-    if (u_.cpu_family <= 0x18) return PerfCtl::ThreadMask8::get(v) && PerfCtl::SliceMask::get(v);
+    if (u_.l3_selection == AmdUnit::L3Selection::SliceAndThreadMasks)
+      return PerfCtl::ThreadMask8::get(v) && PerfCtl::SliceMask::get(v);
     return PerfCtl::ThreadMask2::get(v) != 0;
   }
 

@@ -1,5 +1,5 @@
-// pmukit -- the machine spec's "amd_uncore" section (docs/machine-spec.md):
-//   {"cpus_per_ccx": 8, "max_extended_leaf": "0x80000028",
+// pmukit -- the machine spec's "amd_uncore" section (docs/snapshot-format.md):
+//   {"generation": "zen4", "cpus_per_ccx": 8, "max_extended_leaf": "0x80000028",
 //    "ext_perfmon": {"num_df_pmc": 16, "num_umc_pmc": 48, "active_umcs": "0xfff"},
 //    "kernel_pmus": false}
 // CPUs of a socket are numbered consecutively (the core "topology" section), so CCX k of the

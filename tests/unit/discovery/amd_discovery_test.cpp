@@ -134,3 +134,21 @@ TEST(AmdDiscovery, UnitsMapToTheKernelsAmdUncorePmus) {
   ASSERT_TRUE(format);
   EXPECT_EQ(*format, "config:8-15,24-27");  // uncore.c umask12, PerfMonV2 DF
 }
+
+// amd_uncore_init returns -ENODEV without X86_FEATURE_TOPOEXT: no unit, and a warning naming it.
+TEST(AmdDiscovery, WithoutTopoextNothingIsMade) {
+  test::Discovered d(spec("fpu tsc msr perfctr_core perfctr_nb perfctr_llc perfmon_v2", {{"cpus_per_ccx", 4}}));
+  EXPECT_TRUE(d.r.inventory.units.empty());
+  EXPECT_TRUE(d.warned("lacks topoext")) << d.warnings();
+}
+
+// CPUID saying 0 DF counters: the kernel registers no amd_df (amd_uncore_df_ctx_init), nor does pmukit.
+TEST(AmdDiscovery, NoDfUnitWithZeroCounters) {
+  test::Discovered d(
+      spec(kZen4Flags,
+           {{"cpus_per_ccx", 8}, {"ext_perfmon", {{"num_df_pmc", 0}, {"num_umc_pmc", 4}, {"active_umcs", "0x1"}}}}));
+  EXPECT_EQ(d.unit("amd_df"), nullptr);
+  EXPECT_TRUE(d.warned("gives 0 counters: no amd_df unit")) << d.warnings();
+  ASSERT_NE(d.unit("amd_umc_1"), nullptr);  // socket 1's only UMC: numbered after socket 0's
+  EXPECT_EQ(d.unit("amd_umc_1")->socket, 1);
+}

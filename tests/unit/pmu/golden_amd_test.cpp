@@ -35,6 +35,8 @@ struct AmdRig {
   AmdRig(AmdUnit::Kind kind, unsigned family, bool v2, std::uint32_t base, unsigned counters, int cpu) {
     AmdUnit a;
     a.kind = kind, a.cpu_family = family, a.perfmon_v2 = v2, a.msr_base = base, a.cpu = cpu, a.cpus = {cpu};
+    a.l3_selection =
+        family <= 0x18 ? AmdUnit::L3Selection::SliceAndThreadMasks : AmdUnit::L3Selection::ThreadMaskAndEnables;
     unit.name = kind == AmdUnit::Kind::L3 ? "amd_l3" : kind == AmdUnit::Kind::Df ? "amd_df" : "amd_umc_0";
     unit.pmu_kind = kind == AmdUnit::Kind::L3   ? "amd_l3_zen4"
                     : kind == AmdUnit::Kind::Df ? "amd_df_zen4"

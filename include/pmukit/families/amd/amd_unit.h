@@ -13,8 +13,13 @@ namespace pmukit::discovery {
 struct AmdUnit {
   enum class Kind { L3, Df, Umc };
   Kind kind = Kind::L3;
-  std::string generation;      // "zen4": platforms/cpus.json's amd_uncore for the CPU model
-  unsigned cpu_family = 0;     // 0x19
+  std::string generation;   // "zen4": platforms/cpus.json's amd_uncore for the CPU model
+  unsigned cpu_family = 0;  // 0x19
+  // How the kernel fills in an L3 event's thread selection (l3_thread_slice_mask), decided by the
+  // L3 kind's formats (platforms/pmus/amd.json): family 17h's slicemask/threadmask (8 bits), or
+  // family 19h's threadmask (2 bits) with enallslices/enallcores.
+  enum class L3Selection { SliceAndThreadMasks, ThreadMaskAndEnables };
+  L3Selection l3_selection = L3Selection::ThreadMaskAndEnables;
   int cpu = -1;                // the CPU whose MSRs reach it: the first online CPU of its CCX or socket
   std::vector<int> cpus;       // the CPUs it serves (L3: cache/index3/shared_cpu_list; DF, UMC: the socket)
   int l3_id = -1;              // L3: cache/index3/id
