@@ -20,25 +20,25 @@ constexpr std::size_t kCpuinfoBytes = 64u << 20;
 
 // The first "flags" line of /proc/cpuinfo: every CPU of a socket lists the same.
 AmdCpuFlags read_flags(const Machine& machine) {
-  AmdCpuFlags f;
+  AmdCpuFlags flags;
   auto text = machine.files().read_text(machine.param("cpuinfo.path"), kCpuinfoBytes);
-  if (!text) return f;
+  if (!text) return flags;
   std::istringstream lines(*text);
   std::string line;
   while (std::getline(lines, line)) {
     if (!line.starts_with("flags")) continue;
     std::istringstream words(line.substr(line.find(':') == std::string::npos ? line.size() : line.find(':') + 1));
-    std::string w;
-    while (words >> w) {
-      f.llc |= w == "perfctr_llc";
-      f.nb |= w == "perfctr_nb";
-      f.perfmon_v2 |= w == "perfmon_v2";
-      f.topoext |= w == "topoext";
+    std::string flag;
+    while (words >> flag) {
+      flags.llc |= flag == "perfctr_llc";
+      flags.nb |= flag == "perfctr_nb";
+      flags.perfmon_v2 |= flag == "perfmon_v2";
+      flags.topoext |= flag == "topoext";
     }
-    f.read = true;
+    flags.read = true;
     break;
   }
-  return f;
+  return flags;
 }
 
 // Online CPUs grouped by the L3 they share (cache/index3, whose level must read 3).
@@ -102,32 +102,32 @@ std::vector<AmdSocketFacts> read_sockets(const MachineFacts& facts, bool cpuid) 
 }
 
 // What the kernel would not find either, said once: the flags a guest's CPU hides, the CPUID leaf.
-void warn_hidden(const MachineFacts& facts, const AmdCpuFacts& f, Inventory& inv) {
+void warn_hidden(const MachineFacts& facts, const AmdCpuFacts& cpus, Inventory& inv) {
   const std::string part = fmt::format("{} (family {:#x} model {:#04x}, {})", facts.cpu_model->description,
-                                       facts.cpu->family, facts.cpu->model, f.generation);
+                                       facts.cpu->family, facts.cpu->model, cpus.generation);
   const auto cpuinfo = facts.machine.param("cpuinfo.path").string();
-  if (!f.flags.read) {
+  if (!cpus.flags.read) {
     inv.warnings.push_back(
         fmt::format("{}: {} has no flags line: which uncore counters the CPU has is unknown", part, cpuinfo));
     return;
   }
-  if (!f.flags.topoext) {
+  if (!cpus.flags.topoext) {
     inv.warnings.push_back(fmt::format("{}: {} lacks topoext: Linux's amd_uncore registers no PMU without it, and "
                                        "neither does pmukit",
                                        part, cpuinfo));
     return;
   }
-  if (!f.flags.llc && !f.flags.nb)
+  if (!cpus.flags.llc && !cpus.flags.nb)
     inv.warnings.push_back(fmt::format(
         "{}: {} lists neither perfctr_llc nor perfctr_nb: the CPU shows no L3 or Data Fabric counters{} (Linux "
         "uncore.c registers amd_l3 and amd_df only with these flags)",
         part, cpuinfo, facts.cpu->hypervisor ? ", as a hypervisor's guest CPU usually does" : ""));
-  const bool has_umc_kind = platform::Database::builtin().pmu_kind("amd_umc_" + f.generation) != nullptr;
-  if (!f.flags.perfmon_v2 && has_umc_kind)
+  const bool has_umc_kind = platform::Database::builtin().pmu_kind("amd_umc_" + cpus.generation) != nullptr;
+  if (!cpus.flags.perfmon_v2 && has_umc_kind)
     inv.warnings.push_back(
         fmt::format("{}: {} lacks perfmon_v2: no UMC (memory channel) counters without PerfMonV2", part, cpuinfo));
-  for (const auto& s : f.sockets)
-    if (f.flags.perfmon_v2 && !s.ext_perfmon)
+  for (const auto& s : cpus.sockets)
+    if (cpus.flags.perfmon_v2 && !s.ext_perfmon)
       inv.warnings.push_back(
           fmt::format("{}: socket {}: CPUID 0x80000022 not read: {}: no UMC units", part, s.package, s.cpuid_why));
 }
@@ -135,14 +135,14 @@ void warn_hidden(const MachineFacts& facts, const AmdCpuFacts& f, Inventory& inv
 }  // namespace
 
 AmdCpuFacts read_amd_cpu_facts(const MachineFacts& facts, Inventory& inv) {
-  AmdCpuFacts f;
-  f.generation = facts.cpu_model->amd_uncore;
-  f.cpu_family = facts.cpu->family;  // discover_amd_uncore asks only with a CPU identity
-  f.flags = read_flags(facts.machine);
-  if (f.flags.llc) f.l3_groups = read_l3_groups(facts, inv);
-  f.sockets = read_sockets(facts, f.flags.perfmon_v2);
-  warn_hidden(facts, f, inv);
-  return f;
+  AmdCpuFacts cpus;
+  cpus.generation = facts.cpu_model->amd_uncore;
+  cpus.cpu_family = facts.cpu->family;  // discover_amd_uncore asks only with a CPU identity
+  cpus.flags = read_flags(facts.machine);
+  if (cpus.flags.llc) cpus.l3_groups = read_l3_groups(facts, inv);
+  cpus.sockets = read_sockets(facts, cpus.flags.perfmon_v2);
+  warn_hidden(facts, cpus, inv);
+  return cpus;
 }
 
 }  // namespace pmukit::discovery
