@@ -17,8 +17,9 @@
 //   counter whose source is 0 is power-gated: it reads 0 and drops writes. pmukit's read loop
 //   stops the units and then takes its last sample, so stop() leaves the sources set (it writes
 //   nothing): the counts go on being read (on hardware, and in pmu-sim's real time, the last
-//   sample takes in the microseconds between stop() and that read too). The sources are cleared by reset(), before the
-//   next set of a multiplexed unit (whose counts were read at its turn, before reset), and by restore's Quiesce phase.
+//   sample takes in the microseconds between stop() and that read too). The sources are cleared
+//   by reset(), before the next set of a multiplexed unit (whose counts were read at its turn,
+//   before reset), and by restore's Quiesce phase.
 // Restoring: the counters the run used, their sources 0 first (nothing counts while the rest is
 // written), then the match registers and the source as saved. COUNTER cannot be put back while
 // its source is 0 (it reads 0 and drops the write; a saved counter whose source was 0 read 0
