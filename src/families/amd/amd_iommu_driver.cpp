@@ -12,11 +12,19 @@
 // - Every write goes through iommu_pc_get_set_reg: the value masked to 48 bits, two 32-bit
 //   writes, the low dword first (the layout's registers store so).
 // - Reading (perf_iommu_read): COUNTER, masked to 48 bits (a 48-bit slice here).
-// - Stopping (perf_iommu_disable_event): COUNTER_SRC = 0. The kernel reads before it disables
-//   because a power-gated counter may read 0 afterwards; pmukit's read loop takes its last sample
-//   while counting, before stop().
-// Restoring: the counters the run used go back register by register: sources 0 first (nothing
-// counts while the rest is written), then counter, match registers and, last, the source.
+// - Stopping (perf_iommu_stop): the kernel reads the counter first, "to account for power-gating,
+//   in which reading the counter would return zero", then disables it (COUNTER_SRC = 0). A
+//   counter whose source is 0 is power-gated: it reads 0 and drops writes. pmukit's read loop
+//   stops the units and then takes its last sample, so stop() leaves the sources set (it writes
+//   nothing): the counts go on being read (on hardware, and in pmu-sim's real time, the last
+//   sample takes in the microseconds between stop() and that read too). The sources are cleared
+//   by reset(), before the next set of a multiplexed unit (whose counts were read at its turn,
+//   before reset), and by restore's Quiesce phase.
+// Restoring: the counters the run used, their sources 0 first (nothing counts while the rest is
+// written), then the match registers and the source as saved. COUNTER cannot be put back while
+// its source is 0 (it reads 0 and drops the write; a saved counter whose source was 0 read 0
+// too): it is written, with its saved value, only after a saved source that is set, in
+// perf_iommu_start's order (a counter taken with --force gets back the count it had).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -76,7 +84,11 @@ class AmdIommuDriver : public UnitDriver {
                       "", false, true};
   }
 
-  void reset(WriteGuard&) override { programmed_.clear(); }
+  // The current set's sources off (its counts were read at its turn): perf_iommu_disable_event.
+  void reset(WriteGuard& g) override {
+    for (const auto& p : programmed_) g.write(layout_.at(Role::Source, p.index), 0);
+    programmed_.clear();
+  }
 
   void configure(WriteGuard&, const std::vector<syntax::EncodedEvent>& events, SamplePlan& plan) override {
     for (unsigned i = 0; i < events.size(); ++i) {
@@ -97,9 +109,9 @@ class AmdIommuDriver : public UnitDriver {
     }
   }
 
-  void stop(WriteGuard& g) override {
-    for (const auto& p : programmed_) g.write(layout_.at(Role::Source, p.index), 0);  // perf_iommu_disable_event
-  }
+  // Nothing: a counter whose source is 0 reads 0 (perf_iommu_stop reads before it disables), and
+  // the read loop takes its last sample after stop(). reset() and restore() clear the sources.
+  void stop(WriteGuard&) override {}
 
   // After a killed run: the counters whose registers differ from the journalled originals.
   void adopt(WriteGuard& g) override {
@@ -119,9 +131,12 @@ class AmdIommuDriver : public UnitDriver {
       for (unsigned i : used_) g.write(layout_.at(Role::Source, i), 0);
     if (phase != RestorePhase::PutBack) return;
     for (unsigned i : used_) {
-      for (Role role : {Role::Counter, Role::DevidMatch, Role::PasidMatch, Role::DomidMatch})
+      for (Role role : {Role::DevidMatch, Role::PasidMatch, Role::DomidMatch})
         g.write(layout_.at(role, i), g.original(layout_.at(role, i)));
-      g.write(layout_.at(Role::Source, i), g.original(layout_.at(Role::Source, i)));
+      const Reg& src = layout_.at(Role::Source, i);
+      g.write(src, g.original(src));
+      // Power-gated while its source is 0: the write would be dropped, and the counter reads 0.
+      if (g.original(src) & kValueMask) g.write(layout_.at(Role::Counter, i), g.original(layout_.at(Role::Counter, i)));
     }
   }
 

@@ -1,8 +1,10 @@
 // pmukit -- simulated AMD IOMMU counters: each counter whose COUNTER_SRC names an event counts it
 // at the modelled rate (kind amd_iommu, code = the event source), 48 bits wide, wrapping there;
-// a source of 0 stops it, holding its value; COUNTER is written by software and counts on from
-// what it was given. The match registers do not change the rate: the simulated traffic is every
-// device's, domain's and PASID's.
+// COUNTER is written by software and counts on from what it was given. A source of 0 power-gates
+// the counter (Linux arch/x86/events/amd/iommu.c: perf_iommu_start, "power-gating, which prevents
+// write to the counter"; perf_iommu_stop, "reading the counter would return zero"): every step,
+// a settle too, sets it to 0, so it reads 0 and a value written to it is not kept. The match
+// registers do not change the rate: the simulated traffic is every device's, domain's and PASID's.
 #include <vector>
 
 #include "amd_iommu_model.h"
@@ -23,11 +25,14 @@ class AmdIommuModel : public UnitModel {
         acc_(layout.count(Role::Source)) {}
 
   void step(Registers& io, std::uint64_t dt_ns) override {
-    if (!dt_ns) return;
     for (unsigned i = 0; i < acc_.size(); ++i) {
       const auto src = CounterSrc::Event::get(read_as<CounterSrc>(io, l_.at(Role::Source, i)));
-      if (!src) continue;
       const pmu::Reg& counter = l_.at(Role::Counter, i);
+      if (!src) {  // power-gated
+        if (io.read(counter)) io.write(counter, 0);
+        continue;
+      }
+      if (!dt_ns) continue;
       const std::uint64_t n = acc_[i].advance(rates_.lookup(name_, kind_, src), dt_ns);
       io.write(counter, (io.read(counter) + n) & kValueMask);
     }
