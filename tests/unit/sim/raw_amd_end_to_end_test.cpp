@@ -28,12 +28,12 @@ TEST(RawAmdEndToEnd, GenoaUmcCountsAndDramBandwidthAreExact) {
 
 TEST(RawAmdEndToEnd, MilanDataFabricEventsTakeTurnsAndSumExactly) {
   test::BundledRig m("milan-2s");
-  test::SimProcess sim(m.root, {"--rate", "amd_df_zen3=1000000"});
+  test::SimProcess sim(m.root);
   auto r = test::run_tool("pmu-raw", m.args({"-M", "amd_zen3_df_dram_bw", "--duration", "2"}));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("8 events in 2 sets"), std::string::npos) << r.out;
-  // 8 channel events x 1e6/s x 64 B x 2 sockets = 1.024 GB/s, though each counts half the time.
-  EXPECT_NE(r.out.find("1.024 GB/s  amd_zen3_df_dram_bw (amd_df)"), std::string::npos) << r.out;
+  // 8 channel events x 1e8/s (rates.json) x 64 B x 2 sockets = 102.4 GB/s, though each counts half the time.
+  EXPECT_NE(r.out.find("102.400 GB/s  amd_zen3_df_dram_bw (amd_df)"), std::string::npos) << r.out;
   EXPECT_EQ(m.image_change(), "");
 }
 
@@ -45,5 +45,24 @@ TEST(RawAmdEndToEnd, CtrlCPutsEveryMsrBack) {
   ASSERT_FALSE(raw.read_line().empty());
   raw.signal(SIGINT);
   EXPECT_EQ(raw.wait(), 128 + SIGINT) << raw.err();
+  EXPECT_EQ(m.image_change(), "");
+}
+
+// The default rates (platforms/sim/rates.json) agree with each other: on every L3, hits (0xfe04) +
+// misses (0x104) = lookups (0xff04); Milan's 8 DF channel events at 1e8 beats/s each are 51.2 GB/s
+// per socket, however the 4 counters take turns.
+TEST(RawAmdEndToEnd, MilanDefaultRatesAddUp) {
+  test::BundledRig m("milan-2s");
+  test::SimProcess sim(m.root);
+  auto l3 =
+      test::run_tool("pmu-raw", m.args({"-e", "amd_l3/event=0x04,umask=0xfe/", "-e", "amd_l3/event=0x04,umask=0x01/",
+                                        "-e", "amd_l3/event=0x04,umask=0xff/", "--duration", "1", "-x", ","}));
+  ASSERT_EQ(l3.status, 0) << l3.err;
+  EXPECT_NE(l3.out.find("2880000000,,amd_l3/event=0x04,umask=0xfe/"), std::string::npos) << l3.out;  // 16 x 1.8e8
+  EXPECT_NE(l3.out.find("320000000,,amd_l3/event=0x04,umask=0x01/"), std::string::npos) << l3.out;   // 16 x 2e7
+  EXPECT_NE(l3.out.find("3200000000,,amd_l3/event=0x04,umask=0xff/"), std::string::npos) << l3.out;  // 16 x 2e8
+  auto df = test::run_tool("pmu-raw", m.args({"-M", "amd_zen3_df_dram_bw", "--per-socket", "--duration", "2"}));
+  ASSERT_EQ(df.status, 0) << df.err;
+  EXPECT_NE(df.out.find("S0                 51.200 GB/s  amd_zen3_df_dram_bw (amd_df)"), std::string::npos) << df.out;
   EXPECT_EQ(m.image_change(), "");
 }
