@@ -73,8 +73,7 @@ void add_df_unit(const AmdCpuFacts& facts, const AmdSocketFacts& socket, Invento
   unsigned counters = kDfCountersV1;
   df.counters_from = "NUM_COUNTERS_NB (Linux uncore.c)";
   if (facts.flags.perfmon_v2 && socket.ext_perfmon) {
-    counters =
-        static_cast<unsigned>(Cpuid80000022Ebx::NumDfPmc::get(RegValue<Cpuid80000022Ebx>{socket.ext_perfmon->ebx}));
+    counters = df_counters(socket.ext_perfmon->ebx);
     df.counters_from = fmt::format("CPUID 0x80000022 EBX[15:10] on CPU {}", socket.cpus.front());
   }
   if (!counters) {
@@ -95,8 +94,7 @@ void add_df_unit(const AmdCpuFacts& facts, const AmdSocketFacts& socket, Invento
 void add_umc_units(const AmdCpuFacts& facts, const AmdSocketFacts& socket, int& next_umc, Inventory& inv) {
   const std::uint32_t active = socket.ext_perfmon->ecx;
   if (!active) return;
-  const unsigned total =
-      static_cast<unsigned>(Cpuid80000022Ebx::NumUmcPmc::get(RegValue<Cpuid80000022Ebx>{socket.ext_perfmon->ebx}));
+  const unsigned total = umc_counters(socket.ext_perfmon->ebx);
   const unsigned per_umc = total / static_cast<unsigned>(std::popcount(active));
   if (!per_umc) {
     inv.warnings.push_back(fmt::format("AMD UMCs of socket {}: CPUID 0x80000022 gives {} UMC counters for {} active "

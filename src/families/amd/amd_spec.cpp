@@ -41,7 +41,7 @@ AmdSpec parse(const json& s, const std::string& where) {
     r.ebx = static_cast<std::uint32_t>(Cpuid80000022Ebx::NumDfPmc::put(num_or_in(*e, "num_df_pmc", 4, 63, ew)).raw |
                                        Cpuid80000022Ebx::NumUmcPmc::put(num_or_in(*e, "num_umc_pmc", 0, 63, ew)).raw);
     r.ecx = static_cast<std::uint32_t>(num_or_in(*e, "active_umcs", 0, 0xffffffff, ew));
-    if (r.ecx && Cpuid80000022Ebx::NumUmcPmc::get(RegValue<Cpuid80000022Ebx>{r.ebx}) % std::popcount(r.ecx))
+    if (r.ecx && umc_counters(r.ebx) % std::popcount(r.ecx))
       throw SpecError(ew + ": num_umc_pmc must be a multiple of the active UMCs");
     a.ext = r;
     if (a.max_leaf < kCpuidExtPerfmon) a.max_leaf = kCpuidExtPerfmon;
@@ -94,13 +94,9 @@ void write_amd_uncore(const json& section, Context& ctx) {
       zero_msrs(ctx, ccx.front(), kL3PerfCtl, kL3Counters);
     }
     for (int cpu : cpus) write_cpuid(ctx, cpu, a);
-    const unsigned df =
-        a.ext ? static_cast<unsigned>(Cpuid80000022Ebx::NumDfPmc::get(RegValue<Cpuid80000022Ebx>{a.ext->ebx}))
-              : kDfCountersV1;
+    const unsigned df = a.ext ? df_counters(a.ext->ebx) : kDfCountersV1;
     zero_msrs(ctx, cpus.front(), kDfPerfCtl, df);
-    if (a.ext)
-      zero_msrs(ctx, cpus.front(), kUmcPerfCtl,
-                static_cast<unsigned>(Cpuid80000022Ebx::NumUmcPmc::get(RegValue<Cpuid80000022Ebx>{a.ext->ebx})));
+    if (a.ext) zero_msrs(ctx, cpus.front(), kUmcPerfCtl, umc_counters(a.ext->ebx));
   }
   if (!flag_or(section, "kernel_pmus", false, "amd_uncore")) return;
   if (a.generation.empty()) throw SpecError("amd_uncore.kernel_pmus: needs amd_uncore.generation for the formats");

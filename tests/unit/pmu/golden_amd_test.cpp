@@ -101,26 +101,21 @@ TEST(GoldenTrace, AmdL3Family17hFillsSliceAndThreadMasks) {
 // Data Fabric: with PerfMonV2 the event's bits 37:36 and the unit mask's 27:24 are kept; without
 // it (Zen 2/3) only event 35:32 and 7:0 and umask 15:8 -- the event format's bits 59-60 are dropped
 // by AMD64_RAW_EVENT_MASK_NB, as the kernel drops them.
+// One event on a DF of `counters` counters at 0xc0010240: its control word as the kernel keeps it.
+void expect_df_trace(bool perfmon_v2, unsigned counters, std::uint64_t config, std::uint64_t kept) {
+  AmdRig rig(AmdUnit::Kind::Df, 0x19, perfmon_v2, 0xc0010240, counters, 0);
+  auto trace = test::run_fixed_events(*rig.machine, {{&rig.unit, {event(config)}}});
+  std::vector<pmu::Access> want = cleared(0xc0010240, counters, 0);
+  append(want, {msr_store(0xc0010241, 0, 0), msr_store(0xc0010240, kept, 0),
+                msr_store(0xc0010240, kept | 1ull << 22, 0), msr_store(0xc0010240, kept, 0)});
+  append(want, restored(0xc0010240, counters, 0));
+  EXPECT_EQ(test::trace_difference(trace, want), "") << (perfmon_v2 ? "PerfMonV2" : "before PerfMonV2");
+}
+
 TEST(GoldenTrace, AmdDataFabricMasksByPerfMonVersion) {
   const std::uint64_t config = 0x1800003f0f00ff1full;
-  {
-    AmdRig rig(AmdUnit::Kind::Df, 0x19, true, 0xc0010240, 16, 0);
-    auto trace = test::run_fixed_events(*rig.machine, {{&rig.unit, {event(config)}}});
-    std::vector<pmu::Access> want = cleared(0xc0010240, 16, 0);
-    append(want, {msr_store(0xc0010241, 0, 0), msr_store(0xc0010240, 0x0000003f0f00ff1f, 0),
-                  msr_store(0xc0010240, 0x0000003f0f40ff1f, 0), msr_store(0xc0010240, 0x0000003f0f00ff1f, 0)});
-    append(want, restored(0xc0010240, 16, 0));
-    EXPECT_EQ(test::trace_difference(trace, want), "");
-  }
-  {
-    AmdRig rig(AmdUnit::Kind::Df, 0x19, false, 0xc0010240, 4, 0);
-    auto trace = test::run_fixed_events(*rig.machine, {{&rig.unit, {event(config)}}});
-    std::vector<pmu::Access> want = cleared(0xc0010240, 4, 0);
-    append(want, {msr_store(0xc0010241, 0, 0), msr_store(0xc0010240, 0x0000000f0000ff1f, 0),
-                  msr_store(0xc0010240, 0x0000000f0040ff1f, 0), msr_store(0xc0010240, 0x0000000f0000ff1f, 0)});
-    append(want, restored(0xc0010240, 4, 0));
-    EXPECT_EQ(test::trace_difference(trace, want), "");
-  }
+  expect_df_trace(true, 16, config, 0x0000003f0f00ff1f);
+  expect_df_trace(false, 4, config, 0x0000000f0000ff1f);
 }
 
 // UMC (PerfMonV2): the second active UMC of a socket with 4 counters each starts at

@@ -67,6 +67,13 @@ struct Cpuid80000022Ebx : Word<Cpuid80000022Ebx, 32> {
   using NumDfPmc = Field<Cpuid80000022Ebx, 15, 10>;
   using NumUmcPmc = Field<Cpuid80000022Ebx, 21, 16>;
 };
+// The counter counts of Fn8000_0022 EBX, as the kernel takes them (ebx.split.num_df_pmc / num_umc_pmc).
+constexpr unsigned df_counters(std::uint32_t ebx) {
+  return static_cast<unsigned>(Cpuid80000022Ebx::NumDfPmc::get(RegValue<Cpuid80000022Ebx>{ebx}));
+}
+constexpr unsigned umc_counters(std::uint32_t ebx) {
+  return static_cast<unsigned>(Cpuid80000022Ebx::NumUmcPmc::get(RegValue<Cpuid80000022Ebx>{ebx}));
+}
 constexpr std::uint32_t kCpuidExtPerfmon = 0x80000022;   // EXT_PERFMON_DEBUG_FEATURES; ECX = the active UMC mask
 constexpr std::uint32_t kCpuidMaxExtended = 0x80000000;  // EAX = the highest extended leaf
 
