@@ -1,6 +1,8 @@
 // pmukit -- the one list of PMU families.
 #include "pmukit/families/registry.h"
 
+#include "pmukit/families/amd/amd_family.h"
+#include "pmukit/families/amd/amd_iommu_family.h"
 #include "pmukit/families/cmn/cmn_family.h"
 #include "pmukit/families/coresight/coresight_family.h"
 #include "pmukit/families/designware/designware_family.h"
@@ -12,7 +14,8 @@ namespace pmukit::families {
 
 std::span<const discovery::Family* const> all() {
   static const discovery::Family* const families[] = {
-      &intel_family(), &coresight_family(), &designware_family(), &tegra410_family(), &cmn_family(),
+      &intel_family(), &coresight_family(), &designware_family(), &tegra410_family(),
+      &cmn_family(),   &amd_family(),       &amd_iommu_family(),
   };
   return families;
 }

@@ -29,6 +29,7 @@ CpuModel parse_cpu(const json& j, const std::string& where) {
   c.description = json_string(j, "description", where);
   c.intel_uncore = json_string(j, "intel_uncore", where, false);
   c.iio_map = json_string(j, "iio_map", where, false);
+  c.amd_uncore = json_string(j, "amd_uncore", where, false);
   return c;
 }
 

@@ -14,6 +14,7 @@
 #include <fmt/std.h>
 
 #include "capture_writer.h"
+#include "pmukit/access/cpuid.h"
 #include "pmukit/access/libpci_files.h"
 #include "pmukit/access/machine.h"
 #include "pmukit/access/msr.h"
@@ -68,6 +69,9 @@ CaptureRecorder::CaptureRecorder(const Machine& machine) : machine_(machine) {
         ranges_.emplace(file, std::max(page, window), std::min(page + kPage, window + length));
       });
   MsrDevice::set_read_observer([this](int cpu, std::uint32_t msr) { msrs_.emplace(cpu, msr); });
+  set_cpuid_observer([this](int cpu, std::uint32_t leaf, std::uint32_t subleaf, const CpuidRegs& regs) {
+    cpuid_[cpu][{leaf, subleaf}] = cpuid_line(leaf, subleaf, regs);
+  });
 }
 
 CaptureRecorder::~CaptureRecorder() {
@@ -80,6 +84,7 @@ void CaptureRecorder::stop() {
   set_open_observer(nullptr, nullptr);
   RegisterWindow::set_access_observer(nullptr);
   MsrDevice::set_read_observer(nullptr);
+  set_cpuid_observer(nullptr);
 }
 
 CaptureWriter::CaptureWriter(Machine& source, const fs::path& dir)
@@ -185,6 +190,8 @@ void CaptureWriter::copy_file(const fs::path& rel, const struct stat& st) {
     extend(rel, S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0);
     return;
   }
+  auto cpus = in_.below(src_.param("msr.path"));
+  if (cpus && rel.filename() == "cpuid" && rel.parent_path().parent_path() == *cpus) return;  // copy_cpuid
   if (!S_ISREG(st.st_mode)) return skip(rel, fmt::format("{}, not a regular file", file_type_name(st.st_mode)));
   std::optional<std::string> text;
   try {
@@ -320,6 +327,16 @@ void CaptureWriter::copy_msrs(const CaptureRecorder& recorder) {
   }
 }
 
+// The CPUID device cannot be copied (each read runs CPUID); the leaves discovery read are written
+// as the snapshot's text file instead.
+void CaptureWriter::copy_cpuid(const CaptureRecorder& recorder) {
+  for (const auto& [cpu, leaves] : recorder.cpuid()) {
+    std::string text;
+    for (const auto& [key, line] : leaves) text += line;
+    out_.write_text(fmt::format("/dev/cpu/{}/cpuid", cpu), text);
+  }
+}
+
 CaptureSummary write_capture(Machine& source, const CaptureRecorder& recorder, const fs::path& dir,
                              std::string_view tool) {
   CaptureWriter w(source, dir);
@@ -329,6 +346,7 @@ CaptureSummary write_capture(Machine& source, const CaptureRecorder& recorder, c
   w.copy_acpi_devices();
   w.copy_ranges(recorder);
   w.copy_msrs(recorder);
+  w.copy_cpuid(recorder);
   if (recorder.register_ranges().empty())
     w.note("register windows", "discovery proved no PMU register region on this machine, so no MMIO page was read");
   if (recorder.msrs().empty()) w.note("MSRs", "discovery read no MSR on this machine");

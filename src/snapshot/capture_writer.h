@@ -26,6 +26,7 @@ class CaptureWriter {
   void copy_acpi_devices();
   void copy_ranges(const CaptureRecorder& recorder);
   void copy_msrs(const CaptureRecorder& recorder);
+  void copy_cpuid(const CaptureRecorder& recorder);
   // Something left out: a path below the root (once), or anything else, said as `what`.
   void skip(const std::filesystem::path& rel, std::string why);
   void note(std::string what, std::string why);

@@ -19,4 +19,6 @@ assert {"uncore_imc_11", "uncore_pciex16_3", "uncore_b2cmi_5", "uncore_pcu", "un
 assert doc["warnings"] == []
 print("ok")
 PY
-"$BIN/pmu-discover" --list-machines | grep -q '^spr-2s '
+# Not grep -q: it would stop reading after the match, and the list (over 4 KiB since genoa-2s and
+# milan-2s) would then end pmu-discover with SIGPIPE, which pipefail turns into a failure.
+"$BIN/pmu-discover" --list-machines | grep '^spr-2s ' > /dev/null

@@ -1,6 +1,9 @@
 // pmukit tests -- register images.
 #include "support/register_image.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
@@ -16,13 +19,30 @@ namespace {
 std::vector<std::uint8_t> bytes_of(const std::string& s) {
   return {s.begin(), s.end()};
 }
+
+// A snapshot's MSR file holds each register at MSR * 8 (access/msr.h): AMD's 0xc001xxxx MSRs put
+// data 25 GiB into a sparse file. Only its data extents are read (SEEK_DATA / SEEK_HOLE), each
+// keyed by its offset; a write where there was a hole shows as a new extent.
+void add_msr_file(RegisterImage& image, const std::filesystem::path& file) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  for (off_t at = ::lseek(fd, 0, SEEK_DATA); at >= 0;) {
+    const off_t end = ::lseek(fd, at, SEEK_HOLE);
+    if (end <= at) break;
+    std::vector<std::uint8_t> b(static_cast<std::size_t>(end - at));
+    if (::pread(fd, b.data(), b.size(), at) != static_cast<ssize_t>(b.size())) break;
+    image[fmt::format("{}@{:#x}", file.string(), at)] = std::move(b);
+    at = ::lseek(fd, end, SEEK_DATA);
+  }
+  ::close(fd);
+}
 }  // namespace
 
 RegisterImage register_image(Machine& machine, const discovery::Inventory& inventory) {
   RegisterImage image;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(machine.param("msr.path"), ec))
-    if (auto text = try_read_file(e.path() / "msr")) image[(e.path() / "msr").string()] = bytes_of(*text);
+    add_msr_file(image, e.path() / "msr");
   for (const auto& e : std::filesystem::directory_iterator(machine.param("sysfs.path") / "devices", ec))
     if (auto text = try_read_file(e.path() / "config")) image[(e.path() / "config").string()] = bytes_of(*text);
   for (const auto& unit : inventory.units) {

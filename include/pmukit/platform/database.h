@@ -32,6 +32,7 @@ struct CpuModel {
   std::string description;   // "Intel Xeon (Sapphire Rapids)"
   std::string intel_uncore;  // box-type table name, "" if none
   std::string iio_map;       // IIO stack mapping scheme (iio_map()), "" if none
+  std::string amd_uncore;    // AMD Zen generation of its uncore PMU kinds ("zen4": amd_l3_zen4, ...), "" if none
 };
 
 // CHA-style filter register written from a config word (e.g. SPR CHA TID filter from config1).

@@ -53,6 +53,8 @@ class CaptureRecorder {
   // (file, first byte, end) ranges: each a page that was accessed, cut to its window.
   const std::set<std::tuple<std::string, std::uint64_t, std::uint64_t>>& register_ranges() const { return ranges_; }
   const std::set<std::pair<int, std::uint32_t>>& msrs() const { return msrs_; }
+  // CPUID leaves read: cpu -> the dev/cpu/N/cpuid text (access/cpuid.h), one line per leaf.
+  const std::map<int, std::map<std::pair<std::uint32_t, std::uint32_t>, std::string>>& cpuid() const { return cpuid_; }
 
  private:
   const Machine& machine_;
@@ -60,6 +62,7 @@ class CaptureRecorder {
   std::map<std::filesystem::path, int> paths_;
   std::set<std::tuple<std::string, std::uint64_t, std::uint64_t>> ranges_;
   std::set<std::pair<int, std::uint32_t>> msrs_;
+  std::map<int, std::map<std::pair<std::uint32_t, std::uint32_t>, std::string>> cpuid_;
 };
 
 // Writes the capture of `source` into `dir` (which must be empty or absent): what `recorder` saw,

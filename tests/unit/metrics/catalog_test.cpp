@@ -67,8 +67,9 @@ json with_metric(const char* key, json value) {
 
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
-  EXPECT_EQ(c.metrics().size(), 139u);   // 94 uncore metrics (8 Intel IIO) and the 45 Grace core metrics
-  EXPECT_EQ(c.pmu_types().size(), 17u);  // armv8_pmuv3_%u for the core metrics, uncore_iio_%u for IIO
+  EXPECT_EQ(c.metrics().size(), 146u);  // 101 uncore metrics (8 Intel IIO, 7 AMD) and the 45 Grace core metrics
+  EXPECT_EQ(c.pmu_types().size(),
+            21u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD
   for (const auto& m : c.metrics()) {
     const PmuType* t = c.find_pmu_type(m.pmu());
     ASSERT_NE(t, nullptr) << m.name();

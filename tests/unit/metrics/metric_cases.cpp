@@ -37,6 +37,7 @@ std::vector<MetricCase> all_cases() {
   for (auto& c : pmukit::test::tegra410_cases()) all.push_back(c);
   for (auto& c : pmukit::test::grace_core_cases()) all.push_back(c);
   for (auto& c : pmukit::test::other_cases()) all.push_back(c);
+  for (auto& c : pmukit::test::amd_cases()) all.push_back(c);
   return all;
 }
 

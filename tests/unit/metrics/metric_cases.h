@@ -27,6 +27,8 @@ std::vector<MetricCase> grace_core_cases();
 std::vector<MetricCase> tegra410_cases();
 // Alibaba Yitian 710 PCIe PMU guide and 004 (Yitian PCIe and CMN) and the Intel IMC metrics.
 std::vector<MetricCase> other_cases();
+// Hand-computed values for amd.json (the Linux perf AMD metrics give formulas, no measurements).
+std::vector<MetricCase> amd_cases();
 
 // The embedded catalog, loaded once for all tests.
 const metrics::Catalog& catalog();

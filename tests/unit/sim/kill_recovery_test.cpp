@@ -244,6 +244,16 @@ TEST(KillRecovery, YitianCmnSeededPointsThenRecover) {
 TEST(KillRecovery, T410EveryPointThenRecover) {
   kill_and_recover("t410-2s", kT410, kEveryPointTo7, Next::RecoverCommand);
 }
+// AMD (MSRs of many CPUs): the run clears every L3 of socket 0 and both DFs, so early and late kills.
+const std::vector<std::string> kGenoa = {
+    "-e", "amd_l3/event=0x04,umask=0xff/", "-e",         "amd_df/event=0x1f,umask=0x7fe/",
+    "-e", "amd_umc_5/umc_cas_cmd.rd/",     "--duration", "1"};
+TEST(KillRecovery, Genoa2sPointsThenRecover) {
+  kill_and_recover("genoa-2s", kGenoa, {0, 1, 7, 150, 400}, Next::RecoverCommand);
+}
+TEST(KillRecovery, Genoa2sThenPlainNextRun) {
+  kill_and_recover("genoa-2s", kGenoa, {5, 370}, Next::PlainRun);
+}
 TEST(KillRecovery, T410ThenPlainNextRun) {
   kill_and_recover("t410-2s", kT410, {2, 6}, Next::PlainRun);
 }
