@@ -118,7 +118,8 @@ Run::Run(Machine& machine, const Request& request, const std::function<void(cons
     metrics = add_iio_metric_events(machine, found, catalog, request.metrics, pmu_names(machine, found.inventory),
                                     request.iio_scope, specs, warnings);
   else
-    metrics = add_metric_events(catalog, request.metrics, pmu_names(machine, found.inventory), specs);
+    metrics = add_metric_events(catalog, request.metrics, pmu_names(machine, found.inventory),
+                                pmu_kinds_here(found.inventory), specs);
   if (std::all_of(specs.begin(), specs.end(), is_duration_time))
     throw UsageError("only duration_time given: add an event");
   std::function<void(const std::string&)> told = note;

@@ -46,6 +46,30 @@ std::map<std::string, std::vector<std::string>> units_by_kind(const discovery::I
   return by_kind;
 }
 
+PmuKinds pmu_kinds_here(const discovery::Inventory& inventory) {
+  const auto& db = platform::Database::builtin();
+  PmuKinds kinds;
+  std::map<std::string, const platform::PmuKind*> family;  // nullptr once two kinds share the name
+  for (const auto& u : inventory.units) {
+    const auto* k = db.pmu_kind(u.pmu_kind);
+    if (!k) continue;
+    kinds[u.name] = k;
+    for (const auto& a : u.aliases) kinds[a.name] = k;
+    if (auto f = numbered_family(u.name)) {
+      auto [it, added] = family.try_emplace(std::string(*f), k);
+      if (!added && it->second != k) it->second = nullptr;
+    }
+  }
+  for (const auto& [name, k] : family)
+    if (k) kinds.try_emplace(name, k);
+  return kinds;
+}
+
+const platform::PmuKind* kind_of(const PmuKinds& kinds, std::string_view pmu) {
+  auto it = kinds.find(pmu);
+  return it == kinds.end() ? nullptr : it->second;
+}
+
 EventsHere events_here(const Machine& machine, const discovery::Inventory& inventory,
                        const events::PerfmonEvents& file) {
   EventsHere out;

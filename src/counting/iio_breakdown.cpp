@@ -5,10 +5,12 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/families/intel/iio_devices.h"
 #include "pmukit/pci/device.h"
+#include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::counting {
@@ -25,7 +27,7 @@ struct MetricArg {
 
 // NAME or NAME/TERMS/, checked to be an IIO metric that can be counted in this scope.
 MetricArg parse_arg(const metrics::Catalog& catalog, const std::string& arg, IioScope scope,
-                    const std::string& stack_pmu) {
+                    const std::string& stack_pmu, const std::string& stack_kind) {
   MetricArg a;
   std::string name = arg.substr(0, arg.find('/'));
   if (name.size() < arg.size()) {
@@ -36,9 +38,12 @@ MetricArg parse_arg(const metrics::Catalog& catalog, const std::string& arg, Iio
   a.metric = catalog.find(name);
   if (!a.metric) throw UsageError(fmt::format("-M '{}': no such metric (pmu-raw --list-metrics lists them)", name));
   const char* flag = scope == IioScope::Device ? "--per-device" : "--per-stack";
-  if (!a.metric->applies_to(stack_pmu))
-    throw UsageError(fmt::format("-M '{}' with {}: it counts on {} PMUs, not on the IIO stack PMUs ({})", name, flag,
-                                 a.metric->pmu(), stack_pmu));
+  if (!a.metric->applies_to(stack_pmu, platform::Database::builtin().pmu_kind(stack_kind)))
+    throw UsageError(fmt::format(
+        "-M '{}' with {}: it counts on {} PMUs{}, not on the IIO stack PMUs here ({}, {})", name, flag, a.metric->pmu(),
+        a.metric->spec().pmu_kinds.empty() ? ""
+                                           : fmt::format(" of kind {}", fmt::join(a.metric->spec().pmu_kinds, "/")),
+        stack_pmu, stack_kind));
   const auto& required = a.metric->spec().required_terms;
   bool per_part = std::find(required.begin(), required.end(), "ch_mask") != required.end();
   if (scope == IioScope::Device && !per_part)
@@ -183,7 +188,7 @@ std::vector<MetricInstance> add_iio_metric_events(Machine& machine, const discov
   const std::string stack_pmu = discovery::iio_pmu_name(*scheme, 0);
   std::vector<MetricInstance> out;
   for (const auto& arg : split_metric_list(args)) {
-    MetricArg a = parse_arg(catalog, arg, scope, stack_pmu);
+    MetricArg a = parse_arg(catalog, arg, scope, stack_pmu, scheme->pmu_kind);
     if (scope == IioScope::Device)
       per_device(machine, found, topo, pmus, a, specs, out);
     else

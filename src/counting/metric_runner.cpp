@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "pmukit/perf/event_set.h"
+#include "pmukit/platform/database.h"
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
 
@@ -103,6 +104,21 @@ void add_member_rows(const MetricInstance& inst, const std::vector<Row>& rows, s
   }
 }
 
+// Why a metric runs on no PMU here: none of its name, or (a generation's event codes) none of its kinds.
+std::string no_pmu_for(const metrics::Metric& m, const std::string& arg, const std::vector<std::string>& pmus,
+                       const PmuKinds& kinds) {
+  for (const auto& pmu : pmus)
+    if (m.applies_to(pmu)) {
+      const auto* k = kind_of(kinds, pmu);
+      return fmt::format("-M '{}': its events are those of {} PMUs, and {} here is {} (pmu-raw --list-metrics lists "
+                         "the metrics of this machine)",
+                         arg,
+                         m.spec().pmu_kinds.empty() ? "other" : fmt::format("{}", fmt::join(m.spec().pmu_kinds, "/")),
+                         pmu, k ? k->kind : "another kind");
+    }
+  return fmt::format("-M '{}': it counts on {} PMUs, and this machine has none", arg, m.pmu());
+}
+
 }  // namespace
 
 std::vector<std::string> split_metric_list(const std::vector<std::string>& args) {
@@ -142,7 +158,7 @@ MetricInstance bind_metric(const metrics::Metric& metric, const std::string& pmu
 }
 
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
-                                              const std::vector<std::string>& pmus,
+                                              const std::vector<std::string>& pmus, const PmuKinds& kinds,
                                               std::vector<syntax::EventSpec>& specs) {
   std::vector<MetricInstance> out;
   for (const auto& arg : split_metric_list(args)) {
@@ -161,14 +177,13 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
             fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term, name, term));
     std::size_t before = out.size();
     for (const auto& pmu : pmus)
-      if (m->applies_to(pmu)) out.push_back(bind_metric(*m, pmu, extra, specs));
+      if (m->applies_to(pmu, kind_of(kinds, pmu))) out.push_back(bind_metric(*m, pmu, extra, specs));
     if (out.size() == before && perf::is_core_pmu_name(m->pmu()))
       throw Error(fmt::format("-M '{}': a core metric, counted through the kernel's perf on the CPU's core PMU ({}), "
                               "and this machine's kernel has none (no core PMU driver, or a virtual machine without "
                               "a virtual PMU)",
                               name, core_pmu_shown(m->pmu())));
-    if (out.size() == before)
-      throw UsageError(fmt::format("-M '{}': it counts on {} PMUs, and this machine has none", name, m->pmu()));
+    if (out.size() == before) throw UsageError(no_pmu_for(*m, arg, pmus, kinds));
   }
   return out;
 }

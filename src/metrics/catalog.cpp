@@ -192,7 +192,7 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
     if (m.is_object() && m.contains("name") && m.at("name").is_string())
       where = fmt::format("{}: metric '{}'", path, m.at("name").get<std::string>());
     check_object(m, where, {"name", "description", "unit", "pmu", "events", "expression", "source"},
-                 {"parameters", "required_terms"});
+                 {"parameters", "required_terms", "pmu_kinds"});
     MetricSpec spec;
     spec.name = text(m, "name", where);
     if (!is_snake_case(spec.name)) fail(where, "the name must be snake_case, as perf's metric names are");
@@ -209,6 +209,7 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
     spec.events = read_events(m, *type, where);
     spec.parameters = read_parameters(m, where);
     spec.required_terms = text_list(m, "required_terms", where);
+    spec.pmu_kinds = text_list(m, "pmu_kinds", where);
     for (const auto& term : spec.required_terms)
       if (!type->has_term(term))
         fail(where, fmt::format("required term '{}' is not a term of {}", term, type->pattern));

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "pmukit/metrics/pmu_type.h"
+#include "pmukit/platform/database.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit::metrics {
@@ -63,8 +64,17 @@ std::string Metric::where() const {
   return owner_of(spec_);
 }
 
-bool Metric::applies_to(std::string_view pmu_name) const {
-  return pmu_name_matches(spec_.pmu, pmu_name);
+bool Metric::applies_to(std::string_view pmu_name, const platform::PmuKind* kind) const {
+  if (!pmu_name_matches(spec_.pmu, pmu_name)) return false;
+  if (!kind) return true;
+  const auto& kinds = spec_.pmu_kinds;
+  if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), kind->kind) == kinds.end()) return false;
+  for (const auto& b : spec_.events)
+    for (const auto& e : b.events) {
+      std::string_view first = std::string_view(e).substr(0, e.find(','));
+      if (first.find('=') == std::string_view::npos && !kind->events.count(std::string(first))) return false;
+    }
+  return true;
 }
 
 std::map<std::string, double>

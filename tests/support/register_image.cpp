@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
@@ -21,8 +23,9 @@ std::vector<std::uint8_t> bytes_of(const std::string& s) {
 }
 
 // A snapshot's MSR file holds each register at MSR * 8 (access/msr.h): AMD's 0xc001xxxx MSRs put
-// data 25 GiB into a sparse file. Only its data extents are read (SEEK_DATA / SEEK_HOLE), each
-// keyed by its offset; a write where there was a hole shows as a new extent.
+// data 25 GiB into a sparse file. Only its data extents are read (SEEK_DATA / SEEK_HOLE), and each
+// non-zero register in them is keyed by its offset: a hole reads as zero, so a register written and
+// restored to zero where there was a hole (the file system allocates an extent) is unchanged.
 void add_msr_file(RegisterImage& image, const std::filesystem::path& file) {
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return;
@@ -31,7 +34,11 @@ void add_msr_file(RegisterImage& image, const std::filesystem::path& file) {
     if (end <= at) break;
     std::vector<std::uint8_t> b(static_cast<std::size_t>(end - at));
     if (::pread(fd, b.data(), b.size(), at) != static_cast<ssize_t>(b.size())) break;
-    image[fmt::format("{}@{:#x}", file.string(), at)] = std::move(b);
+    for (std::size_t i = 0; i + 8 <= b.size(); i += 8)
+      if (std::any_of(b.begin() + static_cast<std::ptrdiff_t>(i), b.begin() + static_cast<std::ptrdiff_t>(i + 8),
+                      [](std::uint8_t x) { return x != 0; }))
+        image[fmt::format("{}@{:#x}", file.string(), at + static_cast<off_t>(i))] = {
+            b.begin() + static_cast<std::ptrdiff_t>(i), b.begin() + static_cast<std::ptrdiff_t>(i + 8)};
     at = ::lseek(fd, end, SEEK_DATA);
   }
   ::close(fd);
@@ -68,7 +75,8 @@ std::string image_difference(const RegisterImage& before, const RegisterImage& a
     for (std::size_t i = 0; i < a.size(); ++i)
       if (a[i] != b[i]) return fmt::format("{}: byte {:#x} was {:#04x}, is {:#04x}", key, i, b[i], a[i]);
   }
-  if (after.size() != before.size()) return "different sets of register files";
+  for (const auto& [key, a] : after)
+    if (!before.count(key)) return key + ": new after the run";
   return "";
 }
 

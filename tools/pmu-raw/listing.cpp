@@ -103,12 +103,13 @@ int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_on
   auto machine = make_machine(machine_args);
   auto found = families::discover(*machine);
   const auto pmus = counting::pmu_names(*machine, found.inventory);
+  const auto kinds = counting::pmu_kinds_here(found.inventory);
   const auto catalog = metrics::Catalog::embedded();
   std::size_t shown = 0;
   for (const auto& m : catalog.metrics()) {
     std::vector<std::string> here;
     for (const auto& p : pmus)
-      if (m.applies_to(p)) here.push_back(p);
+      if (m.applies_to(p, counting::kind_of(kinds, p))) here.push_back(p);
     if (here.empty() && !all) continue;
     ++shown;
     if (names_only) {

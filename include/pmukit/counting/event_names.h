@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pmukit/discovery/inventory.h"
@@ -11,6 +12,9 @@
 
 namespace pmukit {
 class Machine;
+}
+namespace pmukit::platform {
+struct PmuKind;
 }
 
 namespace pmukit::counting {
@@ -25,6 +29,13 @@ std::vector<std::string> event_names(const Machine& machine, const discovery::In
 // The PMU kinds of the units here (platform::Database's), each with its units' PMU names in
 // inventory order.
 std::map<std::string, std::vector<std::string>> units_by_kind(const discovery::Inventory& inventory);
+
+// The platform PMU kind of each PMU name pmukit discovered here (uncore_imc_0 -> intel_skx_imc, and
+// the merged name uncore_imc when every unit of it has that kind), for metrics whose event codes
+// belong to some kinds only (metrics::Metric::applies_to). A PMU only the kernel knows has none.
+using PmuKinds = std::map<std::string, const platform::PmuKind*, std::less<>>;
+PmuKinds pmu_kinds_here(const discovery::Inventory& inventory);
+const platform::PmuKind* kind_of(const PmuKinds& kinds, std::string_view pmu);
 
 // The events of a perfmon file whose PMU is here (a discovered unit or a kernel perf PMU), and how
 // many others the file holds.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pmukit/counting/backend.h"
+#include "pmukit/counting/event_names.h"
 #include "pmukit/metrics/catalog.h"
 #include "pmukit/syntax/event_spec.h"
 
@@ -50,10 +51,11 @@ std::vector<std::string> split_metric_list(const std::vector<std::string>& args)
 
 // Expands each -M argument, "NAME" or "NAME/TERMS/" (TERMS are added to every event, e.g. the
 // root_port filter Grace PCIe metrics require), on every PMU of `pmus` the metric applies to, and
-// appends the events it needs to `specs` (reusing identical ones). Throws UsageError naming an
-// unknown metric, a metric no PMU here has, or a missing required term.
+// appends the events it needs to `specs` (reusing identical ones). A PMU of a kind the metric's
+// event codes are not for (`kinds`) is passed over. Throws UsageError naming an unknown metric, a
+// metric no PMU here has, or a missing required term.
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
-                                              const std::vector<std::string>& pmus,
+                                              const std::vector<std::string>& pmus, const PmuKinds& kinds,
                                               std::vector<syntax::EventSpec>& specs);
 
 // What evaluating metrics reuses from one window to the next: the rows (their strings rewritten in

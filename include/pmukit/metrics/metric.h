@@ -12,6 +12,10 @@
 
 #include "pmukit/metrics/expression.h"
 
+namespace pmukit::platform {
+struct PmuKind;
+}
+
 namespace pmukit::metrics {
 
 // The variable every metric may read for the measurement time, in nanoseconds.
@@ -41,10 +45,14 @@ struct MetricSpec {
   std::vector<EventBinding> events;
   std::vector<Parameter> parameters;
   std::vector<std::string> required_terms;  // terms the user must add to every event ("root_port")
-  std::string expression;                   // "CMEM_RD_DATA * 32 / DURATION_TIME"
-  std::string source;                       // the document and section the formula comes from
-  std::string family;                       // the file's family: "grace"
-  std::string file;                         // "metrics/grace.json", "" when made in code
+  // The PMU kinds (platforms/pmus) whose event codes `events` are: a PMU name is shared by
+  // generations that code an event differently (uncore_imc: CAS reads are 0x05/0xcf on SPR,
+  // 0x04/0x03 on SKX). Empty: any kind.
+  std::vector<std::string> pmu_kinds;
+  std::string expression;  // "CMEM_RD_DATA * 32 / DURATION_TIME"
+  std::string source;      // the document and section the formula comes from
+  std::string family;      // the file's family: "grace"
+  std::string file;        // "metrics/grace.json", "" when made in code
 };
 
 class Metric {
@@ -63,8 +71,11 @@ class Metric {
   const Expression& expression() const { return expression_; }
   bool uses_duration() const { return expression_.uses(kDurationTime); }
 
-  // Does the metric run on this kernel PMU ("nvidia_scf_pmu_1")?
-  bool applies_to(std::string_view pmu_name) const;
+  // Does the metric run on this kernel PMU ("nvidia_scf_pmu_1")? When pmukit knows the PMU's kind,
+  // also: the kind is one of pmu_kinds (if given), and every named event (an event without '=':
+  // "cas_count_read") is one the kind defines, so one metric can serve every generation that names
+  // the event alike.
+  bool applies_to(std::string_view pmu_name, const platform::PmuKind* kind = nullptr) const;
 
   // Adds up the counts of each variable's events: per_event[variable][i] is the count of
   // events()[..].events[i]. Throws Error if a variable is missing or has the wrong number of

@@ -154,6 +154,11 @@ IioMapScheme scheme(const json& j, const std::string& file) {
   if (s.route == "cpubusno") {
     for (const auto& r : j.at("cpubusno")) s.cpubusno.push_back(number(r, where + " cpubusno"));
     if (j.contains("cpubusno_valid")) s.cpubusno_valid = number(j["cpubusno_valid"], where + " cpubusno_valid");
+    if (j.contains("cpubusno_function")) {
+      const json& f = j["cpubusno_function"];
+      s.cpubusno_function = {number(f.at("dev"), where + " cpubusno_function dev"),
+                             number(f.at("fn"), where + " cpubusno_function fn")};
+    }
   } else if (s.route != "sad_control") {
     throw Error(fmt::format("{}: route '{}' is neither cpubusno nor sad_control", where, s.route));
   }

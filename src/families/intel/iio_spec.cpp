@@ -2,7 +2,8 @@
 // them in config space, with the root ports, switches, endpoints and accelerators on each stack.
 //
 // Three styles, one per way the hardware publishes stack root buses (docs/snapshot-format.md):
-//  "ubox"  Skylake-SP: UBOX 8086:2014 with CPUBUSNO (0xCC, 0xD0), CPUNODEID (0xC0), GIDNIDMAP (0xD4)
+//  "ubox"  Skylake-SP: UBOX 8086:2014 with CPUNODEID (0xC0), GIDNIDMAP (0xD4), and 8086:2016 at
+//          function 2 of its device with CPUBUSNO (0xCC, 0xD0)
 //  "sad"   Ice Lake / Snow Ridge: 8086:09A2 at device 0 of every stack bus, SAD_CONTROL_CFG (0x3F4)
 //  "msm"   Sapphire Rapids and later: MSM 8086:09A6 with CPUBUSNO_VALID (0x1A0) and CPUBUSNO0-7
 //          (0x190-0x19C, 0x1C0-0x1CC), 8086:09A2 SAD_CONTROL_CFG on each stack bus, and a PCU
@@ -120,11 +121,14 @@ void write_socket(Context& ctx, const json& sj, const std::string& style, const 
     // CPUNODEID bits 2:0; GIDNIDMAP: node id of socket i in bits 3i+2:3i (identity unless given).
     std::uint32_t gid = 0;
     for (unsigned i = 0; i < 8; ++i) gid |= i << (3 * i);
-    std::map<unsigned, std::uint32_t> regs = {{0xcc, dword(0)},
-                                              {0xd0, dword(4)},
-                                              {0xc0, static_cast<std::uint32_t>(num_or(sj, "nodeid", socket, where))},
-                                              {0xd4, static_cast<std::uint32_t>(num_or(sj, "gidnidmap", gid, where))}};
-    add_register_device(ctx, bdf(sj.at("ubox"), where + " ubox"), 0x2014, regs, node, where + " ubox");
+    // As real machines have them: 8086:2014 (node ID registers) at the given place, device 8
+    // function 0, and 8086:2016 (CPUBUSNO) at function 2 of the same device.
+    const Bdf ubox = bdf(sj.at("ubox"), where + " ubox");
+    std::map<unsigned, std::uint32_t> ids = {{0xc0, static_cast<std::uint32_t>(num_or(sj, "nodeid", socket, where))},
+                                             {0xd4, static_cast<std::uint32_t>(num_or(sj, "gidnidmap", gid, where))}};
+    add_register_device(ctx, ubox, 0x2014, ids, node, where + " ubox");
+    add_register_device(ctx, Bdf{ubox.domain, ubox.bus, ubox.dev, 2}, 0x2016, {{0xcc, dword(0)}, {0xd0, dword(4)}},
+                        node, where + " ubox");
   } else if (style == "msm") {
     std::map<unsigned, std::uint32_t> regs = {{0x1a0, static_cast<std::uint32_t>(num_or(sj, "valid", valid, where))}};
     for (unsigned k = 0; k < 4; ++k) regs[0x190 + 4 * k] = dword(4 * k), regs[0x1c0 + 4 * k] = dword(16 + 4 * k);

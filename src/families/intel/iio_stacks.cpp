@@ -174,13 +174,28 @@ void add_stack(Context& c, IioStack st) {
   c.out.stacks.push_back(std::move(st));
 }
 
+// Where CPUBUSNO is read: the located device, or the scheme's function on its bus when that exists
+// (never a config read of a function the walk did not find).
+std::optional<Bdf> cpubusno_holder(Context& c, const pci::Device& l) {
+  if (!c.s.cpubusno_function) return l.bdf;
+  Bdf at{l.bdf.domain, l.bdf.bus, static_cast<std::uint8_t>(c.s.cpubusno_function->first),
+         static_cast<std::uint8_t>(c.s.cpubusno_function->second)};
+  if (c.device_at(at)) return at;
+  c.out.warnings.push_back(
+      fmt::format("{}: no function {} to read CPUBUSNO from: its stacks are unknown", l.bdf.str(), at.str()));
+  return std::nullopt;
+}
+
 void read_cpubusno(Context& c, const pci::Device& l, int order) {
   const auto& s = c.s;
+  const auto holder = cpubusno_holder(c, l);
+  if (!holder) return;
   std::optional<RegValue<iio::CpuBusNoValid>> valid;
-  if (s.cpubusno_valid && !(valid = c.read_as<iio::CpuBusNoValid>(l.bdf, *s.cpubusno_valid, "CPUBUSNO_VALID"))) return;
+  if (s.cpubusno_valid && !(valid = c.read_as<iio::CpuBusNoValid>(*holder, *s.cpubusno_valid, "CPUBUSNO_VALID")))
+    return;
   std::vector<RegValue<iio::CpuBusNo>> dwords;
   for (std::size_t k = 0; k < s.cpubusno.size(); ++k) {
-    auto v = c.read_as<iio::CpuBusNo>(l.bdf, s.cpubusno[k], "CPUBUSNO");
+    auto v = c.read_as<iio::CpuBusNo>(*holder, s.cpubusno[k], "CPUBUSNO");
     if (!v) return;
     dwords.push_back(*v);
   }
@@ -207,7 +222,7 @@ void read_cpubusno(Context& c, const pci::Device& l, int order) {
     st.root_bus = bus_of(e);
     st.entry = e;
     unsigned reg = s.cpubusno[e / iio::kCpuBusNoEntriesPerDword];
-    st.source = fmt::format("{} CPUBUSNO @{:#x} byte {}", l.bdf.str(), reg, e % iio::kCpuBusNoEntriesPerDword);
+    st.source = fmt::format("{} CPUBUSNO @{:#x} byte {}", holder->str(), reg, e % iio::kCpuBusNoEntriesPerDword);
     add_stack(c, std::move(st));
   }
 }

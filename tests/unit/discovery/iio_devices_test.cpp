@@ -30,10 +30,12 @@ json conventional(const std::string& bdf) {
 // range up to 0x4d), with legacy bridges on that stack: A (44:03.0, buses 46-49), B below A (46:00.0,
 // 47-48), C (44:04.0, 47-4a: as wide as A, after it) -- and conventional functions behind them.
 json skx_with_legacy_bridges() {
-  json ubox1 = reg_device("0000:3a:08.2", "2014", {{0xc0, 5}, {0xd4, 0x2a}, {0xcc, 0x4e443a30}, {0xd0, 0x00000058}});
-  json ubox0 = reg_device("0000:85:08.2", "2014", {{0xc0, 2}, {0xd4, 0x2a}, {0xcc, 0x008a8580}, {0xd0, 0x00009900}});
+  json ubox1 = reg_device("0000:3a:08.0", "2014", {{0xc0, 5}, {0xd4, 0x2a}});
+  json buses1 = reg_device("0000:3a:08.2", "2016", {{0xcc, 0x4e443a30}, {0xd0, 0x00000058}});
+  json ubox0 = reg_device("0000:85:08.0", "2014", {{0xc0, 2}, {0xd4, 0x2a}});
+  json buses0 = reg_device("0000:85:08.2", "2016", {{0xcc, 0x008a8580}, {0xd0, 0x00009900}});
   return iio_machine(85, 2,
-                     json::array({ubox1, ubox0, root_port("0000:44:02.0", "8086:2032", 0x45, 0x45),
+                     json::array({ubox1, buses1, ubox0, buses0, root_port("0000:44:02.0", "8086:2032", 0x45, 0x45),
                                   endpoint("0000:45:00.0", "144d:a80a"), legacy_bridge("0000:44:03.0", 0x46, 0x49),
                                   legacy_bridge("0000:46:00.0", 0x47, 0x48), legacy_bridge("0000:44:04.0", 0x47, 0x4a),
                                   conventional("0000:46:01.0"), conventional("0000:47:00.0"),

@@ -11,17 +11,22 @@ using namespace pmukit::test;
 
 namespace {
 
-// SKX: UBOX 8086:2014 at device 8 function 2; CPUBUSNO at 0xcc (stacks 0-3) and 0xd0 (4-5), one
+// SKX as real machines place it (Linux boot logs: 08.0 [8086:2014], 08.2 [8086:2016]): the UBOX
+// 8086:2014 at device 8 function 0 with the node ID registers, and at function 2 (PCM
+// PurleyPlatformMapping reads SKX_UBOX_DEVICE_NUM 8, SKX_UBOX_FUNCTION_NUM 2 of the 2014's bus)
+// CPUBUSNO at 0xcc (stacks 0-3) and 0xd0 (4-5), one
 // byte per stack (PCM PurleyPlatformMapping: ROOT_BUSES_OFFSET 0xCC, SKX_BUS_NUM_STRIDE 8); the
 // node id at 0xc0 bits 2:0 and GIDNIDMAP at 0xd4, 3 bits per socket (Linux SKX_CPUNODEID,
 // SKX_GIDNIDMAP, NODE_ID_MASK, GIDNIDMAP()). The UBOX found first (bus 0x3a) has node id 5, which
 // GIDNIDMAP 0x2a (group 0 = node 2, group 1 = node 5) puts on socket 1: not the order found.
 json skx() {
-  json ubox1 = reg_device("0000:3a:08.2", "2014", {{0xc0, 5}, {0xd4, 0x2a}, {0xcc, 0x4e443a30}, {0xd0, 0x00000058}});
-  json ubox0 = reg_device("0000:85:08.2", "2014", {{0xc0, 2}, {0xd4, 0x2a}, {0xcc, 0x008a8580}, {0xd0, 0x00009900}});
+  json ubox1 = reg_device("0000:3a:08.0", "2014", {{0xc0, 5}, {0xd4, 0x2a}});
+  json buses1 = reg_device("0000:3a:08.2", "2016", {{0xcc, 0x4e443a30}, {0xd0, 0x00000058}});
+  json ubox0 = reg_device("0000:85:08.0", "2014", {{0xc0, 2}, {0xd4, 0x2a}});
+  json buses0 = reg_device("0000:85:08.2", "2016", {{0xcc, 0x008a8580}, {0xd0, 0x00009900}});
   return iio_machine(
       85, 2,
-      json::array({ubox1, ubox0, root_port("0000:44:02.0", "8086:2032", 0x45, 0x45),
+      json::array({ubox1, buses1, ubox0, buses0, root_port("0000:44:02.0", "8086:2032", 0x45, 0x45),
                    endpoint("0000:45:00.0", "144d:a80a"), root_port("0000:99:00.0", "8086:2030", 0x9a, 0x9a),
                    endpoint("0000:9a:00.0", "15b3:101d", "0x020000"),
                    endpoint("0000:85:00.0", "8086:2020", "0x060000", "rciep")}));

@@ -74,6 +74,10 @@ struct IioMapScheme {
   // cpubusno route: dwords of four one-byte entries, and the register of their valid bits
   std::vector<unsigned> cpubusno;
   std::optional<unsigned> cpubusno_valid;
+  // The function on the located device's bus that holds CPUBUSNO, when not the located device:
+  // on Skylake-SP the UBOX 8086:2014 (device 8 function 0) holds the node ID registers the kernel
+  // reads and 8086:2016 at device 8 function 2 the bus numbers PCM reads.
+  std::optional<std::pair<unsigned, unsigned>> cpubusno_function;  // {device, function}
   // sad_control route: the SAD_CONTROL_CFG register of the located device
   unsigned sad_control = 0;
   // How a stack's socket is found: "gidnidmap" (UBOX node id registers) or "sad_control"
