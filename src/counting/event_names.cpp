@@ -53,8 +53,7 @@ PmuKinds pmu_kinds_here(const discovery::Inventory& inventory) {
   for (const auto& u : inventory.units) {
     const auto* k = db.pmu_kind(u.pmu_kind);
     if (!k) continue;
-    kinds[u.name] = k;
-    for (const auto& a : u.aliases) kinds[a.name] = k;
+    kinds[u.name] = k;  // not its aliases: another kernel's names (pcie_bdf_200) come with that kernel's events
     if (auto f = numbered_family(u.name)) {
       auto [it, added] = family.try_emplace(std::string(*f), k);
       if (!added && it->second != k) it->second = nullptr;

@@ -38,12 +38,12 @@ MetricArg parse_arg(const metrics::Catalog& catalog, const std::string& arg, Iio
   a.metric = catalog.find(name);
   if (!a.metric) throw UsageError(fmt::format("-M '{}': no such metric (pmu-raw --list-metrics lists them)", name));
   const char* flag = scope == IioScope::Device ? "--per-device" : "--per-stack";
+  if (!a.metric->applies_to(stack_pmu))
+    throw UsageError(fmt::format("-M '{}' with {}: it counts on {} PMUs, not on the IIO stack PMUs ({})", name, flag,
+                                 a.metric->pmu(), stack_pmu));
   if (!a.metric->applies_to(stack_pmu, platform::Database::builtin().pmu_kind(stack_kind)))
-    throw UsageError(fmt::format(
-        "-M '{}' with {}: it counts on {} PMUs{}, not on the IIO stack PMUs here ({}, {})", name, flag, a.metric->pmu(),
-        a.metric->spec().pmu_kinds.empty() ? ""
-                                           : fmt::format(" of kind {}", fmt::join(a.metric->spec().pmu_kinds, "/")),
-        stack_pmu, stack_kind));
+    throw UsageError(fmt::format("-M '{}' with {}: its events are those of {} PMUs, and the IIO stack PMUs here are {}",
+                                 name, flag, fmt::join(a.metric->spec().pmu_kinds, "/"), stack_kind));
   const auto& required = a.metric->spec().required_terms;
   bool per_part = std::find(required.begin(), required.end(), "ch_mask") != required.end();
   if (scope == IioScope::Device && !per_part)

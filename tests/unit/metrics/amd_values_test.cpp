@@ -92,6 +92,12 @@ TEST(AmdMetrics, DataFabricBandwidthSumsTheEightDramChannels) {
           << metric << " channel " << ch;
     EXPECT_TRUE(catalog().at(metric).applies_to("amd_df"));
   }
+  // The DF's DRAM channel events are codes of one generation each (perf's amdzen2 / amdzen3 files):
+  // a Zen 4 or Zen 3 amd_df runs the other generation's metric no more.
+  const auto& db = pmukit::platform::Database::builtin();
+  EXPECT_FALSE(catalog().at("amd_zen3_df_dram_bw").applies_to("amd_df", db.pmu_kind("amd_df_zen4")));
+  EXPECT_FALSE(catalog().at("amd_zen2_df_dram_bw").applies_to("amd_df", db.pmu_kind("amd_df_zen3")));
+  EXPECT_TRUE(catalog().at("amd_zen3_df_dram_bw").applies_to("amd_df", db.pmu_kind("amd_df_zen3")));
 }
 
 // Zen 2/3 name them l3_misses and l3_accesses / l3_cache_accesses (recommended.json); Zen 4/5

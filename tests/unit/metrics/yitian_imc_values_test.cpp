@@ -89,6 +89,16 @@ std::vector<MetricCase> other_cases() {
       // The whole socket: what the rows of its 8 channels sum to.
       {"spr_dram_read_bw", {{"CAS_COUNT_READ", 8e9}}, 1e10, 51.2, "by hand: 8 channels x 1e9 CAS x 64 B in 10 s"},
       {"spr_dram_write_bw", {{"CAS_COUNT_WRITE", 4e9}}, 1e10, 25.6, "by hand: 8 channels x 5e8 CAS x 64 B in 10 s"},
+      // Every generation's named CAS events (cas_count_read/write): the same 64 bytes per CAS.
+      {"imc_read_bw", {{"CAS_COUNT_READ", 1e9}}, 1e10, 6.4, "by hand: 1e9 CAS x 64 B in 10 s"},
+      {"imc_write_bw", {{"CAS_COUNT_WRITE", 5e8}}, 1e10, 3.2, "by hand: 5e8 CAS x 64 B in 10 s"},
+      {"dram_read_bw", {{"CAS_COUNT_READ", 6e9}}, 1e10, 38.4, "by hand: 6 channels x 1e9 CAS x 64 B in 10 s"},
+      {"dram_write_bw", {{"CAS_COUNT_WRITE", 3e9}}, 1e10, 19.2, "by hand: 6 channels x 5e8 CAS x 64 B in 10 s"},
+      {"dram_bw",
+       {{"CAS_COUNT_READ", 6e9}, {"CAS_COUNT_WRITE", 3e9}},
+       1e10,
+       57.6,
+       "by hand: (6e9 + 3e9) CAS x 64 B in 10 s"},
       // Intel IIO (pcm-iio's multiplier 4: IIO data events count 4-byte units; IOMMU counts per second).
       {"iio_inbound_read_bw", {{"DATA_REQ_OF_CPU_MEM_READ", 2.5e9}}, 1e9, 10.0, "by hand: 2.5e9 x 4 B in 1 s"},
       {"iio_inbound_write_bw", {{"DATA_REQ_OF_CPU_MEM_WRITE", 1e9}}, 2e9, 2.0, "by hand: 1e9 x 4 B in 2 s"},
