@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Style checks run by CTest (docs/architecture.md): every layer includes only layers above it and
 # never a layer of its own row; tools include the library's public facade only; no library or tool
-# source file grows past 500 lines.
+# source file grows past 500 lines; what pmukit ships cites only public sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Layer rank, one per row of docs/architecture.md's table: a file may include pmukit/<layer>/
@@ -69,4 +69,17 @@ if grep -rHn '#include "pmukit/access/' tools | grep -v -e '"pmukit/access/machi
 fi
 find src include tools -name '*.cpp' -o -name '*.h' | xargs wc -l |
   awk '$2 != "total" && $1 > 500 { print $2 ": " $1 " lines (keep files under 500)"; bad = 1 } END { exit bad }' || status=1
+# What pmukit ships cites only public sources (docs/references.md; kernel files by path and
+# function), never the project's internal notes: users have neither the hardware.md research note
+# nor the ../shared directory beside the checkout. Tests may use ../shared when it is there (they
+# skip without it) but cite no internal note either.
+internal='hardware\.md|\.\./shared|/work/shared'
+if grep -rnIE "$internal" src include tools platforms docs packaging examples README.md; then
+  echo "product files cite internal notes: cite the public source instead (docs/references.md)"
+  status=1
+fi
+if grep -rnI 'hardware\.md' tests scripts bench fuzz cmake CMakeLists.txt | grep -v '^scripts/check-layers.sh:'; then
+  echo "tests or build files cite the internal hardware.md note: cite the public source instead"
+  status=1
+fi
 exit $status

@@ -193,8 +193,9 @@ TEST(YitianCmnGuide, EventsAreTheGuidesPerfTerms) {
   EXPECT_FALSE(m.uses_duration());  // time comes from the DTC cycle count
 }
 
-// hardware.md gives the kernel's scale for cas_count_*: 6.103515625e-5 MiB per count. The IMC
-// metrics' 64 bytes per CAS must turn counts into the same number of bytes.
+// Linux uncore_snbep.c spr_uncore_imc_events gives the kernel's scale for cas_count_*:
+// 6.103515625e-5 MiB per count. The IMC metrics' 64 bytes per CAS must turn counts into the same
+// number of bytes.
 TEST(IntelImc, BytesPerCasAgreeWithTheKernelsScale) {
   const double cas = 16384, ns = 1e3;
   double kernel_bytes = cas * 6.103515625e-5 * 1024 * 1024;

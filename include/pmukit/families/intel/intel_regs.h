@@ -77,9 +77,12 @@ struct PciCtl : Word<PciCtl, 64> {
   using Offset = Field<PciCtl, 11, 0>;
 };
 
-// Register steps per access type (hardware.md 1.5): MSR controls and counters are consecutive
-// MSRs; MMIO controls are 32-bit (4 bytes apart, 8 for CXL types) and counters 64-bit; PCI
-// controls and counters are 64-bit pairs of dwords.
+// Register steps per access type (Linux uncore.h uncore_msr_event_ctl/uncore_msr_perf_ctr and
+// uncore_pci_event_ctl/uncore_pci_perf_ctr, which uncore_discovery.c's
+// intel_generic_uncore_assign_hw_event also uses for MMIO boxes): MSR controls and counters are
+// consecutive MSRs; MMIO controls are 32-bit (4 bytes apart, 8 for CXL types:
+// UNCORE_BOX_FLAG_CTL_OFFS8) and counters 64-bit; PCI controls and counters are 64-bit pairs of
+// dwords.
 constexpr unsigned kMmioCtlStep = 4;
 constexpr unsigned kMmioCtrStep = 8;
 constexpr unsigned kPciStep = 8;
