@@ -25,6 +25,7 @@ constexpr const char* kAbout =
     "  pmu-sim create --spec my.json /tmp/m  write a machine described in JSON\n"
     "                                        (docs/snapshot-format.md)\n"
     "  pmu-sim run /tmp/spr --realtime &     make its counters count as time passes\n"
+    "  pmu-sim wait /tmp/spr                 ... and return once it does\n"
     "  pmu-sim run /tmp/spr                  virtual time: it advances only when a client\n"
     "                                        (pmu-raw, pmu-sim advance) asks\n"
     "  pmu-sim run /tmp/g --scenario grace-local-write\n"
@@ -48,6 +49,9 @@ struct Commands {
   std::string advance_time;
   CLI::App* now = nullptr;
   std::string now_dir;
+  CLI::App* wait = nullptr;
+  std::string wait_dir;
+  double wait_timeout_s = 10;
 };
 
 void add_create(CLI::App& app, Commands& c) {
@@ -96,6 +100,14 @@ void add_now(CLI::App& app, Commands& c) {
   c.now->add_option("dir", c.now_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
 }
 
+void add_wait(CLI::App& app, Commands& c) {
+  c.wait = app.add_subcommand("wait", "Return once a pmu-sim run serves the directory (after 'pmu-sim run DIR &')");
+  c.wait->add_option("dir", c.wait_dir, "The snapshot directory")->required()->check(CLI::ExistingDirectory);
+  c.wait->add_option("--timeout", c.wait_timeout_s, "Seconds to wait at most before failing")
+      ->capture_default_str()
+      ->check(tools::seconds_in(3600));
+}
+
 // pmu-sim writes registers (run), a clock page (run, advance) or a tree (create): never on the
 // live machine, however its root is named (/, a link to it, --snapshot /).
 void refuse_live(const Machine& machine, const std::string& dir, std::string_view what) {
@@ -141,6 +153,7 @@ int main(int argc, char** argv) {
   add_run(app, c);
   add_advance(app, c);
   add_now(app, c);
+  add_wait(app, c);
   app.set_version_flag("-V,--version", "pmu-sim (pmukit) 0.1.0");
   return tools::run_tool("pmu-sim", app, argc, argv, [&] {
     if (c.list->parsed()) {
@@ -156,6 +169,10 @@ int main(int argc, char** argv) {
       Machine machine(MachineOptions{c.advance_dir});
       refuse_live(machine, c.advance_dir, "advance");
       return tools::advance_clock(machine, tools::parse_span_ns(c.advance_time));
+    }
+    if (c.wait->parsed()) {
+      Machine machine(MachineOptions{c.wait_dir});
+      return tools::wait_for_simulator(machine, static_cast<std::uint64_t>(c.wait_timeout_s * 1e9));
     }
     if (c.now->parsed()) {
       Machine machine(MachineOptions{c.now_dir});

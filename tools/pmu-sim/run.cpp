@@ -77,6 +77,24 @@ int advance_clock(Machine& machine, std::uint64_t ns) {
   return 0;
 }
 
+int wait_for_simulator(Machine& machine, std::uint64_t timeout_ns) {
+  constexpr std::uint64_t kLookNs = 5'000'000;  // how often the page is looked for again
+  const std::uint64_t end = monotonic_ns() + timeout_ns;
+  std::string why = "no clock page";
+  for (;;) {
+    try {
+      machine.check_no_links(machine.param("sim.path") / "clock");
+      if (sim::machine_clock(machine).simulated()) return 0;
+    } catch (const Error& e) {
+      why = e.what();  // e.g. the page of a pmu-sim that is gone, until a new one replaces it
+    }
+    if (monotonic_ns() >= end)
+      throw Error(fmt::format("{}: no pmu-sim serves it after {} s ({})", machine.describe(),
+                              static_cast<double>(timeout_ns) / 1e9, why));
+    nap_ns(kLookNs);
+  }
+}
+
 int print_clock(Machine& machine) {
   machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
   auto time = sim::machine_clock(machine);
