@@ -2,7 +2,8 @@
 # counting every memory controller on pmu-sim's virtual time, pmu-raw counts every CHA at the same
 # time (the user trial's command, once refused as "another pmu-raw is programming this machine"),
 # and both count exactly; a unit the exporter holds is refused in one line naming the unit, the
-# program and its pid, and nothing of the exporter's changes; once both have ended every register
+# program and its pid, and nothing of the exporter's changes (and the exporter is refused a unit
+# a pmu-raw holds, the same way); once both have ended every register
 # file is as it was and no journal is left.
 . "$(dirname "$0")/common.sh"
 "$BIN/pmu-sim" create spr-2s "$T/spr" > /dev/null
@@ -60,6 +61,18 @@ grep -qE "^pmu-raw: .*/run/pmukit/uncore_imc_[0-9]+\.journal: left alone: uncore
   "$T/err" || { cat "$T/err" >&2; exit 1; }
 kill "$EXPORTER_PID"
 status 0 wait "$EXPORTER_PID"
+# The other way round: a pmu-raw counting IMC 0 (its first interval printed: it holds the unit),
+# and the exporter that asks for every IMC is refused, naming it.
+"$BIN/pmu-raw" --snapshot "$T/spr" -e uncore_imc_0/cas_count_read/ -I 100 -x, > "$T/raw.out" 2> /dev/null &
+RAW_PID=$!
+SIM_PIDS+=($RAW_PID)
+for ((i = 0; i < 2000; i++)); do [ -s "$T/raw.out" ] && break; sleep 0.005; done
+test -s "$T/raw.out"
+status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config "$T/imc.json" > /dev/null 2> "$T/err"
+grep -qxF "pmu-exporter: error: uncore_imc_0 is in use by pmu-raw (pid $RAW_PID); units no other pmukit tool holds are free to count" \
+  "$T/err" || { cat "$T/err" >&2; exit 1; }
+kill -INT "$RAW_PID"
+status 130 wait "$RAW_PID"
 stop_background
 tree_sum "$T/spr" > "$T/after"
 diff "$T/before" "$T/after"
