@@ -34,8 +34,9 @@ constexpr ParamInfo kParams[] = {
     {"lockdown.path", "/sys/kernel/security/lockdown", "kernel lockdown state"},
     {"hypervisor.path", "/sys/hypervisor", "the hypervisor a guest runs under (type), where the kernel says"},
     {"iomem.path", "/proc/iomem", "physical address map (claimed ranges)"},
-    {"lock.path", "/run/pmukit.lock", "the lock that keeps one pmu-raw per machine"},
-    {"journal.path", "/run/pmukit.journal", "original register values of a running pmu-raw, for recovery after a kill"},
+    {"lock.path", "/run/pmukit.lock", "the machine lock, held while a tool takes its units' locks"},
+    {"units.path", "/run/pmukit",
+     "one lock per PMU unit (UNIT.lock) and the original register values of each running tool (UNIT.journal)"},
     {"sim.path", "/run/pmukit-sim", "pmu-sim's clock and control files"},
 };
 }  // namespace

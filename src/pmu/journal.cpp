@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/access/machine_lock.h"
 #include "pmukit/util/confined_root.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/limits.h"
@@ -241,12 +242,34 @@ Journal parse_journal(std::string_view text, const std::string& name) {
   return j;
 }
 
-std::filesystem::path journal_path(const Machine& machine) {
-  return machine.param("journal.path");
+std::filesystem::path journal_path(const Machine& machine, std::string_view unit) {
+  auto path = unit_lock_path(machine, unit);
+  return path.replace_extension(".journal");
 }
 
-void write_journal(const Machine& machine, const Journal& j) {
-  const auto path = journal_path(machine);
+std::string journal_unit(const std::filesystem::path& journal) {
+  const std::string stem = journal.stem().string();
+  std::string unit;
+  for (std::size_t i = 0; i < stem.size(); ++i) {  // unit_lock_path's %XX back to the byte
+    auto byte =
+        stem[i] == '%' && i + 2 < stem.size() ? parse_hex(std::string_view(stem).substr(i + 1, 2)) : std::nullopt;
+    unit += byte ? static_cast<char>(*byte) : stem[i];
+    if (byte) i += 2;
+  }
+  return unit;
+}
+
+std::vector<std::filesystem::path> journal_files(const Machine& machine) {
+  const auto dir = machine.param("units.path");
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".journal") out.push_back(it->path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void write_journal(const Machine& machine, const std::filesystem::path& path, const Journal& j) {
   const auto& files = machine.files();
   machine.check_no_links(path);  // a link among its directories could lead the write out of the root
   files.create_directories(path.parent_path());
@@ -268,8 +291,7 @@ void write_journal(const Machine& machine, const Journal& j) {
   fsync_dir(machine, path.parent_path());
 }
 
-std::optional<Journal> read_journal(const Machine& machine) {
-  const auto path = journal_path(machine);
+std::optional<Journal> read_journal(const Machine& machine, const std::filesystem::path& path) {
   auto r = machine.files().open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   if (!r.fd && r.err == ENOENT) return std::nullopt;
   if (!r.fd)
@@ -299,27 +321,34 @@ std::string discard_hint(const std::filesystem::path& journal) {
 }
 
 bool journal_exists(const Machine& machine) {
-  const auto path = journal_path(machine);
-  auto r = machine.files().open(path, O_PATH | O_NOFOLLOW);
-  return r.fd || r.err != ENOENT;
+  return !journal_files(machine).empty();
 }
 
-std::optional<std::filesystem::path> discard_journal(const Machine& machine) {
-  const auto path = journal_path(machine);
-  if (!journal_exists(machine)) return std::nullopt;
+Discarded discard_journals(const Machine& machine) {
+  Discarded out;
+  if (!journal_exists(machine)) return out;
   MachineLock lock(machine);
-  machine.check_no_links(path);
-  auto aside = path;
-  aside += ".discarded";
-  // rename(2) moves a link itself, never what it points to.
-  if (::rename(path.c_str(), aside.c_str()) != 0)
-    throw_errno(fmt::format("{}: rename to {}", path.string(), aside.string()), errno);
-  fsync_dir(machine, path.parent_path());
-  return aside;
+  UnitLocks held(machine);
+  for (const auto& path : journal_files(machine)) {
+    try {
+      held.take(journal_unit(path));  // the writer held it for as long as the journal existed
+    } catch (const UnitInUse& e) {
+      out.left.push_back(fmt::format("{}: left: {}", path.string(), e.what()));
+      continue;
+    }
+    machine.check_no_links(path);
+    auto aside = path;
+    aside += ".discarded";
+    // rename(2) moves a link itself, never what it points to.
+    if (::rename(path.c_str(), aside.c_str()) != 0)
+      throw_errno(fmt::format("{}: rename to {}", path.string(), aside.string()), errno);
+    fsync_dir(machine, path.parent_path());
+    out.aside.emplace_back(path, aside);
+  }
+  return out;
 }
 
-void remove_journal(const Machine& machine) {
-  const auto path = journal_path(machine);
+void remove_journal(const Machine& machine, const std::filesystem::path& path) {
   machine.check_no_links(path);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) throw_errno(fmt::format("{}: remove", path.string()), errno);
   fsync_dir(machine, path.parent_path());
@@ -330,8 +359,8 @@ std::string Recovered::message() const {
                      registers == 1 ? "" : "s", program.empty() ? "" : program + ", ", pid);
 }
 
-JournalWriter JournalWriter::self(const MachineLock& lock) {
-  return JournalWriter{ProcessIdentity::self(), lock.file()};
+JournalWriter JournalWriter::self(const LockFileId& lock) {
+  return JournalWriter{ProcessIdentity::self(), lock};
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // pmukit -- the preflight: one layout, driver, mapping and save per unit, and its verdict.
 #include "pmukit/pmu/preflight.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -32,8 +33,8 @@ void check_writable(Machine& machine, const UnitLayout& layout) {
 }  // namespace
 
 Preflight::Preflight(Machine& machine, const platform::Database& db)
-    : machine_(machine), db_(db), io_(std::make_unique<RegisterIo>(machine)),
-      guard_(std::make_unique<WriteGuard>(*io_)) {}
+    : machine_(machine), db_(db), unit_locks_(std::make_unique<UnitLocks>(machine)),
+      io_(std::make_unique<RegisterIo>(machine)), guard_(std::make_unique<WriteGuard>(*io_)) {}
 
 Preflight::~Preflight() = default;
 
@@ -60,8 +61,8 @@ Verdict Preflight::check_access(UnitState& s) {
   } catch (const Error& e) {
     return NoAccess{e.what(), 0};
   }
-  // Saving needs the lock: another pmu-raw's values are not ours to put back.
-  if (!lock_) take_lock();
+  // Saving needs the unit's lock: another tool's values are not ours to put back.
+  take_unit(*s.layout.unit);
   try {
     guard_->own(s.layout.owned());
     guard_->commands(s.layout.commands());
@@ -79,18 +80,41 @@ void Preflight::recover_first(const discovery::Inventory& inventory, Settle* set
   recovery_ = Recovery{&inventory, settle, std::move(note)};
 }
 
-// The lock, then what a killed run left: its originals go back before anything is saved, so a
-// --force run never takes the killed run's values for the machine's.
-void Preflight::take_lock() {
-  lock_ = std::make_unique<MachineLock>(machine_);
-  if (!recovery_.inventory) return;
-  if (auto r = recover(machine_, *lock_, *recovery_.inventory, db_, recovery_.settle); r && recovery_.note)
-    recovery_.note(r->message());
+// Under the machine lock: what a killed run left on the unit (or on a unit sharing its registers)
+// goes back first, so a --force run never takes the killed run's values for the machine's; then
+// the locks of the unit and of the units sharing its registers.
+void Preflight::take_unit(const discovery::PmuUnit& unit) {
+  std::vector<std::string> names{unit.name};
+  names.insert(names.end(), unit.shares_registers_with.begin(), unit.shares_registers_with.end());
+  if (std::all_of(names.begin(), names.end(), [&](const std::string& n) { return unit_locks_->holds(n); })) return;
+  if (!lock_) lock_ = std::make_unique<MachineLock>(machine_);
+  if (recovery_.inventory && !scan_) scan_ = std::make_unique<JournalScan>(machine_, *recovery_.inventory, db_);
+  try {
+    if (scan_)
+      for (const auto& r : scan_->recover(*unit_locks_, names, recovery_.settle))
+        if (recovery_.note) recovery_.note(r.message());
+    for (const auto& n : names) unit_locks_->take(n);
+  } catch (const UnitInUse& e) {
+    if (e.unit() == unit.name) throw;
+    throw Error(fmt::format("{} shares registers with {}, which is in use by {}: the two are never programmed at once",
+                            unit.name, e.unit(), e.holder()));
+  }
 }
 
-const MachineLock& Preflight::lock() {
-  if (!lock_) take_lock();
-  return *lock_;
+const UnitLock& Preflight::unit_lock(const std::string& unit) const {
+  return unit_locks_->at(unit);
+}
+
+void Preflight::release_machine_lock(const std::vector<const discovery::PmuUnit*>& keep) {
+  std::set<std::string> kept;
+  for (const auto* u : keep) {
+    kept.insert(u->name);
+    kept.insert(u->shares_registers_with.begin(), u->shares_registers_with.end());
+  }
+  for (const auto& n : unit_locks_->names())
+    if (!kept.count(n)) unit_locks_->release(n);
+  scan_.reset();
+  lock_.reset();
 }
 
 // A unit that shares a register with one this run already programs is not programmed too: every

@@ -1,4 +1,5 @@
-// pmukit -- recovery from a killed run: the journal's originals put back through the drivers.
+// pmukit -- recovery from a killed run: each journal's originals put back through the drivers, under
+// the locks of its units.
 #include <algorithm>
 #include <cerrno>
 #include <deque>
@@ -6,6 +7,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/machine_lock.h"
@@ -97,8 +99,9 @@ std::string who(const ProcessIdentity& p) {
 }
 
 // Throws, saying what to do, unless the writer is gone or the user said so.
-void check_writer(const Journal& j, const MachineLock& held, WriterDoubt doubt, const std::string& name) {
-  const std::string why = writer_may_run(j.writer, held);
+void check_writer(const Journal& j, const std::vector<LockFileId>& held, const std::filesystem::path& where,
+                  WriterDoubt doubt, const std::string& name) {
+  const std::string why = writer_may_run(j.writer, held, where);
   if (why.empty() || doubt == WriterDoubt::TakeOver) return;
   const bool here = process_runs(j.writer.process.pid, j.writer.process.start_ticks) &&
                     j.writer.process.pid_ns == ProcessIdentity::self().pid_ns;
@@ -107,58 +110,160 @@ void check_writer(const Journal& j, const MachineLock& held, WriterDoubt doubt, 
                                : "when it has ended, 'pmu-raw --recover --force' restores them"));
 }
 
+bool among(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
 }  // namespace
 
-std::string writer_may_run(const JournalWriter& writer, const MachineLock& held) {
-  // It held the lock for as long as the journal existed: the same lock file held here means it
-  // is gone. A journal before version 3 does not say which file; it was lock.path's, held here.
-  if (writer.lock == LockFileId{} || writer.lock == held.file()) return "";
+std::string writer_may_run(const JournalWriter& writer, const std::vector<LockFileId>& held,
+                           const std::filesystem::path& where) {
+  // It held its units' locks for as long as the journal existed: the lock file it recorded, held
+  // here, means it is gone. A journal before version 3 does not say which file.
+  if (writer.lock == LockFileId{} || std::find(held.begin(), held.end(), writer.lock) != held.end()) return "";
   const auto self = ProcessIdentity::self();
   const auto& p = writer.process;
   if (!p.boot_id.empty() && !self.boot_id.empty() && p.boot_id != self.boot_id) return "";  // before a reboot
   if (p.pid_ns && self.pid_ns && p.pid_ns != self.pid_ns)
-    return fmt::format("written by {} of another PID namespace ({}) under another lock file than {}: this process "
-                       "cannot see whether it still runs",
-                       who(p), p.pid_ns, held.path().string());
+    return fmt::format("written by {} of another PID namespace ({}) under another lock file than those in {}: this "
+                       "process cannot see whether it still runs",
+                       who(p), p.pid_ns, where.string());
   if (!process_runs(p.pid, p.start_ticks)) return "";  // ended; its pid, if in use, names another process
-  return fmt::format("written by {}, which still runs, under another lock file than {}", who(p), held.path().string());
+  return fmt::format("written by {}, which still runs, under another lock file than those in {}", who(p),
+                     where.string());
 }
 
-std::optional<Recovered> recover(Machine& machine, const MachineLock& held, const discovery::Inventory& inventory,
-                                 const platform::Database& db, Settle* settle, WriterDoubt doubt) {
-  auto journal = read_journal(machine);
-  if (!journal) return std::nullopt;
-  const std::string name = journal_path(machine).string();
-  check_writer(*journal, held, doubt, name);
-  OwnedRegisters owned(inventory, db);
-  auto units = check_entries(*journal, owned, name);
+struct JournalScan::Impl {
+  Machine& machine;
+  const platform::Database& db;
+  std::unique_ptr<OwnedRegisters> owned;  // built when a journal exists
+  struct Found {
+    std::filesystem::path path;
+    std::vector<std::string> units;  // the units its entries cover, and the one it is named after
+    bool done = false;
+  };
+  std::vector<Found> journals;
+
+  std::optional<Recovered> recover_one(const Found& f, const UnitLocks& held, Settle* settle, WriterDoubt doubt);
+  void restore(const Journal& journal, const std::set<std::size_t>& units, Settle* settle);
+  std::optional<std::vector<std::string>> take(const Found& f, UnitLocks& held, const std::vector<std::string>& units,
+                                               std::vector<std::string>* left);
+};
+
+JournalScan::JournalScan(Machine& machine, const discovery::Inventory& inventory, const platform::Database& db)
+    : impl_(std::make_unique<Impl>(Impl{machine, db, nullptr, {}})) {
+  const auto files = journal_files(machine);
+  if (files.empty()) return;
+  impl_->owned = std::make_unique<OwnedRegisters>(inventory, db);
+  for (const auto& path : files) {
+    auto j = read_journal(machine, path);
+    if (!j) continue;  // its writer ended meanwhile
+    Impl::Found f{path, {journal_unit(path)}, false};
+    for (auto u : check_entries(*j, *impl_->owned, path.string()))
+      if (!among(f.units, impl_->owned->layouts[u].unit->name)) f.units.push_back(impl_->owned->layouts[u].unit->name);
+    impl_->journals.push_back(std::move(f));
+  }
+}
+
+JournalScan::~JournalScan() = default;
+
+// The journal's originals back: undo writes first (each settled: they are to command registers),
+// then as a session restores, every unit one phase at a time, settling between phases.
+void JournalScan::Impl::restore(const Journal& journal, const std::set<std::size_t>& units, Settle* settle) {
   RegisterIo io(machine);
   WriteGuard guard(io);
   guard.settle_commands(settle);
-  for (const auto& e : journal->entries) guard.own_as(owned.at.at(e.reg.at).second, e.value);
+  for (const auto& e : journal.entries) guard.own_as(owned->at.at(e.reg.at).second, e.value);
   std::vector<std::unique_ptr<UnitDriver>> drivers;
   for (auto u : units) {
-    for (const auto& b : owned.layouts[u].blocks) io.map_block(b.base, b.size);
-    guard.commands(owned.layouts[u].commands());
-    drivers.push_back(make_driver(owned.layouts[u], db));
+    for (const auto& b : owned->layouts[u].blocks) io.map_block(b.base, b.size);
+    guard.commands(owned->layouts[u].commands());
+    drivers.push_back(make_driver(owned->layouts[u], db));
     drivers.back()->adopt(guard);
   }
-  // What the killed run turned on that no original value turns off (each write settled: they are
-  // to command registers), then as a session restores: every unit one phase at a time, settling
-  // between phases.
-  for (const auto& w : journal->undo) guard.write(owned.at.at(w.reg.at).second, w.value);
+  for (const auto& w : journal.undo) guard.write(owned->at.at(w.reg.at).second, w.value);
   for (auto phase : kRestorePhases) {
     for (auto& d : drivers) d->restore(guard, phase);
     if (settle) settle->settle();
   }
-  remove_journal(machine);
+}
+
+// Read again (a running writer may have added undo writes before it died), checked, restored.
+std::optional<Recovered> JournalScan::Impl::recover_one(const Found& f, const UnitLocks& held, Settle* settle,
+                                                        WriterDoubt doubt) {
+  auto journal = read_journal(machine, f.path);
+  if (!journal) return std::nullopt;
+  const std::string name = f.path.string();
+  check_writer(*journal, held.files(), f.path.parent_path(), doubt, name);
+  restore(*journal, check_entries(*journal, *owned, name), settle);
+  remove_journal(machine, f.path);
   return Recovered{journal->entries.size(), journal->writer.process.pid, journal->writer.process.program};
 }
 
-std::optional<Recovered> recover_under_lock(Machine& machine, const discovery::Inventory& inventory,
-                                            const platform::Database& db, Settle* settle, WriterDoubt doubt) {
+// The locks of the journal's units this process lacks, taken (their names); nullopt with `left`
+// told why when another process holds one and every journal is recovered; throws when only some are.
+std::optional<std::vector<std::string>> JournalScan::Impl::take(const Found& f, UnitLocks& held,
+                                                                const std::vector<std::string>& units,
+                                                                std::vector<std::string>* left) {
+  std::vector<std::string> taken, order = f.units;
+  // The units asked for first: one of them in use is that unit's refusal (a live tool's journal).
+  std::stable_partition(order.begin(), order.end(), [&](const std::string& n) { return among(units, n); });
+  try {
+    for (const auto& n : order) {
+      if (held.holds(n)) continue;
+      held.take(n);
+      taken.push_back(n);
+    }
+  } catch (const UnitInUse& e) {
+    for (const auto& n : taken) held.release(n);
+    if (units.empty()) {
+      if (left)
+        left->push_back(fmt::format("{}: left alone: {} is in use by {}", f.path.string(), e.unit(), e.holder()));
+      return std::nullopt;
+    }
+    if (among(units, e.unit())) throw;
+    throw Error(fmt::format("{}: a journal that covers {} also covers {}, which is in use by {}; its registers are "
+                            "restored once that tool ends ('pmu-raw --recover')",
+                            f.path.string(), fmt::join(units, ", "), e.unit(), e.holder()));
+  }
+  return taken;
+}
+
+std::vector<Recovered> JournalScan::recover(UnitLocks& held, const std::vector<std::string>& units, Settle* settle,
+                                            WriterDoubt doubt, std::vector<std::string>* left) {
+  std::vector<Recovered> out;
+  for (auto& f : impl_->journals) {
+    if (f.done) continue;
+    const bool covers = units.empty() || std::any_of(f.units.begin(), f.units.end(),
+                                                     [&](const std::string& n) { return among(units, n); });
+    if (!covers) continue;
+    const auto taken = impl_->take(f, held, units, left);
+    if (!taken) continue;
+    auto let_go = [&] {
+      for (const auto& n : *taken)
+        if (!among(units, n)) held.release(n);
+    };
+    try {
+      if (auto r = impl_->recover_one(f, held, settle, doubt)) out.push_back(*r);
+    } catch (...) {
+      let_go();
+      throw;
+    }
+    let_go();
+    f.done = true;
+  }
+  return out;
+}
+
+RecoverAll recover_all(Machine& machine, const discovery::Inventory& inventory, const platform::Database& db,
+                       Settle* settle, WriterDoubt doubt) {
+  RecoverAll out;
+  if (!journal_exists(machine)) return out;
   MachineLock lock(machine);
-  return recover(machine, lock, inventory, db, settle, doubt);
+  UnitLocks held(machine);
+  JournalScan scan(machine, inventory, db);
+  out.recovered = scan.recover(held, {}, settle, doubt, &out.left);
+  return out;
 }
 
 }  // namespace pmukit::pmu

@@ -27,6 +27,7 @@ DirectSession::DirectSession(std::unique_ptr<Preflight> preflight, std::vector<U
       flat_(std::make_unique<FlatSample>()), batched_(std::make_unique<BatchedSample>()) {
   admit();
   write_journal();
+  preflight_->release_machine_lock(units());
   WriteGuard& g = preflight_->guard();
   g.record(options_.trace);
   g.settle_commands(options_.settle);
@@ -79,18 +80,30 @@ void DirectSession::admit() {
   for (const auto& w : work_) drivers_.push_back(preflight_->driver(*w.unit));
 }
 
+// The units the session programs.
+std::vector<const discovery::PmuUnit*> DirectSession::units() const {
+  std::vector<const discovery::PmuUnit*> out;
+  for (const auto& w : work_) out.push_back(w.unit);
+  return out;
+}
+
 // Every original value the session may write over, and the writes that undo what programming
-// turns on beyond them, on disk before the first write.
+// turns on beyond them, on disk before the first write, named after the first unit.
 void DirectSession::write_journal() {
+  if (work_.empty()) return;  // nothing to program
   const WriteGuard& g = preflight_->guard();
-  journal_ =
-      Journal{JournalWriter::self(preflight_->lock()), preflight_->machine().files().real_path().string(), {}, {}};
+  const std::string& first = work_.front().unit->name;  // the journal's name: a unit whose lock it holds
+  journal_path_ = journal_path(preflight_->machine(), first);
+  journal_ = Journal{JournalWriter::self(preflight_->unit_lock(first).file()),
+                     preflight_->machine().files().real_path().string(),
+                     {},
+                     {}};
   std::set<Reg> seen;
   for (const auto& w : work_)
     for (const auto& r : preflight_->layout(*w.unit).owned())
       if (seen.insert(r).second) journal_.entries.push_back({r, g.original(r)});
   for (std::size_t u = 0; u < work_.size(); ++u) journal_undo(drivers_[u]->undo(work_[u].events));
-  pmu::write_journal(preflight_->machine(), journal_);
+  pmu::write_journal(preflight_->machine(), journal_path_, journal_);
   journaled_ = true;
   write_point(0);
 }
@@ -286,7 +299,7 @@ void DirectSession::program(std::size_t u, const std::vector<syntax::EncodedEven
   drivers_[u]->reset(g);
   settle();
   // New lane events are journalled before configure() programs them (and start() turns them on).
-  if (journaled_ && journal_undo(undo)) pmu::write_journal(preflight_->machine(), journal_);
+  if (journaled_ && journal_undo(undo)) pmu::write_journal(preflight_->machine(), journal_path_, journal_);
   plans_[u].clear();
   drivers_[u]->configure_placed(g, events, placed, plans_[u]);
   settle();
@@ -350,7 +363,7 @@ void DirectSession::restore() {
   // so). A settle that failed (pmu-sim gone) wrote everything: the journal goes.
   if (!journaled_ || std::find(failed.begin(), failed.end(), true) != failed.end()) return;
   try {
-    remove_journal(preflight_->machine());
+    remove_journal(preflight_->machine(), journal_path_);
   } catch (const std::exception& e) {
     restore_errors_.push_back(e.what());
   }

@@ -1,17 +1,17 @@
-# Messages that say what is true (issue 30, point 9): the lock's holder is named as the program it
+# Messages that say what is true (issue 30, point 9): a unit's holder is named as the program it
 # is (pmu-exporter, not "another pmu-raw"); --recover on a read-only snapshot says there is
 # nothing to recover, or why it cannot take the lock; pmu-rcmap with nothing to list is a usage
 # error, not a silent success; an iomem range over the whole address space is named as such, not
 # as the region 0x0+0x0.
 . "$(dirname "$0")/common.sh"
 
-# The program that holds the lock.
+# The program that holds the unit.
 "$BIN/pmu-sim" create spr-2s "$T/spr" > /dev/null
 sim_start "$T/spr"
 printf '{"listen": "127.0.0.1:0", "events": ["uncore_imc_0/cas_count_read/"]}\n' > "$T/exporter.json"
 exporter_start "$T/exporter.json" --snapshot "$T/spr"
 status 1 "$BIN/pmu-raw" --snapshot "$T/spr" -e uncore_imc_0/cas_count_read/ --duration 1 2> "$T/err"
-grep -qF "pmukit.lock: another pmu-exporter (pid $EXPORTER_PID) is programming this machine's PMUs; one at a time" \
+grep -qxF "pmu-raw: error: uncore_imc_0 is in use by pmu-exporter (pid $EXPORTER_PID); units no other pmukit tool holds are free to count" \
   "$T/err" || { cat "$T/err" >&2; exit 1; }
 kill "$EXPORTER_PID"
 status 0 wait "$EXPORTER_PID"
@@ -36,9 +36,9 @@ if [ "$(id -u)" -eq 0 ] && ! unshare --mount true 2> /dev/null; then
   echo "no mount namespace here: the read-only snapshot part is not run"
 else
   readonly_run "$BIN/pmu-raw" --snapshot "$T/ro" --recover 2> "$T/err"
-  grep -qxF "pmu-raw: nothing to recover (no journal $T/ro/run/pmukit.journal)" "$T/err" || { cat "$T/err" >&2; exit 1; }
-  mkdir -p "$T/ro/run"
-  printf 'pmukit-journal 2\npid 1\nroot %s\nregisters 0\nundo 0\nend\n' "$T/ro" > "$T/ro/run/pmukit.journal"
+  grep -qxF "pmu-raw: nothing to recover (no journal in $T/ro/run/pmukit)" "$T/err" || { cat "$T/err" >&2; exit 1; }
+  mkdir -p "$T/ro/run/pmukit"
+  printf 'pmukit-journal 2\npid 1\nroot %s\nregisters 0\nundo 0\nend\n' "$T/ro" > "$T/ro/run/pmukit/nvidia_scf_pmu_0.journal"
   status 1 readonly_run "$BIN/pmu-raw" --snapshot "$T/ro" --recover 2> "$T/err"
   grep -qF "pmu-raw: error: $T/ro/run/pmukit.lock: cannot create the machine lock (" "$T/err" || { cat "$T/err" >&2; exit 1; }
   grep -qF "snapshot $T/ro is not writable here; programming its registers, or restoring them, needs a writable copy" \

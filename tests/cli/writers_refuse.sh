@@ -1,11 +1,11 @@
 # Writers and what they may write (issue 30, points 2 and 4): a static snapshot -- no pmu-sim runs
 # on it -- is never changed (pmu-raw and pmu-exporter refuse to program it, in one line naming
-# `pmu-sim run`; afterwards every file is as it was -- only the machine lock, run/pmukit.lock, may
-# have been created, as on any machine -- and the next run is refused for the same reason, not
+# `pmu-sim run`; afterwards every file is as it was -- only the locks, run/pmukit.lock and
+# run/pmukit/UNIT.lock, may have been created, as on any machine -- and the next run is refused for the same reason, not
 # "in use"); pmu-sim never works on the live machine, however its root is named.
 . "$(dirname "$0")/common.sh"
 "$BIN/pmu-sim" create grace-2s "$T/g" > /dev/null
-tree_sum() { (cd "$1" && find . -type f ! -path ./run/pmukit.lock -print0 | sort -z | xargs -0 md5sum); }
+tree_sum() { (cd "$1" && find . -type f ! -path ./run/pmukit.lock ! -path './run/pmukit/*.lock' -print0 | sort -z | xargs -0 md5sum); }
 tree_sum "$T/g" > "$T/before"
 event=nvidia_scf_pmu_0/cmem_rd_data/
 for backend in direct auto; do

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -84,6 +85,15 @@ long dead_pid() {
   int status = 0;
   ::waitpid(p, &status, 0);
   return p;
+}
+
+std::vector<std::filesystem::path> journals(const std::filesystem::path& root) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(root / "run/pmukit", ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".journal") out.push_back(it->path());
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace pmukit::test

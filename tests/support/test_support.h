@@ -36,5 +36,7 @@ std::filesystem::path shared_dir();  // ../shared: may be absent (tests using it
 std::filesystem::path source_dir();
 // A pid that is certainly dead: a child that has exited and been reaped.
 long dead_pid();
+// The journals of running (or killed) tools on a machine root: ROOT/run/pmukit/*.journal, sorted.
+std::vector<std::filesystem::path> journals(const std::filesystem::path& root);
 
 }  // namespace pmukit::test

@@ -179,31 +179,32 @@ void Printer::totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, con
 int run_recover(const MachineArgs& machine_args, bool take_over) {
   install_signals();  // a restore is not cut short by a signal; the flag only ends waits that may end
   auto machine = make_machine(machine_args);
+  const auto none = fmt::format("nothing to recover (no journal in {})", machine->param("units.path").string());
   // No journal, nothing to do: said without the lock, which a read-only snapshot cannot hold.
   if (!pmu::journal_exists(*machine)) {
-    fmt::print(stderr, "pmu-raw: nothing to recover (no journal {})\n", pmu::journal_path(*machine).string());
+    fmt::print(stderr, "pmu-raw: {}\n", none);
     return 0;
   }
   machine->check_no_links(machine->param("sim.path") / "clock");  // mapped read-write by name
   auto time = sim::machine_clock(*machine);
   auto found = families::discover(*machine);
-  auto r = pmu::recover_under_lock(*machine, found.inventory, platform::Database::builtin(), time.settle,
-                                   take_over ? pmu::WriterDoubt::TakeOver : pmu::WriterDoubt::Refuse);
-  fmt::print(stderr, "pmu-raw: {}\n",
-             r ? r->message()
-               : fmt::format("nothing to recover (no journal {})", pmu::journal_path(*machine).string()));
+  auto r = pmu::recover_all(*machine, found.inventory, platform::Database::builtin(), time.settle,
+                            take_over ? pmu::WriterDoubt::TakeOver : pmu::WriterDoubt::Refuse);
+  for (const auto& done : r.recovered) fmt::print(stderr, "pmu-raw: {}\n", done.message());
+  for (const auto& why : r.left) fmt::print(stderr, "pmu-raw: {}\n", why);
+  if (r.recovered.empty() && r.left.empty()) fmt::print(stderr, "pmu-raw: {}\n", none);
   return 0;
 }
 
 int run_discard_journal(const MachineArgs& machine_args) {
   auto machine = make_machine(machine_args);
-  auto aside = pmu::discard_journal(*machine);
-  if (!aside) {
-    fmt::print(stderr, "pmu-raw: no journal to discard ({})\n", pmu::journal_path(*machine).string());
-    return 0;
-  }
-  fmt::print(stderr, "pmu-raw: {} set aside as {}: the registers it lists were not restored\n",
-             pmu::journal_path(*machine).string(), aside->string());
+  auto d = pmu::discard_journals(*machine);
+  if (d.aside.empty() && d.left.empty())
+    fmt::print(stderr, "pmu-raw: no journal to discard (none in {})\n", machine->param("units.path").string());
+  for (const auto& [journal, aside] : d.aside)
+    fmt::print(stderr, "pmu-raw: {} set aside as {}: the registers it lists were not restored\n", journal.string(),
+               aside.string());
+  for (const auto& why : d.left) fmt::print(stderr, "pmu-raw: {}\n", why);
   return 0;
 }
 

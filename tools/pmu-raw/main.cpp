@@ -98,12 +98,13 @@ void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
 void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_flag("--force", o.force, "Take units whose counters are already enabled (their registers are restored)");
   app.add_flag("--recover", f.recover,
-               "Only restore the registers a pmu-raw killed with SIGKILL left programmed (their original values are in "
-               "its journal, journal.path), then exit; every run does this first by itself. With --force: also when "
+               "Only restore the registers a pmukit tool killed with SIGKILL left programmed (their original values "
+               "are in its journal, units.path/UNIT.journal), then exit; journals of tools still running are left "
+               "alone; every run does this first for its units. With --force: also when "
                "the journal's writer ran in another PID namespace under another lock file, so that pmu-raw cannot "
                "tell whether it has ended");
   app.add_flag("--discard-journal", f.discard_journal,
-               "Set aside a journal that cannot be recovered (as journal.path.discarded), without restoring its "
+               "Set aside the journals that cannot be recovered (as UNIT.journal.discarded), without restoring their "
                "registers: once they are known to be right, so that runs are no longer refused");
   app.add_option("--backend", o.backend,
                  "direct: program the registers; perf: the kernel's perf_event_open; auto: direct where the "

@@ -1,12 +1,18 @@
-// pmukit -- the journal of original register values: what survives a pmu-raw killed with SIGKILL.
+// pmukit -- the journal of original register values: what survives a tool killed with SIGKILL.
 //
 // A kill cannot be caught, so a run's restore cannot run. Before its first register write a
-// counting session writes every saved register's original value to journal.path
-// (ROOT/run/pmukit.journal: next to the lock, one per machine, written and removed only while the
-// lock is held). A normal exit, and every handled error or signal after the restore, removes it.
-// The next process that takes the lock and finds a journal whose writer is dead puts the
-// originals back before it saves anything itself (so --force never saves a killed run's values as
-// "original").
+// counting session writes every saved register's original value to its journal,
+// units.path/UNIT.journal (ROOT/run/pmukit/uncore_imc_0.journal), UNIT being the first unit it
+// programs: one journal per running tool, covering exactly the units whose locks it holds
+// (access/machine_lock.h), written first under the machine lock and removed by its restore. A
+// normal exit, and every handled error or signal after the restore, removes it. A journal always
+// covers the unit it is named after, so its name is never another live tool's.
+//
+// The next process that takes the lock of a unit a journal covers, and finds its writer dead, puts
+// the originals of every unit of that journal back before it saves anything itself (so --force
+// never saves a killed run's values as "original"): it takes the locks of the journal's other
+// units for the recovery, and lets go of those it does not program. A journal one of whose units
+// another live process holds is never recovered: it is that process's, or waits for it.
 //
 // An original value cannot say everything a run changed: DesignWare's EVENT_CNT_CTL is a command
 // register (one lane event's enable per write, each lane event keeping its own), so a root port's
@@ -39,16 +45,18 @@
 // Version 2 (no writer identity, no checksum) and version 1 (nor undo writes; nothing it
 // programmed needed one) journals are still recovered. A register is listed once.
 //
-// Whether the writer can still run is decided by the lock: the writer held the machine lock for
-// as long as the journal existed, so a process that holds that same lock file knows it is gone,
+// Whether the writer can still run is decided by the locks: the writer held the lock of every unit
+// of its journal for as long as the journal existed, and the journal records the lock file of the
+// unit it is named after; a process that holds that same lock file knows the writer is gone,
 // whatever its pid now names (pid 1 of a container, a reused pid). Only a journal written under
-// another lock file (removed and created again, or a lock.path moved with -O) is judged by the
+// another lock file (removed and created again, or a units.path moved with -O) is judged by the
 // writer's identity: the same boot, PID namespace, pid and start time.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,7 +68,7 @@
 
 namespace pmukit {
 class Machine;
-class MachineLock;
+class UnitLocks;
 }  // namespace pmukit
 namespace pmukit::discovery {
 struct Inventory;
@@ -86,7 +94,7 @@ struct JournalWriter {
   ProcessIdentity process;
   LockFileId lock;
   // This process, holding `lock`.
-  static JournalWriter self(const MachineLock& lock);
+  static JournalWriter self(const LockFileId& lock);
 };
 
 struct Journal {
@@ -107,24 +115,32 @@ Journal parse_journal(std::string_view text, const std::string& name);
 // FNV-1a 64 of `text`: the journal's checksum.
 std::uint64_t journal_checksum(std::string_view text);
 
-// The journal file of `machine` (the journal.path parameter).
-std::filesystem::path journal_path(const Machine& machine);
+// The journal of a tool whose first unit is `unit`: units.path/UNIT.journal.
+std::filesystem::path journal_path(const Machine& machine, std::string_view unit);
+// Every journal in units.path (UNIT.journal), in name order; none when the directory is absent.
+std::vector<std::filesystem::path> journal_files(const Machine& machine);
+// The unit a journal file is named after ("uncore_imc_0" for .../uncore_imc_0.journal).
+std::string journal_unit(const std::filesystem::path& journal);
 // Written to a temporary file next to it, fsync'd, renamed into place, the directory fsync'd.
 // Never through a symbolic link; directories only through real directories of the root.
-void write_journal(const Machine& machine, const Journal& j);
+void write_journal(const Machine& machine, const std::filesystem::path& path, const Journal& j);
 // nullopt when there is none; Error naming the file when it is not a regular file or malformed,
 // with what to do about it (pmu-raw --discard-journal).
-std::optional<Journal> read_journal(const Machine& machine);
-void remove_journal(const Machine& machine);
+std::optional<Journal> read_journal(const Machine& machine, const std::filesystem::path& path);
+void remove_journal(const Machine& machine, const std::filesystem::path& path);
 // What to do about a journal that cannot be recovered: set it aside with pmu-raw --discard-journal.
 std::string discard_hint(const std::filesystem::path& journal);
-// Whether a journal file exists (of any kind): a run that finds none needs no lock to say so.
+// Whether a journal file exists: a run that finds none needs no lock to say so.
 bool journal_exists(const Machine& machine);
-// Under the machine lock (taken and released here): moves the journal aside to
-// <journal>.discarded (replacing an older one), so that runs are no longer refused by a journal
-// nobody can recover; its registers are not restored. Returns the new path; nullopt when there
-// was no journal.
-std::optional<std::filesystem::path> discard_journal(const Machine& machine);
+// Under the machine lock (taken and released here): moves each journal whose writer is gone (the
+// lock of the unit it is named after is free) aside to <journal>.discarded (replacing an older
+// one), so that runs are no longer refused by a journal nobody can recover; its registers are not
+// restored. A journal whose unit another process holds is left, and said so in `left`.
+struct Discarded {
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> aside;  // journal, where it went
+  std::vector<std::string> left;
+};
+Discarded discard_journals(const Machine& machine);
 
 // What a recovery put back.
 struct Recovered {
@@ -138,26 +154,48 @@ struct Recovered {
 // --recover --force: the user says that run has ended).
 enum class WriterDoubt { Refuse, TakeOver };
 
-// With the machine lock `held`: when a journal exists and its writer is gone (see above), checks
-// every entry against the owned registers of the units discovered now (an entry outside them, a
-// value its register cannot have held, or an undo write to anything but a command register of a
-// journalled unit, refuses the whole journal, nothing written), makes the undo writes in order
-// (each settled), restores each unit through its driver's restore phases with the journal's
-// values as the originals, settling between phases, and removes the journal. nullopt when there
-// is nothing to recover. Throws Error, saying what to do, when the writer may still run or the
-// journal is malformed or does not fit this machine.
-std::optional<Recovered> recover(Machine& machine, const MachineLock& held, const discovery::Inventory& inventory,
-                                 const platform::Database& db, Settle* settle, WriterDoubt doubt = WriterDoubt::Refuse);
+// The journals of units.path, read under the machine lock: each checked against the owned
+// registers of the units discovered now (an entry outside them, a value its register cannot have
+// held, an undo write to anything but a command register of a journalled unit: Error, nothing
+// written, saying what to do), and the units each covers. Built only when a journal exists.
+class JournalScan {
+ public:
+  JournalScan(Machine& machine, const discovery::Inventory& inventory, const platform::Database& db);
+  ~JournalScan();
+  JournalScan(const JournalScan&) = delete;
+  JournalScan& operator=(const JournalScan&) = delete;
 
-// recover() under the machine lock, taken and released here (pmu-raw --recover). Throws Error
-// naming the lock's holder when another pmukit tool runs.
-std::optional<Recovered> recover_under_lock(Machine& machine, const discovery::Inventory& inventory,
-                                            const platform::Database& db, Settle* settle,
-                                            WriterDoubt doubt = WriterDoubt::Refuse);
+  // Recovers every journal that covers one of `units` (unit names; every journal when empty)
+  // and whose writer is gone: takes the locks of its units into `held`, makes the undo writes in
+  // order (each settled), restores each unit through its driver's restore phases with the
+  // journal's values as the originals, settling between phases, removes the journal, and lets go
+  // of the locks it took for units not in `units`. A journal with a unit another process holds is
+  // not touched: with `units` empty (pmu-raw --recover) it is said in `left`; otherwise UnitInUse
+  // when that unit is one of `units`, an Error saying whose it is when not. Throws Error, saying
+  // what to do, when the writer may still run.
+  std::vector<Recovered> recover(UnitLocks& held, const std::vector<std::string>& units, Settle* settle,
+                                 WriterDoubt doubt = WriterDoubt::Refuse, std::vector<std::string>* left = nullptr);
 
-// Why the journal's writer may still run although `held` is this process's lock ("" when it is
-// certainly gone): the writer held another lock file, and its identity still names a process.
-std::string writer_may_run(const JournalWriter& writer, const MachineLock& held);
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// What pmu-raw --recover did.
+struct RecoverAll {
+  std::vector<Recovered> recovered;
+  std::vector<std::string> left;  // journals a live tool holds: why each was left
+};
+// Every journal, under the machine lock (taken and released here) and the locks of its units
+// (taken and released here).
+RecoverAll recover_all(Machine& machine, const discovery::Inventory& inventory, const platform::Database& db,
+                       Settle* settle, WriterDoubt doubt = WriterDoubt::Refuse);
+
+// Why the journal's writer may still run although this process holds the locks `held` ("" when
+// it is certainly gone): the writer held another lock file, and its identity still names a
+// process. `where` names the lock for the message.
+std::string writer_may_run(const JournalWriter& writer, const std::vector<LockFileId>& held,
+                           const std::filesystem::path& where);
 
 // A run's points of no return, for a harness that observes them: write point 0 is right after the
 // journal is durable, before any register write; point N right after the N-th register write.

@@ -6,9 +6,10 @@
 // DirectSession that then programs the units adopts all of it -- the mappings, the saved values,
 // the drivers -- so a run maps each block and saves each register exactly once.
 //
-// The machine lock (access/machine_lock.h) is taken before the first register is saved, and held
-// by whatever adopts the preflight: original values are never saved while another pmu-raw may be
-// programming the machine's units.
+// A unit's lock (access/machine_lock.h) is taken before its first register is saved, and held by
+// whatever adopts the preflight: original values are never saved while another tool may be
+// programming that unit. The units are taken under the machine lock, which the session that
+// adopts the preflight lets go of once its journal is written (release_machine_lock).
 #pragma once
 
 #include <functional>
@@ -27,11 +28,14 @@
 namespace pmukit {
 class Machine;
 class MachineLock;
+class UnitLock;
+class UnitLocks;
 }  // namespace pmukit
 
 namespace pmukit::pmu {
 
 class Settle;
+class JournalScan;
 
 class Preflight {
  public:
@@ -42,15 +46,15 @@ class Preflight {
 
   // Ok, NoDriver, NoAccess or Busy: whether the unit's registers can be reached and written and
   // nobody else is counting on them; NoAccess for a unit that shares a register with a unit
-  // already granted (PmuUnit::shares_registers_with). Throws Error when another pmukit tool holds
-  // the machine lock.
+  // already granted (PmuUnit::shares_registers_with). Throws UnitInUse when another pmukit tool
+  // holds the unit's lock, Error when it holds the lock of a unit sharing its registers.
   const Verdict& access(const discovery::PmuUnit& unit);
   // Ok, NoDriver or DoesNotFit: whether its counters take these events (no hardware is touched).
   Verdict fit(const discovery::PmuUnit& unit, const std::vector<syntax::EncodedEvent>& events);
 
-  // Once the lock is taken, before any register is saved: a journal a killed run left is
-  // recovered on `inventory` (pmu/journal.h recover), settling through `settle`, and `note` is
-  // told what was restored. Without this call a journal is left alone.
+  // Before a unit's lock is taken, a journal a killed run left on it is recovered on `inventory`
+  // (pmu/journal.h JournalScan), settling through `settle`, and `note` is told what was restored.
+  // Without this call a journal is left alone.
   void recover_first(const discovery::Inventory& inventory, Settle* settle,
                      std::function<void(const std::string&)> note);
 
@@ -58,8 +62,11 @@ class Preflight {
   const UnitLayout& layout(const discovery::PmuUnit& unit);
   UnitDriver* driver(const discovery::PmuUnit& unit);
   WriteGuard& guard() { return *guard_; }
-  // The machine lock, taken now when no unit's access was checked yet.
-  const MachineLock& lock();
+  // The lock of a unit whose access was checked.
+  const UnitLock& unit_lock(const std::string& unit) const;
+  // The session writes its journal under the machine lock, then lets go of it (and of the locks
+  // of units it does not program, `keep`, and the units they share registers with).
+  void release_machine_lock(const std::vector<const discovery::PmuUnit*>& keep);
   Machine& machine() { return machine_; }
 
  private:
@@ -78,12 +85,14 @@ class Preflight {
     Settle* settle = nullptr;
     std::function<void(const std::string&)> note;
   };
-  void take_lock();
+  void take_unit(const discovery::PmuUnit& unit);
 
   Machine& machine_;
   const platform::Database& db_;
   Recovery recovery_;
-  std::unique_ptr<MachineLock> lock_;
+  std::unique_ptr<MachineLock> lock_;  // while units are taken
+  std::unique_ptr<JournalScan> scan_;  // the journals found under it
+  std::unique_ptr<UnitLocks> unit_locks_;
   std::unique_ptr<RegisterIo> io_;
   std::unique_ptr<WriteGuard> guard_;
   std::map<const discovery::PmuUnit*, std::unique_ptr<UnitState>> units_;

@@ -1,11 +1,13 @@
-// pmukit -- a direct counting session: adopts a preflight (the machine lock, every unit's
+// pmukit -- a direct counting session: adopts a preflight (its units' locks, every unit's
 // mappings, saved registers and driver), programs the events phase by phase, samples them, and
 // restores everything -- on normal exit, on error (the destructor), and after a signal (the
 // caller's loop ends and the destructor runs). No register outside a unit's layout is written.
 // Before its first write it journals every original value (pmu/journal.h), so that a SIGKILL,
 // which no restore survives, is recovered by the next run; a complete restore removes the journal.
+// Once the journal is written the machine lock goes: another tool may take other units meanwhile.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -104,6 +106,7 @@ class DirectSession {
   void baseline(std::size_t u);
   void restore_phase(RestorePhase phase, std::vector<bool>& failed);
   void write_journal();
+  std::vector<const discovery::PmuUnit*> units() const;
   bool journal_undo(const std::vector<JournalEntry>& undo);
 
   std::unique_ptr<Preflight> preflight_;
@@ -135,6 +138,7 @@ class DirectSession {
   bool programmed_ = false, restored_ = false, journaled_ = false;
   std::vector<std::string> restore_errors_;
   Journal journal_;  // what is on disk while the session runs
+  std::filesystem::path journal_path_;
 };
 
 }  // namespace pmukit::pmu

@@ -28,6 +28,17 @@ TEST(HostileWrites, TheLockFileAndItsDirectory) {
     h.fifo("run/pmukit.lock");
     h.expect_error(h.run("pmu-raw", kCount), "pmu-raw", "the lock is a FIFO");
   }
+  // A unit's lock, and the directory of the unit locks and journals.
+  {
+    HostileSnapshot h("spr-2s");
+    h.link("run/pmukit/uncore_imc_0.lock", h.canary / "lock");
+    h.expect_error(h.run("pmu-raw", kCount), "pmu-raw", "run/pmukit/uncore_imc_0.lock: is a symbolic link");
+  }
+  {
+    HostileSnapshot h("spr-2s");
+    h.link("run/pmukit", h.canary);
+    h.expect_error(h.run("pmu-raw", kCount), "pmu-raw", "run/pmukit: is a symbolic link");
+  }
 }
 
 TEST(HostileWrites, TheSimulatorsClockPage) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/access/machine_lock.h"
 #include "pmukit/access/pci_access.h"
 #include "pmukit/events/unit_events.h"
 #include "pmukit/families/registry.h"
@@ -217,14 +218,16 @@ TEST(IntelDriver, GuardRefusesRegistersNoUnitOwns) {
   EXPECT_EQ(guard.original(pmu::msr(0, 0x2000)), 0u);
 }
 
-TEST(IntelDriver, OneMachineOneSession) {
+// Sessions share a machine unit by unit: a second one takes another unit, not the first's.
+TEST(IntelDriver, OneUnitOneSession) {
   Rig rig(machine_spec());
   auto s = rig.session({{rig.unit("uncore_imc_0"), {ev(0xcf05)}}});
+  auto other = rig.session({{rig.unit("uncore_imc_1"), {ev(0xcf05)}}});
   try {
-    rig.session({{rig.unit("uncore_imc_1"), {ev(0xcf05)}}});
+    rig.session({{rig.unit("uncore_imc_0"), {ev(0xcf05)}}});
     FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("another test_pmu (pid "), std::string::npos) << e.what();
+  } catch (const UnitInUse& e) {
+    EXPECT_NE(std::string(e.what()).find("uncore_imc_0 is in use by test_pmu (pid "), std::string::npos) << e.what();
   }
 }
 

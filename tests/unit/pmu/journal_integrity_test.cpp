@@ -61,12 +61,13 @@ struct Rig {
     return j;
   }
   std::string image_change() { return test::image_difference(before, test::register_image(*machine, found.inventory)); }
-  std::filesystem::path journal() const { return root / "run/pmukit.journal"; }
-  // recover() under the lock; the error text, "" when it recovered.
+  // The journal of a tool whose first unit is CHA 1.
+  std::filesystem::path journal() const { return root / "run/pmukit/uncore_cha_1.journal"; }
+  void write(const pmu::Journal& j) { pmu::write_journal(*machine, journal(), j); }
+  // recover_all() (the locks taken there); the error text, "" when it recovered.
   std::string recover_error(pmu::WriterDoubt doubt = pmu::WriterDoubt::Refuse) {
-    MachineLock lock(*machine);
     try {
-      pmu::recover(*machine, lock, found.inventory, platform::Database::builtin(), nullptr, doubt);
+      pmu::recover_all(*machine, found.inventory, platform::Database::builtin(), nullptr, doubt);
     } catch (const Error& e) {
       return e.what();
     }
@@ -89,16 +90,16 @@ TEST(JournalWriter, PidOneOfAContainerIsRecoveredUnderTheSameLock) {
   Rig rig;
   pmu::JournalWriter writer;
   {
-    MachineLock theirs(*rig.machine);
-    writer = pmu::JournalWriter::self(theirs);
+    UnitLock theirs(*rig.machine, "uncore_cha_1");
+    writer = pmu::JournalWriter::self(theirs.file());
   }
   writer.process.pid = 1;
   writer.process.pid_ns = ProcessIdentity::self().pid_ns + 1;  // another namespace
   writer.process.program = "pmu-raw";
-  pmu::write_journal(*rig.machine, rig.cha1_journal(writer));
-  MachineLock lock(*rig.machine);
-  auto r = pmu::recover(*rig.machine, lock, rig.found.inventory, platform::Database::builtin(), nullptr);
-  ASSERT_TRUE(r);
+  rig.write(rig.cha1_journal(writer));
+  auto all = pmu::recover_all(*rig.machine, rig.found.inventory, platform::Database::builtin(), nullptr);
+  ASSERT_EQ(all.recovered.size(), 1u);
+  const auto* r = &all.recovered[0];
   EXPECT_EQ(r->message(), fmt::format("restored {} registers from a run killed before it could restore them (pmu-raw, "
                                       "pid 1)",
                                       r->registers));
@@ -113,11 +114,11 @@ TEST(JournalWriter, ReusedPidOrAnotherBootIsNotTheWriter) {
   ASSERT_TRUE(parent);
   pmu::JournalWriter reused{*parent, kOtherLock};
   reused.process.start_ticks += 1;
-  pmu::write_journal(*rig.machine, rig.cha1_journal(reused));
+  rig.write(rig.cha1_journal(reused));
   EXPECT_EQ(rig.recover_error(), "");
   pmu::JournalWriter rebooted{*parent, kOtherLock};
   rebooted.process.boot_id = "00000000-0000-0000-0000-000000000000";
-  pmu::write_journal(*rig.machine, rig.cha1_journal(rebooted));
+  rig.write(rig.cha1_journal(rebooted));
   EXPECT_EQ(rig.recover_error(), "");
   EXPECT_FALSE(std::filesystem::exists(rig.journal()));
 }
@@ -130,7 +131,7 @@ TEST(JournalWriter, AWriterThatMayRunIsLeftAloneWithTheWayOut) {
   auto parent = ProcessIdentity::of(::getppid());
   ASSERT_TRUE(parent);
   parent->program = "pmu-raw";
-  pmu::write_journal(*rig.machine, rig.cha1_journal({*parent, kOtherLock}));
+  rig.write(rig.cha1_journal({*parent, kOtherLock}));
   auto e = rig.recover_error();
   EXPECT_TRUE(
       has(e, fmt::format("written by pmu-raw (pid {}), which still runs, under another lock file", parent->pid)))
@@ -141,7 +142,7 @@ TEST(JournalWriter, AWriterThatMayRunIsLeftAloneWithTheWayOut) {
   pmu::JournalWriter elsewhere{*parent, kOtherLock};
   elsewhere.process.pid = 1;
   elsewhere.process.pid_ns = ProcessIdentity::self().pid_ns + 1;
-  pmu::write_journal(*rig.machine, rig.cha1_journal(elsewhere));
+  rig.write(rig.cha1_journal(elsewhere));
   e = rig.recover_error();
   EXPECT_TRUE(has(e, "written by pmu-raw (pid 1) of another PID namespace")) << e;
   EXPECT_TRUE(has(e, "when it has ended, 'pmu-raw --recover --force' restores them")) << e;
@@ -157,7 +158,7 @@ TEST(JournalIntegrity, AnEditedJournalIsRefusedWithoutAWrite) {
   Rig rig;
   auto j = rig.cha1_journal(pmu::JournalWriter{ProcessIdentity::self(), kOtherLock});
   j.writer.process.pid = test::dead_pid();
-  pmu::write_journal(*rig.machine, j);
+  rig.write(j);
   std::string text = read_file(rig.journal());
   const auto at = text.find("msr 0 0x2010 64 0x");  // CHA 1's box control
   ASSERT_NE(at, std::string::npos) << text;
@@ -165,20 +166,20 @@ TEST(JournalIntegrity, AnEditedJournalIsRefusedWithoutAWrite) {
   text[last] = text[last] == '7' ? '6' : '7';
   std::ofstream(rig.journal(), std::ios::trunc) << text;
   auto e = rig.recover_error();
-  EXPECT_TRUE(has(e, "pmukit.journal:")) << e;
+  EXPECT_TRUE(has(e, "uncore_cha_1.journal:")) << e;
   EXPECT_TRUE(has(e, "does not match the journal's content")) << e;
   EXPECT_TRUE(has(e, "it was changed or damaged after pmukit wrote it; nothing restored")) << e;
-  EXPECT_TRUE(has(e, "'pmu-raw --discard-journal' sets it aside as pmukit.journal.discarded")) << e;
+  EXPECT_TRUE(has(e, "'pmu-raw --discard-journal' sets it aside as uncore_cha_1.journal.discarded")) << e;
   EXPECT_EQ(rig.image_change(), "");
   EXPECT_TRUE(std::filesystem::exists(rig.journal()));
   // The way out: set aside (kept for inspection), and runs are no longer refused.
-  auto aside = pmu::discard_journal(*rig.machine);
-  ASSERT_TRUE(aside);
-  EXPECT_EQ(*aside, rig.root / "run/pmukit.journal.discarded");
-  EXPECT_EQ(read_file(*aside), text);
+  auto d = pmu::discard_journals(*rig.machine);
+  ASSERT_EQ(d.aside.size(), 1u);
+  EXPECT_EQ(d.aside[0].second, rig.root / "run/pmukit/uncore_cha_1.journal.discarded");
+  EXPECT_EQ(read_file(d.aside[0].second), text);
   EXPECT_FALSE(std::filesystem::exists(rig.journal()));
   EXPECT_EQ(rig.recover_error(), "");
-  EXPECT_FALSE(pmu::discard_journal(*rig.machine));
+  EXPECT_TRUE(pmu::discard_journals(*rig.machine).aside.empty());
 }
 
 // One register twice: which value is the original? Refused, naming both lines.
@@ -206,7 +207,7 @@ TEST(JournalIntegrity, AValueNoReadCouldReturnIsRefused) {
   j.writer.process.pid = test::dead_pid();
   for (auto& e : j.entries)
     if (e.reg == pmu::msr(0, 0x2018)) e.value = 1ull << 50;  // CHA 1's counter 0
-  pmu::write_journal(*rig.machine, j);
+  rig.write(j);
   auto e = rig.recover_error();
   EXPECT_TRUE(has(e, "MSR 0x2018 (CPU 0) = 0x4000000000000: no read of unit uncore_cha_1's register could return it "
                      "(a 48-bit counter)"))
@@ -226,10 +227,9 @@ TEST(JournalIntegrity, AValueNoReadCouldReturnIsRefused) {
   for (const auto& r : layout.owned()) g.entries.push_back({r, io.read(r)});
   for (auto& entry : g.entries)
     if (entry.reg == layout.at(pmu::CoreSightRole::EnableSet, 0)) entry.value = 1u << 20;
-  pmu::write_journal(*grace.machine, g);
-  MachineLock lock(*grace.machine);
+  pmu::write_journal(*grace.machine, pmu::journal_path(*grace.machine, "nvidia_scf_pmu_0"), g);
   try {
-    pmu::recover(*grace.machine, lock, grace.found.inventory, platform::Database::builtin(), nullptr);
+    pmu::recover_all(*grace.machine, grace.found.inventory, platform::Database::builtin(), nullptr);
     ADD_FAILURE() << "an enable bit of a missing counter was restored";
   } catch (const Error& err) {
     EXPECT_TRUE(has(err.what(), "PMCNTENSET bank 0 of a block without counter 20")) << err.what();

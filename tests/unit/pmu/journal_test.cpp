@@ -52,7 +52,10 @@ struct Rig {
     throw Error(name + ": no such unit");
   }
   std::string image_change() { return test::image_difference(before, test::register_image(*machine, found.inventory)); }
-  std::filesystem::path journal() const { return root / "run/pmukit.journal"; }
+  // The journal of a tool whose first unit is `unit`.
+  std::filesystem::path journal(const std::string& unit = "uncore_cha_1") const {
+    return root / "run/pmukit" / (unit + ".journal");
+  }
 };
 
 // FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3: the FNV reference), the
@@ -147,14 +150,17 @@ TEST(Journal, VersionOneStillParses) {
 TEST(Journal, FileRoundTripAndRemoval) {
   Rig rig;
   pmu::Journal j{pid_only(test::dead_pid()), rig.root.string(), {{pmu::msr(0, 0x2002), 7}}, {}};
-  pmu::write_journal(*rig.machine, j);
-  auto back = pmu::read_journal(*rig.machine);
+  EXPECT_EQ(pmu::journal_path(*rig.machine, "uncore_cha_1"), rig.journal());
+  pmu::write_journal(*rig.machine, rig.journal(), j);
+  auto back = pmu::read_journal(*rig.machine, rig.journal());
   ASSERT_TRUE(back);
   EXPECT_EQ(back->entries, j.entries);
-  for (const auto& e : std::filesystem::directory_iterator(rig.root / "run"))
+  for (const auto& e : std::filesystem::directory_iterator(rig.root / "run/pmukit"))
     EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();  // renamed into place
-  pmu::remove_journal(*rig.machine);
-  EXPECT_FALSE(pmu::read_journal(*rig.machine));
+  EXPECT_EQ(pmu::journal_files(*rig.machine), std::vector<std::filesystem::path>{rig.journal()});
+  pmu::remove_journal(*rig.machine, rig.journal());
+  EXPECT_FALSE(pmu::read_journal(*rig.machine, rig.journal()));
+  EXPECT_TRUE(pmu::journal_files(*rig.machine).empty());
 }
 
 TEST(Journal, StrictParseNamesFileAndLine) {
@@ -190,27 +196,27 @@ TEST(Journal, NeverThroughASymbolicLink) {
   Rig rig;
   const auto outside = rig.dir.path() / "outside";
   std::ofstream(outside) << "precious\n";
-  std::filesystem::create_directories(rig.root / "run");
+  std::filesystem::create_directories(rig.root / "run/pmukit");
   // A link inside the root is not followed (O_NOFOLLOW); one that leads out is refused as such.
-  for (const auto& [target, says] :
-       {std::pair<std::filesystem::path, std::string>{"../PMUKIT_SYNTHETIC_MACHINE", "pmukit.journal: a symbolic link"},
-        {outside, "pmukit.journal: a link leads out of the machine root"}}) {
+  for (const auto& [target, says] : {std::pair<std::filesystem::path, std::string>{"../../PMUKIT_SYNTHETIC_MACHINE",
+                                                                                   "cha_1.journal: a symbolic link"},
+                                     {outside, "cha_1.journal: a link leads out of the machine root"}}) {
     std::filesystem::remove(rig.journal());
     std::filesystem::create_symlink(target, rig.journal());
     try {
-      pmu::read_journal(*rig.machine);
+      pmu::read_journal(*rig.machine, rig.journal());
       ADD_FAILURE() << "a link was read as a journal";
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
     }
-    EXPECT_THROW(pmu::write_journal(*rig.machine, {pid_only(1), rig.root.string(), {}, {}}), Error);
+    EXPECT_THROW(pmu::write_journal(*rig.machine, rig.journal(), {pid_only(1), rig.root.string(), {}, {}}), Error);
     EXPECT_EQ(read_file(outside), "precious\n");
   }
   // A link among the journal's directories is refused before anything is created.
   std::filesystem::remove_all(rig.root / "run");
   std::filesystem::create_directories(rig.dir.path() / "elsewhere");
   std::filesystem::create_directory_symlink(rig.dir.path() / "elsewhere", rig.root / "run");
-  EXPECT_THROW(pmu::write_journal(*rig.machine, {pid_only(1), rig.root.string(), {}, {}}), Error);
+  EXPECT_THROW(pmu::write_journal(*rig.machine, rig.journal(), {pid_only(1), rig.root.string(), {}, {}}), Error);
   EXPECT_TRUE(std::filesystem::is_empty(rig.dir.path() / "elsewhere"));
 }
 
@@ -219,32 +225,31 @@ TEST(Journal, EntryOutsideTheInventoryIsRefusedWithoutAWrite) {
   // CHA 0's control first (a register recovery may write), then one no discovered unit owns.
   pmu::Journal j{
       pid_only(test::dead_pid()), rig.root.string(), {{pmu::msr(0, 0x2000), 0x5}, {pmu::msr(0, 0x10), 0}}, {}};
-  pmu::write_journal(*rig.machine, j);
-  MachineLock lock(*rig.machine);
+  pmu::write_journal(*rig.machine, rig.journal("uncore_cha_0"), j);
   try {
-    pmu::recover(*rig.machine, lock, rig.found.inventory, platform::Database::builtin(), nullptr);
+    pmu::recover_all(*rig.machine, rig.found.inventory, platform::Database::builtin(), nullptr);
     ADD_FAILURE() << "recovered a register outside every PMU unit";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("pmukit.journal: MSR 0x10 (CPU 0): not a register of any PMU unit"),
+    EXPECT_NE(std::string(e.what()).find("uncore_cha_0.journal: MSR 0x10 (CPU 0): not a register of any PMU unit"),
               std::string::npos)
         << e.what();
   }
   EXPECT_EQ(rig.image_change(), "");
-  EXPECT_TRUE(std::filesystem::exists(rig.journal()));  // kept: nothing was restored
+  EXPECT_TRUE(std::filesystem::exists(rig.journal("uncore_cha_0")));  // kept: nothing was restored
 }
 
-// The writer held the lock for as long as its journal existed: whoever holds that lock file now
+// The writer held its units' locks for as long as its journal existed: whoever holds them now
 // knows it is gone, whatever its pid names today. A version 2 journal (pid alone) whose pid is a
-// running process -- pid 1 of a container, a reused pid -- is recovered once the lock is held.
+// running process -- pid 1 of a container, a reused pid -- is recovered once the locks are held.
 TEST(Journal, WriterOfAnOlderJournalIsGoneOnceTheLockIsHeld) {
   Rig rig;
-  std::filesystem::create_directories(rig.root / "run");
+  std::filesystem::create_directories(rig.root / "run/pmukit");
   const std::string v2 = "pmukit-journal 2\npid 1\nroot " + rig.root.string() + "\nregisters 0\nundo 0\nend\n";
   std::ofstream(rig.journal()) << v2;
-  MachineLock lock(*rig.machine);
-  auto r = pmu::recover(*rig.machine, lock, rig.found.inventory, platform::Database::builtin(), nullptr);
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->pid, 1);
+  auto r = pmu::recover_all(*rig.machine, rig.found.inventory, platform::Database::builtin(), nullptr);
+  ASSERT_EQ(r.recovered.size(), 1u);
+  EXPECT_EQ(r.recovered[0].pid, 1);
+  EXPECT_TRUE(r.left.empty());
   EXPECT_FALSE(std::filesystem::exists(rig.journal()));
 }
 
@@ -256,10 +261,10 @@ TEST(Journal, ForceAfterAKillKeepsTheOriginals) {
   {
     pmu::Preflight killed(*rig.machine, platform::Database::builtin());
     ASSERT_TRUE(pmu::ok(killed.access(cha1)));
-    pmu::Journal j{pmu::JournalWriter::self(killed.lock()), rig.root.string(), {}, {}};
+    pmu::Journal j{pmu::JournalWriter::self(killed.unit_lock("uncore_cha_1").file()), rig.root.string(), {}, {}};
     j.writer.process.pid = 1;  // as pid 1 of a container wrote it: a pid that runs here too
     for (const auto& r : killed.layout(cha1).owned()) j.entries.push_back({r, killed.guard().original(r)});
-    pmu::write_journal(*rig.machine, j);
+    pmu::write_journal(*rig.machine, rig.journal(), j);
     killed.guard().write(pmu::msr(0, 0x2012), 0x400001);  // counter 0 counting, as the kill left it
     killed.guard().write(pmu::msr(0, 0x2010), 0);         // box unfrozen
   }                                                       // the lock goes with the process
@@ -279,7 +284,7 @@ TEST(Journal, ForceAfterAKillKeepsTheOriginals) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("restored "), std::string::npos) << notes[0];
   EXPECT_EQ(rig.image_change(), "");
-  EXPECT_FALSE(std::filesystem::exists(rig.journal()));  // the session's own journal went with its restore
+  EXPECT_TRUE(pmu::journal_files(*rig.machine).empty());  // the session's own journal went with its restore
 }
 
 // An undo write goes only to a command register (DesignWare EVENT_CNT_CTL) of a unit whose
@@ -306,10 +311,9 @@ TEST(Journal, UndoWriteOutsideACommandRegisterIsRefusedWithoutAWrite) {
       {other_layout.at(pmu::DwcRole::LaneControl), "not a register of a unit the journal restores"}};
   for (const auto& [reg, says] : refused) {
     j.undo = {{layout.at(pmu::DwcRole::LaneControl), off}, {reg, off}};
-    pmu::write_journal(*rig.machine, j);
-    MachineLock lock(*rig.machine);
+    pmu::write_journal(*rig.machine, pmu::journal_path(*rig.machine, "dwc_rootport_3018"), j);
     try {
-      pmu::recover(*rig.machine, lock, rig.found.inventory, db, nullptr);
+      pmu::recover_all(*rig.machine, rig.found.inventory, db, nullptr);
       ADD_FAILURE() << "an undo write to " << reg.str() << " was made";
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(fmt::format("undo write 0x7000005 to {}: {}", reg.str(), says)),
@@ -317,6 +321,6 @@ TEST(Journal, UndoWriteOutsideACommandRegisterIsRefusedWithoutAWrite) {
           << e.what();
     }
     EXPECT_EQ(rig.image_change(), "");
-    EXPECT_TRUE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
+    EXPECT_TRUE(std::filesystem::exists(rig.root / "run/pmukit/dwc_rootport_3018.journal"));
   }
 }

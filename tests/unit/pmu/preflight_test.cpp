@@ -3,7 +3,11 @@
 // maps no block and saves no register a second time. Nothing is saved without the machine lock.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cerrno>
+
+#include <fmt/format.h>
 
 #include "pmukit/access/machine.h"
 #include "pmukit/access/machine_lock.h"
@@ -98,15 +102,21 @@ TEST(Preflight, EachBlockIsMappedAndEachRegisterSavedOnceForTheWholeRun) {
   }
 }
 
-TEST(Preflight, NothingIsSavedWithoutTheMachineLock) {
+// A unit another process holds is refused, naming it, before anything of it is saved; the other
+// units are free.
+TEST(Preflight, NothingIsSavedWithoutTheUnitLock) {
   Rig rig;
-  MachineLock other(*rig.machine);  // another program holds the lock
+  UnitLock other(*rig.machine, "uncore_imc_0");  // another program counts on IMC 0
   pmu::Preflight pf(*rig.machine, platform::Database::builtin());
   try {
     pf.access(rig.unit("uncore_imc_0"));
     FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("another test_pmu (pid "), std::string::npos) << e.what();
+  } catch (const UnitInUse& e) {
+    EXPECT_EQ(e.unit(), "uncore_imc_0");
+    EXPECT_EQ(std::string(e.what()).find(fmt::format("uncore_imc_0 is in use by test_pmu (pid {});", ::getpid())), 0u)
+        << e.what();
   }
   EXPECT_EQ(pf.guard().saved(), 0u);
+  EXPECT_TRUE(pmu::ok(pf.access(rig.unit("uncore_imc_1"))));
+  EXPECT_EQ(pf.guard().saved(), 11u);  // IMC 1's registers alone
 }

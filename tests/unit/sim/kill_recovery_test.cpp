@@ -45,7 +45,6 @@ void kill_and_recover(const std::string& machine, const std::vector<std::string>
   const bool sweep = std::getenv("PMUKIT_KILL_SWEEP") != nullptr;
   test::BundledRig rig(machine);
   test::SimProcess sim(rig.root);
-  const auto journal = rig.root / "run/pmukit.journal";
   std::size_t tried = 0, left_programmed = 0, recovered = 0;
   for (std::size_t i = 0; sweep || i < points.size(); ++i, ++tried) {
     const std::size_t n = sweep ? i : points[i];
@@ -53,7 +52,7 @@ void kill_and_recover(const std::string& machine, const std::vector<std::string>
     auto killed = run_killed(rig, run, n);
     if (sweep && killed.status == 0) break;  // the run made fewer writes: it ended normally
     ASSERT_EQ(killed.status, 128 + SIGKILL) << "the run ended before its write " << n << ": " << killed.err;
-    ASSERT_TRUE(std::filesystem::exists(journal));
+    ASSERT_EQ(test::journals(rig.root).size(), 1u);  // one tool: one journal
     left_programmed += !rig.image_change().empty();
     auto again = next == Next::RecoverCommand ? test::run_tool("pmu-raw", rig.args({"--recover"}))
                                               : test::run_tool("pmu-raw", rig.args(run));
@@ -61,7 +60,7 @@ void kill_and_recover(const std::string& machine, const std::vector<std::string>
     EXPECT_NE(again.err.find(" registers from a run killed before it could restore them (pmu-raw, pid "),
               std::string::npos)
         << again.err;
-    EXPECT_FALSE(std::filesystem::exists(journal));
+    EXPECT_TRUE(test::journals(rig.root).empty());
     EXPECT_EQ(rig.image_change(), "");
     recovered += rig.image_change().empty();
   }
@@ -176,7 +175,7 @@ TEST(KillRecovery, YitianParallelLaneEventsAreTurnedOff) {
     for (const auto& e : lanes) EXPECT_GT(lane_event_moves(rig, rp, e), 0u) << e.id << " counts after the kill";
     auto again = test::run_tool("pmu-raw", rig.args({"--recover"}));
     ASSERT_EQ(again.status, 0) << again.err;
-    EXPECT_FALSE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
+    EXPECT_TRUE(test::journals(rig.root).empty());
     EXPECT_EQ(rig.image_change(), "");
     for (const auto& e : lanes)
       EXPECT_EQ(lane_event_moves(rig, rp, e), 0u) << fmt::format("{:#x} lane {}", e.id, e.lane);
@@ -283,8 +282,8 @@ TEST(KillRecovery, PidOneOfAPidNamespace) {
   for (auto& w : rig.args({"-e", "uncore_imc/cas_count_read/", "--duration", "1"})) a.push_back(w);
   auto killed = test::run_program("env", a);
   ASSERT_EQ(killed.status, 128 + SIGKILL) << killed.err;
-  ASSERT_TRUE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
-  EXPECT_NE(read_file(rig.root / "run/pmukit.journal").find("\npid 1\n"), std::string::npos);
+  ASSERT_EQ(test::journals(rig.root).size(), 1u);
+  EXPECT_NE(read_file(test::journals(rig.root)[0]).find("\npid 1\n"), std::string::npos);
   ASSERT_NE(rig.image_change(), "");
   for (const auto& next : {std::vector<std::string>{"--recover"}}) {
     auto again = test::run_tool("pmu-raw", rig.args(next));
@@ -294,7 +293,7 @@ TEST(KillRecovery, PidOneOfAPidNamespace) {
         << again.err;
   }
   EXPECT_EQ(rig.image_change(), "");
-  EXPECT_FALSE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
+  EXPECT_TRUE(test::journals(rig.root).empty());
 }
 
 // The hook is the test build's alone: the installed pmu-raw reads no test variable, so the same
@@ -307,5 +306,5 @@ TEST(KillRecovery, TheToolItselfHasNoKillHook) {
   auto run = test::run_program("env", a);
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(rig.image_change(), "");
-  EXPECT_FALSE(std::filesystem::exists(rig.root / "run/pmukit.journal"));
+  EXPECT_TRUE(test::journals(rig.root).empty());
 }

@@ -156,10 +156,11 @@ TEST(RawEndToEnd, RefusalsWriteNothing) {
   EXPECT_EQ(term.status, 2);
   EXPECT_NE(term.err.find("unknown term 'nonsense' for pmu 'uncore_imc_0'"), std::string::npos) << term.err;
   {
-    MachineLock held(*rig.machine);
+    UnitLock held(*rig.machine, "uncore_imc_0");
     auto locked = test::run_tool("pmu-raw", rig.raw({"-e", "uncore_imc_0/cas_count_read/", "--duration", "1"}));
     EXPECT_EQ(locked.status, 1);
-    EXPECT_NE(locked.err.find("another test_sim (pid "), std::string::npos) << locked.err;
+    EXPECT_NE(locked.err.find("pmu-raw: error: uncore_imc_0 is in use by test_sim (pid "), std::string::npos)
+        << locked.err;
   }
   EXPECT_EQ(rig.image_change(), "");
 }
