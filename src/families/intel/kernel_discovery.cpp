@@ -113,8 +113,8 @@ std::size_t table_for(Context& c, int socket, const platform::IntelUncore& p) {
   return it->second;
 }
 
-// The box's registers: box 0's, `shift` away (MSR boxes: msr_offset * box; PCI: 0; MMIO: the window
-// and the channel's place in it).
+// The box's registers: box 0's, `shift` away (MSR boxes: msr_offset * box or msr_offsets[box]; PCI: 0;
+// MMIO: the window and the channel's place in it).
 void fill_registers(const platform::KernelBoxes& k, IntelUnit& iu, std::uint64_t shift) {
   iu.rules = BoxRules::Snbep;
   iu.ctl_step = k.ctl_step;
@@ -149,20 +149,32 @@ void add_unit(Context& c, const platform::IntelBoxType& bt, IntelUnit iu, int so
   c.inv.units.push_back(std::move(pu));
 }
 
-void add_msr_boxes(Context& c, const platform::IntelBoxType& bt, const platform::IntelUncore& p) {
-  const auto& k = *bt.kernel;
-  const unsigned n = k.count ? counted_boxes(c.machine, c.devices, *k.count) : k.boxes;
-  if (k.count && n == 0)
-    c.inv.warnings.push_back(
-        fmt::format("{}: no {:04x} function to count the boxes from: none listed", k.source, k.count->device_id));
-  // icx_uncore_cpu_init: more boxes counted than msr_offsets lists is a WARN_ON, and the kernel then
-  // registers no MSR box at all.
-  if (!k.box_offsets.empty() && n > k.box_offsets.size()) {
-    c.inv.warnings.push_back(fmt::format("{}: {} boxes counted but the kernel lists MSR offsets for {}: none "
-                                         "listed (Linux refuses them too)",
-                                         k.source, n, k.box_offsets.size()));
-    return;
+// How many boxes each MSR box type has (the table's, or counted from config registers), or why
+// none: icx_uncore_cpu_init's WARN_ON when a count exceeds msr_offsets[], after which the kernel
+// registers none of the model's MSR box types.
+std::map<std::uint16_t, unsigned> msr_box_counts(Context& c, const platform::IntelUncore& p) {
+  std::map<std::uint16_t, unsigned> n;
+  for (const auto& [type, bt] : p.box_types) {
+    if (!bt.kernel || bt.kernel->access != platform::KernelAccess::Msr) continue;
+    const auto& k = *bt.kernel;
+    n[type] = k.count ? counted_boxes(c.machine, c.devices, *k.count) : k.boxes;
+    if (k.count && n[type] == 0)
+      c.inv.warnings.push_back(
+          fmt::format("{}: no {:04x} function to count the boxes from: none listed", k.source, k.count->device_id));
   }
+  for (const auto& [type, bt] : p.box_types) {
+    const auto& k = bt.kernel;
+    if (!k || k->box_offsets.empty() || !n.contains(type) || n[type] <= k->box_offsets.size()) continue;
+    c.inv.warnings.push_back(fmt::format("{}: {} boxes counted but the kernel lists MSR offsets for {}: no MSR box "
+                                         "listed (Linux registers none)",
+                                         k->source, n[type], k->box_offsets.size()));
+    return {};
+  }
+  return n;
+}
+
+void add_msr_boxes(Context& c, const platform::IntelBoxType& bt, unsigned n, const platform::IntelUncore& p) {
+  const auto& k = *bt.kernel;
   for (int socket : c.topo.packages()) {
     const int cpu = c.topo.first_cpu(socket);
     for (unsigned b = 0; b < n; ++b) {
@@ -279,6 +291,7 @@ void discover_kernel_boxes(Machine& machine, const std::vector<pci::Device>& dev
     if (d.vendor_id == kIntel) c.intel_functions.push_back(d.bdf);
   BusMap buses;
   if (platform.pci_socket_map) buses = bus_sockets(machine, devices, *platform.pci_socket_map, inventory.warnings);
+  const auto msr_boxes = msr_box_counts(c, platform);
   for (const auto& [type, bt] : platform.box_types) {
     if (!bt.kernel) continue;
     switch (bt.kernel->access) {
@@ -289,7 +302,7 @@ void discover_kernel_boxes(Machine& machine, const std::vector<pci::Device>& dev
       add_mmio_boxes(c, bt, buses, platform);
       break;
     case platform::KernelAccess::Msr:
-      add_msr_boxes(c, bt, platform);
+      if (auto it = msr_boxes.find(type); it != msr_boxes.end()) add_msr_boxes(c, bt, it->second, platform);
       break;
     }
   }

@@ -116,10 +116,14 @@ TEST(KernelBoxes, IceLakeChaMsrsFollowTheKernelsOffsetTable) {
     EXPECT_EQ(cha->ctl.front(), at + 1) << name;
     EXPECT_EQ(cha->ctr.front(), at + 8) << name;
   }
-  // 41 set bits: more CHAs than icx_cha_msr_offsets lists; the kernel's WARN_ON, and no CHA.
+  // 41 set bits: more CHAs than icx_cha_msr_offsets lists; the kernel's WARN_ON, after which
+  // icx_uncore_cpu_init registers no MSR box type at all (uncore_msr_uncores stays unset); the PCI and
+  // MMIO boxes remain.
   set_config(spec, "0000:7e:1e.3", {{0x9c, 0xffffffff}, {0xa0, 0x1ff}});
   Discovered over(spec);
-  EXPECT_TRUE(per_socket(over, "cha").empty());
+  for (const char* t : {"cha", "iio", "irp", "m2pcie", "pcu"}) EXPECT_TRUE(per_socket(over, t).empty()) << t;
+  EXPECT_EQ(per_socket(over, "imc"), (std::map<int, int>{{0, 12}, {1, 12}}));
+  EXPECT_EQ(per_socket(over, "m2m"), (std::map<int, int>{{0, 4}, {1, 4}}));
   EXPECT_TRUE(over.warned("41 boxes counted but the kernel lists MSR offsets for 40")) << over.warnings();
 }
 
