@@ -24,6 +24,7 @@ using ojson = nlohmann::ordered_json;
 
 // After pci_devices and msrs (a table names its device; an MSR table's pointer is an MSR).
 constexpr snapshot::spec::Section kSpecSections[] = {{"intel_tables", 30, snapshot::spec::write_intel_tables},
+                                                     {"intel_mmio", 35, snapshot::spec::write_intel_mmio},
                                                      {"intel_iio", 40, snapshot::spec::write_intel_iio}};
 
 // Every register of the box, as wide as intel_regs.h says its access is; an MSR is one register.
@@ -63,7 +64,7 @@ class Intel final : public discovery::Family,
     const platform::IntelUncore* names = nullptr;
     if (f.cpu_model && !f.cpu_model->intel_uncore.empty())
       names = platform::Database::builtin().intel_uncore(f.cpu_model->intel_uncore);
-    // Before the discovery tables (Skylake-SP, Cascade Lake), the kernel's fixed tables place the
+    // Before the discovery tables (Skylake-SP to Ice Lake-SP), the kernel's fixed tables place the
     // boxes; discover_intel names them with the rest.
     if (names) discovery::discover_kernel_boxes(f.machine, f.devices, f.topology, *names, inventory);
     discovery::discover_intel(f.machine, f.devices, f.topology, names, inventory);

@@ -1,4 +1,5 @@
-// pmukit -- the machine spec's "intel_tables" section: discovery tables (in a BAR or behind an MSR).
+// pmukit -- the machine spec's "intel_tables" section: discovery tables (in a BAR or behind an MSR);
+// "intel_mmio": the ranges of MMIO boxes found without a table.
 #include "intel_spec.h"
 
 #include <fmt/format.h>
@@ -142,6 +143,19 @@ void write_intel_tables(const json& section, Context& ctx) {
       ctx.builder.set_msr(
           msr_cpu, static_cast<std::uint32_t>(num_in(need(m, "msr", mw), 0xffffffff, key_path(mw, "msr"))), base);
     }
+  }
+}
+
+void write_intel_mmio(const json& section, Context& ctx) {
+  const std::string sw = "intel_mmio";
+  if (!section.is_array()) expected(sw, "an array", section);
+  for (std::size_t i = 0; i < section.size(); ++i) {
+    const std::string where = index_path(sw, i);
+    const std::uint64_t base = num_in(need(section[i], "base", where), (1ull << 52) - 1, key_path(where, "base"));
+    const std::uint64_t size = num_in(need(section[i], "size", where), 0x100000, key_path(where, "size"));
+    if (size == 0 || (1ull << 52) - base < size)
+      throw SpecError(fmt::format("{}: {:#x}+{:#x} is not a range of the physical address space", where, base, size));
+    ctx.builder.write_phys(base, std::vector<std::uint8_t>(size, 0));
   }
 }
 
