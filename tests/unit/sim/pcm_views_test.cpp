@@ -1,4 +1,4 @@
-// The views PCM users know, on the Cascade Lake machine of the kernel's fixed tables (clx-2s,
+// The views PCM users know, on the Xeons of the kernel's fixed tables (clx-2s, icx-2s,
 // issue 32) as on Sapphire Rapids: DRAM read/write bandwidth per channel and socket (pcm-memory)
 // from the kernel's named CAS events of each generation, and PCIe bandwidth per device (pcm-iio)
 // from the IIO stacks the UBOX publishes.
@@ -93,5 +93,32 @@ TEST(PcmViewsClx, PcieBandwidthPerDeviceFromTheUboxStacks) {
   EXPECT_EQ(v["0000:5e:00.0"], "0.400");  // uncore_iio_3 (x0.5), root port at device 2 = part 2 (x0.25)
   EXPECT_EQ(v["0000:86:00.0"], "6.400");  // socket 1 stack 1
   EXPECT_EQ(v["0000:d8:00.0"], "1.200");  // socket 1 uncore_iio_3, part 3 (x0.75)
+  EXPECT_EQ(rig.image_change(), "");
+}
+
+// Ice Lake-SP (icx-2s): the same metric reads ICX's cas_count_read (event 0x04, umask 0x0f: Linux
+// snr_uncore_imc_events, which icx_uncore_imc uses) on its MMIO channels: 4 controllers x 3
+// channels a socket (ICX_NUMBER_IMC_CHN), each 1e8 CAS/s in rates.json's intel_icx_imc rule.
+TEST(PcmViewsIcx, DramBandwidthPerSocketFromTheIcxCasEvents) {
+  test::BundledRig rig("icx-2s");
+  test::SimProcess sim(rig.root);
+  auto s = test::run_tool("pmu-raw", rig.args({"-M", "dram_read_bw", "--per-socket", "--duration", "1", "-x", ","}));
+  ASSERT_EQ(s.status, 0) << s.err;
+  EXPECT_TRUE(has(s.out, "S1,,,dram_read_bw (uncore_imc),,,76.800,GB/s")) << s.out;  // 12 x 1e8 x 64 B
+  EXPECT_EQ(rig.image_change(), "");
+}
+
+// ICX stacks from SAD_CONTROL_CFG (icx table: SAD id 1 is uncore_iio_0, 2 is uncore_iio_1, 4 is
+// uncore_iio_3), parts by root port device 2-5; inbound read 8e8 x 4 B x stack share x part share.
+TEST(PcmViewsIcx, PcieBandwidthPerDeviceFromTheSadStacks) {
+  test::BundledRig rig("icx-2s");
+  test::SimProcess sim(rig.root);
+  auto r = test::run_tool("pmu-raw", rig.args({"-M", "iio_inbound_read_bw", "--per-device", "--duration", "1", "-j"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto v = device_values(r.out);
+  EXPECT_EQ(v.size(), 4u) << r.out;
+  EXPECT_EQ(v["0000:16:00.0"], "3.200");  // uncore_iio_0 (x1), root port at device 2 = part 0 (x1)
+  EXPECT_EQ(v["0000:27:00.1"], "1.600");  // uncore_iio_1 (x2), device 4 = part 2 (x0.25)
+  EXPECT_EQ(v["0000:98:00.0"], "1.200");  // socket 1 uncore_iio_3 (x0.5), device 5 = part 3 (x0.75)
   EXPECT_EQ(rig.image_change(), "");
 }
