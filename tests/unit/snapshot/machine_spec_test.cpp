@@ -52,8 +52,9 @@ TEST(MachineSpec, NamesJoinedIntoPathsAreSingleFileNames) {
     json device;
     std::string where;
   } cases[] = {
-      {dev({{"pmu_files", {{"../../../../x", "pwned"}}}}), "acpi_devices[0].pmu_files: '../../../../x'"},
-      {dev({{"pmu_files", {{"/tmp/abs", "pwned"}}}}), "acpi_devices[0].pmu_files: '/tmp/abs'"},
+      {dev({{"pmu_files", {{"../../../../pmukit-spec-escape", "pwned"}}}}),
+       "acpi_devices[0].pmu_files: '../../../../pmukit-spec-escape'"},
+      {dev({{"pmu_files", {{"/tmp/pmukit-spec-abs", "pwned"}}}}), "acpi_devices[0].pmu_files: '/tmp/pmukit-spec-abs'"},
       {dev({{"kernel_pmu", "../../../../y"}}), "acpi_devices[0].kernel_pmu: '../../../../y'"},
       {dev({{"hid", "../../z"}}), "acpi_devices[0].hid: '../../z'"},
       {dev({{"kernel_pmu", ".."}}), "acpi_devices[0].kernel_pmu: '..'"},
@@ -66,10 +67,11 @@ TEST(MachineSpec, NamesJoinedIntoPathsAreSingleFileNames) {
     auto msg = error_for(spec, root);
     EXPECT_NE(msg.find("my.json: " + c.where + " is not a file name"), std::string::npos) << msg;
   }
-  // Nothing was written beside the targets (a pwned file would be in `dir` or above it).
-  EXPECT_FALSE(fs::exists(dir / "x"));
-  EXPECT_FALSE(fs::exists(dir.path().parent_path() / "x"));
-  EXPECT_FALSE(fs::exists("/tmp/abs"));
+  // Nothing was written beside the targets (a pwned file would be in `dir` or above it; names no
+  // other program in a shared /tmp would use).
+  EXPECT_FALSE(fs::exists(dir / "pmukit-spec-escape"));
+  EXPECT_FALSE(fs::exists(dir.path().parent_path() / "pmukit-spec-escape"));
+  EXPECT_FALSE(fs::exists("/tmp/pmukit-spec-abs"));
   // An APMT node's kernel_pmu (after {i} expansion) obeys the same rule.
   auto spec = minimal();
   spec["apmt"] = {{"nodes", json::array({{{"id", 0}, {"type", "mc"}, {"base0", "0x10000"}, {"kernel_pmu", "a/{i}"}}})}};
