@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "pmukit/counting/pcm_views.h"
 #include "pmukit/counting/workload.h"
 #include "pmukit/families/registry.h"
 #include "pmukit/util/error.h"
@@ -106,9 +105,7 @@ class MemoryPrinter : public counting::Sink {
                        : report_.format == Format::Csv ? memory_csv(t, view, report_.separator, !header_done_)
                                                        : memory_table(t, view) + (refresh_ ? "" : "\n");
     header_done_ = true;
-    if (refresh_) text = kClearScreen + text;
-    if (std::fwrite(text.data(), 1, text.size(), report_.out) != text.size() || std::fflush(report_.out) != 0)
-      throw_errno("standard output", errno ? errno : EIO);
+    write_view(report_.out, text, refresh_);
   }
 
  private:
@@ -120,18 +117,23 @@ class MemoryPrinter : public counting::Sink {
 
 }  // namespace
 
-int run_memory_view(RawOptions& o) {
-  if (!o.events.empty() || !o.metrics.empty()) throw UsageError("--memory picks its metrics itself: no -e or -M");
-  if (o.repeat > 1 || o.timeout_ms) throw UsageError("--memory prints intervals: no -r or --timeout with it");
-  if (!o.interval_ms) o.interval_ms = 1000;  // pcm-memory's 1 s
+void write_view(std::FILE* out, const std::string& text, bool refresh) {
+  const std::string all = refresh ? kClearScreen + text : text;
+  if (std::fwrite(all.data(), 1, all.size(), out) != all.size() || std::fflush(out) != 0)
+    throw_errno("the output", errno ? errno : EIO);
+}
+
+int run_view(RawOptions& o, std::string_view option, const ViewPlanner& planner) {
+  if (!o.events.empty() || !o.metrics.empty())
+    throw UsageError(fmt::format("{} picks its metrics itself: no -e or -M", option));
+  if (o.repeat > 1 || o.timeout_ms) throw UsageError(fmt::format("{} prints intervals: no -r or --timeout", option));
+  if (!o.interval_ms) o.interval_ms = 1000;  // PCM's 1 s
   counting::check_workload(o.command);
   install_signals();
   auto machine = make_machine(o.machine);
-  const auto names = counting::memory_view_metrics(*machine, families::discover(*machine).inventory);
-  if (!names)
-    throw UsageError("--memory: no DRAM bandwidth metric applies to this machine's PMUs (see --list-metrics)");
-  o.metrics = names->names();
-  o.report.aggregation = Aggregation::PerSocket;
+  const auto plan = planner(*machine, families::discover(*machine).inventory);
+  o.metrics = plan.metrics;
+  o.report.aggregation = plan.aggregation;
   o.report.interval = true;
   counting::Run run(*machine, counting_request(o), note);
   for (const auto& w : run.warnings) fmt::print(stderr, "pmu-raw: warning: {}\n", w);
@@ -140,8 +142,8 @@ int run_memory_view(RawOptions& o) {
   announce_backends(o, *run.backend);
   // Redrawn in place only on a terminal, and only as the table: a file or pipe gets every interval.
   const bool refresh = o.refresh && o.report.format == Format::Table && ::isatty(::fileno(out));
-  MemoryPrinter printer(*names, o.report, refresh);
-  counting::ReadLoop loop(run, loop_options(o), printer);
+  auto printer = plan.printer(o.report, refresh);
+  counting::ReadLoop loop(run, loop_options(o), *printer);
   loop.count();
   auto restore_errors = loop.finish();
   const int close_err = out != stdout && std::fclose(out) != 0 ? (errno ? errno : EIO) : 0;
@@ -150,6 +152,17 @@ int run_memory_view(RawOptions& o) {
   if (!restore_errors.empty()) return 1;
   end_as_perf_does(o.command);
   return run_status(loop);
+}
+
+int run_memory_view(RawOptions& o) {
+  return run_view(o, "--memory", [](Machine& machine, const discovery::Inventory& inventory) -> ViewPlan {
+    const auto names = counting::memory_view_metrics(machine, inventory);
+    if (!names)
+      throw UsageError("--memory: no DRAM bandwidth metric applies to this machine's PMUs (see --list-metrics)");
+    return {names->names(), Aggregation::PerSocket, [names = *names](const ReportOptions& report, bool refresh) {
+              return std::unique_ptr<counting::Sink>(new MemoryPrinter(names, report, refresh));
+            }};
+  });
 }
 
 }  // namespace pmukit::tools
