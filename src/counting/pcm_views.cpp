@@ -22,7 +22,16 @@ const std::array<MemoryViewMetrics, 2> kMemorySets{{
 
 // The IIO metrics pcm-iio's columns come from; the outbound read of each IIO kind's codes, in turn.
 constexpr const char* kIoMetrics[] = {"iio_inbound_read_bw", "iio_inbound_write_bw", "iio_outbound_write_bw"};
-constexpr const char* kOutboundReads[] = {"spr_iio_outbound_read_bw", "gnr_iio_outbound_read_bw"};
+// SPR/EMR and GNR/SRF count outbound reads with other events on the same IIO PMU kind: each metric
+// with the event of perf's list for the CPU model (events::builtin_uncore_events) that marks its
+// generation, "" for none. SPR's completions event (DATA_REQ_OF_CPU.CMPD) is in SPR's and EMR's
+// perfmon lists only; GNR's codes are pcm-iio's OB read on Skylake-SP and Cascade Lake too.
+struct OutboundRead {
+  const char* metric;
+  const char* marker;
+};
+constexpr OutboundRead kOutboundReads[] = {{"spr_iio_outbound_read_bw", "unc_iio_data_req_of_cpu.cmpd.part0"},
+                                           {"gnr_iio_outbound_read_bw", ""}};
 
 bool applies_here(const metrics::Catalog& catalog, const std::string& name, const std::vector<std::string>& pmus,
                   const PmuKinds& kinds) {
@@ -73,8 +82,11 @@ std::optional<IoViewMetrics> io_view_metrics(const Machine& machine, const disco
   for (const char* n : kIoMetrics)
     if (!applies_here(catalog, n, pmus, kinds)) return std::nullopt;
   IoViewMetrics m{kIoMetrics[0], kIoMetrics[1], "", kIoMetrics[2]};
-  for (const char* n : kOutboundReads)
-    if (m.outbound_read.empty() && applies_here(catalog, n, pmus, kinds)) m.outbound_read = n;
+  const auto events = event_names(machine, inventory);
+  for (const auto& [metric, marker] : kOutboundReads)
+    if (m.outbound_read.empty() && applies_here(catalog, metric, pmus, kinds) &&
+        (!*marker || std::binary_search(events.begin(), events.end(), std::string(marker))))
+      m.outbound_read = metric;
   return m;
 }
 

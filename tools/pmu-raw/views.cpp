@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "pmukit/counting/workload.h"
 #include "pmukit/families/registry.h"
@@ -133,6 +134,7 @@ int run_view(RawOptions& o, std::string_view option, const ViewPlanner& planner)
   auto machine = make_machine(o.machine);
   const auto plan = planner(*machine, families::discover(*machine).inventory);
   o.metrics = plan.metrics;
+  fmt::print(stderr, "pmu-raw: {} counts {}\n", option, fmt::join(plan.metrics, ", "));
   o.report.aggregation = plan.aggregation;
   o.report.interval = true;
   counting::Run run(*machine, counting_request(o), note);

@@ -7,6 +7,7 @@
 // 0.5) and the part's (by ch_mask bit: 1, 0.5, 0.25, 0.75), as pcm_views_test.cpp explains.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
 #include <sstream>
 
@@ -88,6 +89,23 @@ TEST(PcmIoView, SapphireRapidsJsonMatchesPerDeviceMetrics) {
     EXPECT_DOUBLE_EQ(j["ib_read"].get<double>() / 80, j["ob_read"].get<double>()) << bdf;  // 3200 : 40 MB/s
   }
   EXPECT_EQ(counted, expected.size()) << v.out;
+}
+
+// SPR/EMR and GNR/SRF share the IIO PMU kind but not the outbound read event: the view takes the
+// metric whose generation's event perf's list for the CPU model has (SPR's DATA_REQ_OF_CPU.CMPD).
+TEST(PcmIoView, OutboundReadMetricFollowsTheCpuModelsEvents) {
+  for (const auto& [machine, used, not_used] :
+       std::vector<std::array<std::string, 3>>{{"spr-2s", "spr_iio_outbound_read_bw", "gnr_iio_outbound_read_bw"},
+                                               {"gnr-2s", "gnr_iio_outbound_read_bw", "spr_iio_outbound_read_bw"},
+                                               {"clx-2s", "gnr_iio_outbound_read_bw", "spr_iio_outbound_read_bw"}}) {
+    test::BundledRig rig(machine);
+    test::SimProcess sim(rig.root);
+    auto r = test::run_tool("pmu-raw", rig.args({"--io", "--duration", "1", "-j"}));
+    ASSERT_EQ(r.status, 0) << machine << ": " << r.err;
+    EXPECT_TRUE(has(r.err, "--io counts iio_inbound_read_bw, iio_inbound_write_bw, iio_outbound_write_bw, " + used))
+        << machine << ": " << r.err;
+    EXPECT_FALSE(has(r.err, not_used)) << machine << ": " << r.err;
+  }
 }
 
 TEST(PcmIoView, RefusesWhatItDoesNotGoWith) {
