@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
+#include <string_view>
 
 #include "pmukit/counting/counting.h"
 #include "pmukit/counting/event_names.h"
@@ -131,7 +133,10 @@ std::optional<MemoryViewMetrics> memory_view_metrics(const Machine& machine, con
   return std::nullopt;
 }
 
-MemoryView memory_view(const MemoryViewMetrics& names, const std::vector<MetricRow>& rows) {
+MemoryView memory_view(const MemoryViewMetrics& names, const std::vector<MetricRow>& rows,
+                       const std::vector<Row>& units) {
+  std::set<std::pair<int, std::string_view>> placed;  // (socket, PMU) of every unit counted
+  for (const auto& u : units) placed.emplace(u.socket, u.pmu);
   std::map<int, SocketMemory> sockets;
   std::map<int, std::map<long, ChannelMemory>> channels;
   bool have_total = false;
@@ -139,6 +144,7 @@ MemoryView memory_view(const MemoryViewMetrics& names, const std::vector<MetricR
     auto& s = sockets[r.socket];
     s.socket = r.socket;
     if (is(r, names.channel_read) || is(r, names.channel_write)) {
+      if (!units.empty() && !placed.count({r.socket, std::string_view(r.pmu)})) continue;
       auto& c = channels[r.socket][pmu_number(r.pmu)];
       c.pmu = r.pmu;
       (is(r, names.channel_read) ? c.read : c.write) += megabytes(r);

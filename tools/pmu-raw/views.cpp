@@ -98,10 +98,10 @@ class MemoryPrinter : public counting::Sink {
  public:
   MemoryPrinter(counting::MemoryViewMetrics names, const ReportOptions& report, bool refresh)
       : names_(std::move(names)), report_(report), refresh_(refresh) {}
-  void interval(std::uint64_t since_start_ns, std::uint64_t, const std::vector<Row>&,
+  void interval(std::uint64_t since_start_ns, std::uint64_t, const std::vector<Row>& rows,
                 const std::vector<MetricRow>& metrics) override {
     const double t = static_cast<double>(since_start_ns) / 1e9;
-    const auto view = counting::memory_view(names_, metrics);
+    const auto view = counting::memory_view(names_, metrics, rows);
     std::string text = report_.format == Format::Json  ? memory_json(t, view)
                        : report_.format == Format::Csv ? memory_csv(t, view, report_.separator, !header_done_)
                                                        : memory_table(t, view) + (refresh_ ? "" : "\n");

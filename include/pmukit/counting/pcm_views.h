@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pmukit/access/machine.h"
+#include "pmukit/counting/backend.h"
 #include "pmukit/counting/metric_runner.h"
 #include "pmukit/discovery/inventory.h"
 
@@ -38,8 +39,11 @@ struct MemoryView {
   double read = 0, write = 0, total = 0;
 };
 
-// One interval's view from its metric rows (evaluated per socket).
-MemoryView memory_view(const MemoryViewMetrics& names, const std::vector<MetricRow>& rows);
+// One interval's view from its metric rows (evaluated per socket). A channel is shown on the sockets
+// where `units` (the interval's rows of counts) has a unit of its PMU: a PMU numbered across sockets
+// (amd_umc_<n>) is on one; empty `units`: every row is shown.
+MemoryView memory_view(const MemoryViewMetrics& names, const std::vector<MetricRow>& rows,
+                       const std::vector<Row>& units = {});
 
 // pcm-iio's view: PCIe bandwidth per device, inbound (device DMA) and outbound (CPU MMIO) reads and
 // writes, counted per device (IioScope::Device). The outbound read metric is the one that applies to

@@ -6,6 +6,8 @@
 //   clx-2s (intel_skx_imc): 6 channels a socket, 8e7 reads/s (5120 MB/s), 4e7 writes/s (2560 MB/s)
 //   icx-2s (intel_icx_imc): 12 channels a socket, 1e8 reads/s (6400 MB/s), 5e7 writes/s (3200 MB/s)
 //   spr-2s (intel_spr_imc): 8 channels a socket, 1e8 reads/s (6400 MB/s), 5e7 writes/s (3200 MB/s)
+//   genoa-2s (amd_umc_zen4): 12 UMC channels a socket (amd_umc_0-11 on socket 0, 12-23 on socket 1),
+//     1e8 reads/s (6400 MB/s), 5e7 writes/s (3200 MB/s)
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -76,6 +78,11 @@ TEST(PcmMemoryView, IceLakeCsvPerSocketAndChannel) {
 
 TEST(PcmMemoryView, SapphireRapidsCsvPerSocketAndChannel) {
   check_csv({"spr-2s", 8, 6400, 3200});
+}
+
+// AMD: the channel PMUs are numbered across both sockets; each socket shows its own 12.
+TEST(PcmMemoryView, GenoaCsvPerSocketAndChannel) {
+  check_csv({"genoa-2s", 12, 6400, 3200});
 }
 
 // The table: a header with the channels' columns, a row per socket and the system's, no event lines.
