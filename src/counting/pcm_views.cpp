@@ -16,11 +16,25 @@ namespace pmukit::counting {
 namespace {
 
 // The metric sets pcm-memory's figures come from, by name, in the order tried: Intel IMC channels
-// (every generation's named CAS events), then AMD UMC channels (Zen 4, Zen 5).
-const std::array<MemoryViewMetrics, 2> kMemorySets{{
-    {"imc_read_bw", "imc_write_bw", "dram_read_bw", "dram_write_bw", "dram_bw"},
-    {"amd_umc_read_bw", "amd_umc_write_bw", "amd_dram_read_bw", "amd_dram_write_bw", ""},
+// (every generation's named CAS events), AMD UMC channels (Zen 4, Zen 5); then what machines without
+// channel read and write counters have: Zen 3's DF (a channel's reads and writes together), Grace's
+// SCF and Tegra410's UCF (a socket's reads and writes, no channels).
+const std::array<MemoryViewMetrics, 5> kMemorySets{{
+    {"imc_read_bw", "imc_write_bw", "dram_read_bw", "dram_write_bw", "dram_bw", false, ""},
+    {"amd_umc_read_bw", "amd_umc_write_bw", "amd_dram_read_bw", "amd_dram_write_bw", "", false, ""},
+    {"", "", "", "", "amd_zen3_df_dram_bw", true,
+     "Read, Write: Zen 3's Data Fabric counts a channel's DRAM requests with data, reads and writes together"},
+    {"", "", "scf_local_mem_read_bw", "scf_local_mem_write_bw", "", false,
+     "channels: Grace's SCF PMU counts a socket's memory (CMEM) as a whole"},
+    {"", "", "t410_ucf_mem_read_bw", "t410_ucf_mem_write_bw", "", false,
+     "channels: Tegra410's UCF PMU counts a socket's memory requests (local and remote memory) as a whole"},
 }};
+
+// PCIe bandwidth per root port or root complex where there is no Intel IIO, in the order tried.
+const std::vector<std::vector<const char*>> kRootPortSets{
+    {"t410_pcie_read_bw", "t410_pcie_write_bw", "t410_pcie_tgt_read_bw", "t410_pcie_tgt_write_bw"},
+    {"dwc_pcie_rx_bw", "dwc_pcie_tx_bw"},
+};
 
 // The IIO metrics pcm-iio's columns come from; the outbound read of each IIO kind's codes, in turn.
 constexpr const char* kIoMetrics[] = {"iio_inbound_read_bw", "iio_inbound_write_bw", "iio_outbound_write_bw"};
@@ -69,6 +83,11 @@ std::string label_of(const std::string& name) {
   return name.substr(open + 2, name.size() - open - 3);
 }
 
+// A row of one of a summed variable's events ("amd_zen3_df_dram_bw (amd_df/event=0x47,umask=0x38)").
+bool is_member(const MetricRow& r) {
+  return label_of(r.name).find('/') != std::string::npos;
+}
+
 }  // namespace
 
 std::vector<std::string> IoViewMetrics::names() const {
@@ -115,9 +134,40 @@ std::vector<DeviceIo> io_view(const IoViewMetrics& names, const std::vector<Metr
 }
 
 std::vector<std::string> MemoryViewMetrics::names() const {
-  std::vector<std::string> n{channel_read, channel_write, socket_read, socket_write};
-  if (!socket_total.empty()) n.push_back(socket_total);
+  std::vector<std::string> n;
+  for (const auto* m : {&channel_read, &channel_write, &socket_read, &socket_write, &socket_total})
+    if (!m->empty()) n.push_back(*m);
   return n;
+}
+
+// A name without its trailing number ("_3", or a hex "_b000" with a digit in it); false: it has none.
+bool drop_number(std::string& name) {
+  const auto i = name.find_last_not_of("0123456789abcdef");
+  if (i == std::string::npos || i + 1 == name.size() || name[i] != '_' ||
+      name.find_first_of("0123456789", i) == std::string::npos)
+    return false;
+  name.erase(i);
+  return true;
+}
+
+std::vector<std::string> pmu_families(const Machine& machine, const discovery::Inventory& inventory) {
+  std::set<std::string> families;
+  for (auto name : pmu_names(machine, inventory)) {
+    while (drop_number(name)) {
+    }
+    families.insert(name);
+  }
+  return {families.begin(), families.end()};
+}
+
+std::vector<std::string> root_port_io_metrics(const Machine& machine, const discovery::Inventory& inventory) {
+  const auto pmus = pmu_names(machine, inventory);
+  const auto kinds = pmu_kinds_here(inventory);
+  const auto catalog = metrics::Catalog::embedded();
+  for (const auto& set : kRootPortSets)
+    if (std::all_of(set.begin(), set.end(), [&](const char* n) { return applies_here(catalog, n, pmus, kinds); }))
+      return {set.begin(), set.end()};
+  return {};
 }
 
 std::optional<MemoryViewMetrics> memory_view_metrics(const Machine& machine, const discovery::Inventory& inventory) {
@@ -143,11 +193,17 @@ MemoryView memory_view(const MemoryViewMetrics& names, const std::vector<MetricR
   for (const auto& r : rows) {
     auto& s = sockets[r.socket];
     s.socket = r.socket;
-    if (is(r, names.channel_read) || is(r, names.channel_write)) {
+    if (is_member(r)) {
+      if (!names.channels_of_total || !is(r, names.socket_total)) continue;
+      auto& on_socket = channels[r.socket];  // the events in their order: Ch0, Ch1, ...
+      auto& c = on_socket[static_cast<long>(on_socket.size())];
+      c.pmu = r.pmu, c.total = megabytes(r);
+    } else if (is(r, names.channel_read) || is(r, names.channel_write)) {
       if (!units.empty() && !placed.count({r.socket, std::string_view(r.pmu)})) continue;
       auto& c = channels[r.socket][pmu_number(r.pmu)];
       c.pmu = r.pmu;
       (is(r, names.channel_read) ? c.read : c.write) += megabytes(r);
+      c.total = c.read + c.write;
     } else if (is(r, names.socket_read)) {
       s.read += megabytes(r);
     } else if (is(r, names.socket_write)) {
@@ -158,6 +214,7 @@ MemoryView memory_view(const MemoryViewMetrics& names, const std::vector<MetricR
     }
   }
   MemoryView view;
+  view.split = names.split();
   for (auto& [n, s] : sockets) {
     for (auto& [number, c] : channels[n]) s.channels.push_back(c);
     if (!have_total) s.total = s.read + s.write;

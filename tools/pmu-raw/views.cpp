@@ -31,48 +31,68 @@ std::string socket_name(int socket) {
   return fmt::format("S{}", socket);
 }
 
-// The human table: a row per socket, its channels' read and write then its totals, and the system.
-std::string memory_table(double t_s, const counting::MemoryView& v) {
-  const auto channels = most_channels(v);
-  auto s = fmt::format("{:.3f} s: memory bandwidth, MB/s\n{:<8}", t_s, "Socket");
+// A channel's columns: read and write, or only its total where the machine has no split.
+std::string channel_heads(std::size_t channels, bool split, const std::string& sep, int width) {
+  std::string s;
   for (std::size_t c = 0; c < channels; ++c)
-    s += fmt::format("{:>{}}{:>{}}", fmt::format("Ch{} Read", c), kCell, fmt::format("Ch{} Write", c), kCell);
-  s += fmt::format("{:>{}}{:>{}}{:>{}}\n", "Read", kCell, "Write", kCell, "Memory", kCell);
-  for (const auto& k : v.sockets) {
-    s += fmt::format("{:<8}", socket_name(k.socket));
-    for (std::size_t c = 0; c < channels; ++c)
-      s += c < k.channels.size()
-               ? fmt::format("{:>{}.2f}{:>{}.2f}", k.channels[c].read, kCell, k.channels[c].write, kCell)
-               : fmt::format("{:>{}}", "", 2 * kCell);
-    s += fmt::format("{:>{}.2f}{:>{}.2f}{:>{}.2f}\n", k.read, kCell, k.write, kCell, k.total, kCell);
-  }
-  s += fmt::format("{:<8}{:>{}}", "System", "", 2 * kCell * static_cast<int>(channels));
-  s += fmt::format("{:>{}.2f}{:>{}.2f}{:>{}.2f}\n", v.read, kCell, v.write, kCell, v.total, kCell);
+    s += split ? fmt::format("{0}{1:>{2}}{0}{3:>{2}}", sep, fmt::format("Ch{} Read", c), width,
+                             fmt::format("Ch{} Write", c), width)
+               : fmt::format("{}{:>{}}", sep, fmt::format("Ch{} Memory", c), width);
   return s;
 }
 
-// -x SEP: a header line once, then a line per socket and the system's, each with the interval's time.
+std::string channel_cells(const counting::SocketMemory& k, std::size_t channels, bool split, const std::string& sep,
+                          int width) {
+  std::string s;
+  for (std::size_t c = 0; c < channels; ++c) {
+    const bool here = c < k.channels.size();
+    if (split)
+      s += here ? fmt::format("{0}{1:>{3}.2f}{0}{2:>{3}.2f}", sep, k.channels[c].read, k.channels[c].write, width)
+                : fmt::format("{0}{1:>{2}}{0}{1:>{2}}", sep, "", width);
+    else
+      s += here ? fmt::format("{}{:>{}.2f}", sep, k.channels[c].total, width) : fmt::format("{}{:>{}}", sep, "", width);
+  }
+  return s;
+}
+
+// A socket's or the system's read, write and total; read and write `absent` where there is no split.
+std::string totals(double r, double w, double m, bool split, const std::string& sep, int width, const char* absent) {
+  if (!split) return fmt::format("{0}{1:>{3}}{0}{1:>{3}}{0}{2:>{3}.2f}", sep, absent, m, width);
+  return fmt::format("{0}{1:>{4}.2f}{0}{2:>{4}.2f}{0}{3:>{4}.2f}", sep, r, w, m, width);
+}
+
+// The human table: a row per socket, its channels' read and write then its totals, and the system;
+// what the machine cannot count is "n/a", said why under the title.
+std::string memory_table(double t_s, const counting::MemoryView& v, const std::string& missing) {
+  const auto channels = most_channels(v);
+  auto s = fmt::format("{:.3f} s: memory bandwidth, MB/s\n", t_s);
+  if (!missing.empty()) s += fmt::format("not available: {}\n", missing);
+  s += fmt::format("{:<8}{}", "Socket", channel_heads(channels, v.split, "", kCell));
+  s += fmt::format("{:>{}}{:>{}}{:>{}}\n", "Read", kCell, "Write", kCell, "Memory", kCell);
+  for (const auto& k : v.sockets)
+    s += fmt::format("{:<8}{}{}\n", socket_name(k.socket), channel_cells(k, channels, v.split, "", kCell),
+                     totals(k.read, k.write, k.total, v.split, "", kCell, "n/a"));
+  s += fmt::format("{:<8}{:>{}}", "System", "", (v.split ? 2 : 1) * kCell * static_cast<int>(channels));
+  return s + totals(v.read, v.write, v.total, v.split, "", kCell, "n/a") + "\n";
+}
+
+// -x SEP: a header line once, then a line per socket and the system's, each with the interval's time;
+// a figure the machine cannot count is an empty field.
 std::string memory_csv(double t_s, const counting::MemoryView& v, const std::string& sep, bool header) {
   const auto channels = most_channels(v);
   std::string s;
-  if (header) {
-    s += fmt::format("time{0}socket", sep);
-    for (std::size_t c = 0; c < channels; ++c) s += fmt::format("{0}Ch{1} Read{0}Ch{1} Write", sep, c);
-    s += fmt::format("{0}Read{0}Write{0}Memory\n", sep);
-  }
-  auto totals = [&](double r, double w, double m) {
-    return fmt::format("{0}{1:.2f}{0}{2:.2f}{0}{3:.2f}\n", sep, r, w, m);
-  };
-  for (const auto& k : v.sockets) {
-    s += fmt::format("{:.3f}{}{}", t_s, sep, socket_name(k.socket));
-    for (std::size_t c = 0; c < channels; ++c)
-      s += c < k.channels.size() ? fmt::format("{0}{1:.2f}{0}{2:.2f}", sep, k.channels[c].read, k.channels[c].write)
-                                 : sep + sep;
-    s += totals(k.read, k.write, k.total);
-  }
-  s += fmt::format("{:.3f}{}System", t_s, sep);
-  for (std::size_t c = 0; c < channels; ++c) s += sep + sep;
-  return s + totals(v.read, v.write, v.total);
+  if (header)
+    s += fmt::format("time{0}socket{1}{0}Read{0}Write{0}Memory\n", sep, channel_heads(channels, v.split, sep, 0));
+  for (const auto& k : v.sockets)
+    s += fmt::format("{:.3f}{}{}{}{}\n", t_s, sep, socket_name(k.socket), channel_cells(k, channels, v.split, sep, 0),
+                     totals(k.read, k.write, k.total, v.split, sep, 0, ""));
+  s += fmt::format("{:.3f}{}System{}", t_s, sep, channel_cells({}, channels, v.split, sep, 0));
+  return s + totals(v.read, v.write, v.total, v.split, sep, 0, "") + "\n";
+}
+
+// A JSON figure: MB/s with two decimals, or null where the machine cannot count it.
+std::string json_mb(double v, bool known) {
+  return known ? fmt::format("{:.2f}", v) : "null";
 }
 
 // -j: a JSON line per socket (its channels in an array) and one for the system.
@@ -81,16 +101,17 @@ std::string memory_json(double t_s, const counting::MemoryView& v) {
   for (const auto& k : v.sockets) {
     s += fmt::format(R"({{"interval" : {:.3f}, "socket" : "{}", "channels" : [)", t_s, socket_name(k.socket));
     for (std::size_t c = 0; c < k.channels.size(); ++c)
-      s += fmt::format(R"({}{{"channel" : "Ch{}", "pmu" : "{}", "read" : {:.2f}, "write" : {:.2f}}})", c ? ", " : "", c,
-                       k.channels[c].pmu, k.channels[c].read, k.channels[c].write);
-    s += fmt::format(R"(], "read" : {:.2f}, "write" : {:.2f}, "memory" : {:.2f}, "unit" : "MB/s"}})"
+      s += fmt::format(R"({}{{"channel" : "Ch{}", "pmu" : "{}", "read" : {}, "write" : {}, "memory" : {:.2f}}})",
+                       c ? ", " : "", c, k.channels[c].pmu, json_mb(k.channels[c].read, v.split),
+                       json_mb(k.channels[c].write, v.split), k.channels[c].total);
+    s += fmt::format(R"(], "read" : {}, "write" : {}, "memory" : {:.2f}, "unit" : "MB/s"}})"
                      "\n",
-                     k.read, k.write, k.total);
+                     json_mb(k.read, v.split), json_mb(k.write, v.split), k.total);
   }
-  s += fmt::format(R"({{"interval" : {:.3f}, "socket" : "system", "read" : {:.2f}, "write" : {:.2f}, )"
+  s += fmt::format(R"({{"interval" : {:.3f}, "socket" : "system", "read" : {}, "write" : {}, )"
                    R"("memory" : {:.2f}, "unit" : "MB/s"}})"
                    "\n",
-                   t_s, v.read, v.write, v.total);
+                   t_s, json_mb(v.read, v.split), json_mb(v.write, v.split), v.total);
   return s;
 }
 
@@ -104,7 +125,7 @@ class MemoryPrinter : public counting::Sink {
     const auto view = counting::memory_view(names_, metrics, rows);
     std::string text = report_.format == Format::Json  ? memory_json(t, view)
                        : report_.format == Format::Csv ? memory_csv(t, view, report_.separator, !header_done_)
-                                                       : memory_table(t, view) + (refresh_ ? "" : "\n");
+                                                       : memory_table(t, view, names_.missing) + (refresh_ ? "" : "\n");
     header_done_ = true;
     write_view(report_.out, text, refresh_);
   }
@@ -135,6 +156,7 @@ int run_view(RawOptions& o, std::string_view option, const ViewPlanner& planner)
   const auto plan = planner(*machine, families::discover(*machine).inventory);
   o.metrics = plan.metrics;
   fmt::print(stderr, "pmu-raw: {} counts {}\n", option, fmt::join(plan.metrics, ", "));
+  if (!plan.missing.empty()) fmt::print(stderr, "pmu-raw: {}: not available: {}\n", option, plan.missing);
   o.report.aggregation = plan.aggregation;
   o.report.interval = true;
   counting::Run run(*machine, counting_request(o), note);
@@ -160,10 +182,14 @@ int run_memory_view(RawOptions& o) {
   return run_view(o, "--memory", [](Machine& machine, const discovery::Inventory& inventory) -> ViewPlan {
     const auto names = counting::memory_view_metrics(machine, inventory);
     if (!names)
-      throw UsageError("--memory: no DRAM bandwidth metric applies to this machine's PMUs (see --list-metrics)");
-    return {names->names(), Aggregation::PerSocket, [names = *names](const ReportOptions& report, bool refresh) {
+      throw UsageError(fmt::format("--memory: this machine has no memory controller or memory traffic counters: its "
+                                   "uncore PMUs ({}) count no DRAM reads or writes",
+                                   fmt::join(counting::pmu_families(machine, inventory), ", ")));
+    return {names->names(), Aggregation::PerSocket,
+            [names = *names](const ReportOptions& report, bool refresh) {
               return std::unique_ptr<counting::Sink>(new MemoryPrinter(names, report, refresh));
-            }};
+            },
+            names->missing};
   });
 }
 

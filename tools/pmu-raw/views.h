@@ -19,6 +19,7 @@ struct ViewPlan {
   std::vector<std::string> metrics;
   Aggregation aggregation = Aggregation::PerSocket;
   std::function<std::unique_ptr<counting::Sink>(const ReportOptions&, bool refresh)> printer;
+  std::string missing;  // what the view cannot show on this machine and why ("" all of it)
 };
 using ViewPlanner = std::function<ViewPlan(Machine&, const discovery::Inventory&)>;
 

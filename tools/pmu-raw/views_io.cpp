@@ -1,7 +1,9 @@
 // pmu-raw --io: pcm-iio's view, a row per PCIe device with its inbound and outbound bandwidth.
+#include <algorithm>
 #include <cerrno>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "pmukit/util/error.h"
 #include "report_text.h"
@@ -22,12 +24,20 @@ std::string cell(const counting::DeviceIo& d, double v, bool counted = true) {
   return d.reason.empty() && counted ? fmt::format("{:.2f}", v) : "-";
 }
 
+// The Stack/part column as wide as its longest entry ("uncore_iio_7 part 2, shared with 4 other devices").
+int where_width(const std::vector<counting::DeviceIo>& devices) {
+  std::size_t w = 26;
+  for (const auto& d : devices) w = std::max(w, d.where.size());
+  return static_cast<int>(w + 2);
+}
+
 std::string io_table(double t_s, const std::vector<counting::DeviceIo>& devices) {
-  auto s = fmt::format("{:.3f} s: PCIe bandwidth per device, MB/s\n{:<14}{:<8}{:<28}{:>{}}{:>{}}{:>{}}{:>{}}  {}\n",
-                       t_s, "Device", "Socket", "Stack/part", "IB read", kCell, "IB write", kCell, "OB read", kCell,
-                       "OB write", kCell, "Name");
+  const int where = where_width(devices);
+  auto s = fmt::format("{:.3f} s: PCIe bandwidth per device, MB/s\n{:<14}{:<8}{:<{}}{:>{}}{:>{}}{:>{}}{:>{}}  {}\n",
+                       t_s, "Device", "Socket", "Stack/part", where, "IB read", kCell, "IB write", kCell, "OB read",
+                       kCell, "OB write", kCell, "Name");
   for (const auto& d : devices) {
-    s += fmt::format("{:<14}{:<8}{:<28}{:>{}}{:>{}}{:>{}}{:>{}}  {}", d.bdf, socket_text(d), d.where,
+    s += fmt::format("{:<14}{:<8}{:<{}}{:>{}}{:>{}}{:>{}}{:>{}}  {}", d.bdf, socket_text(d), d.where, where,
                      cell(d, d.inbound_read), kCell, cell(d, d.inbound_write), kCell,
                      cell(d, d.outbound_read, d.has_outbound_read), kCell, cell(d, d.outbound_write), kCell, d.name);
     s += d.reason.empty() ? "\n" : fmt::format(" (not counted: {})\n", d.reason);
@@ -101,12 +111,23 @@ class IoPrinter : public counting::Sink {
   bool header_done_ = false;
 };
 
+// Why there is no --io here: no Intel IIO PMU; and what counts PCIe bandwidth instead, if anything.
+std::string no_io_view(Machine& machine, const discovery::Inventory& inventory) {
+  const auto instead = counting::root_port_io_metrics(machine, inventory);
+  const std::string head = "--io: pcm-iio's per-device view counts on Intel IIO PMUs, and this machine has none";
+  if (instead.empty())
+    return fmt::format("{} (its uncore PMUs: {}; no PCIe bandwidth metric applies to them)", head,
+                       fmt::join(counting::pmu_families(machine, inventory), ", "));
+  return fmt::format("{}; its PCIe bandwidth per root port: pmu-raw -M {} --per-box --metric-only -I 1000", head,
+                     fmt::join(instead, ","));
+}
+
 }  // namespace
 
 int run_io_view(RawOptions& o) {
   return run_view(o, "--io", [&](Machine& machine, const discovery::Inventory& inventory) -> ViewPlan {
     const auto names = counting::io_view_metrics(machine, inventory);
-    if (!names) throw UsageError("--io: the IIO bandwidth metrics apply to no PMU here (see --list-metrics)");
+    if (!names) throw UsageError(no_io_view(machine, inventory));
     return {names->names(), Aggregation::PerDevice, [names = *names](const ReportOptions& report, bool refresh) {
               return std::unique_ptr<counting::Sink>(new IoPrinter(names, report, refresh));
             }};

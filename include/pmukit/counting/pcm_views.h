@@ -15,19 +15,29 @@
 namespace pmukit::counting {
 
 // The metrics of the memory view: per channel read and write, per socket read and write, and the
-// socket total (empty: read plus write).
+// socket total (empty: read plus write). A machine that counts less leaves names empty and says
+// what is not available and why in `missing`: no channel metrics, no channel columns; no socket
+// read and write (only the total), no read/write split.
 struct MemoryViewMetrics {
   std::string channel_read, channel_write, socket_read, socket_write, socket_total;
+  // The total's rows per event are the channels' totals (Zen 3's DF: an event a channel).
+  bool channels_of_total = false;
+  std::string missing;  // "Read, Write: Zen 3's Data Fabric counts ..."; "" when all is there
   std::vector<std::string> names() const;
+  bool split() const { return !socket_read.empty(); }
 };
 
 // The first known set whose metrics all apply to a PMU here; nullopt when none does.
 std::optional<MemoryViewMetrics> memory_view_metrics(const Machine& machine, const discovery::Inventory& inventory);
 
+// The families of the machine's uncore PMUs, their numbers dropped ("arm_cmn", "dwc_rootport"), for
+// saying what a machine without a view has.
+std::vector<std::string> pmu_families(const Machine& machine, const discovery::Inventory& inventory);
+
 // Bandwidths in MB/s (1e6 bytes a second, as PCM prints them).
 struct ChannelMemory {
   std::string pmu;  // "uncore_imc_3"
-  double read = 0, write = 0;
+  double read = 0, write = 0, total = 0;
 };
 struct SocketMemory {
   int socket = 0;
@@ -37,6 +47,7 @@ struct SocketMemory {
 struct MemoryView {
   std::vector<SocketMemory> sockets;  // by socket number
   double read = 0, write = 0, total = 0;
+  bool split = true;  // read and write known (else only the totals)
 };
 
 // One interval's view from its metric rows (evaluated per socket). A channel is shown on the sockets
@@ -55,6 +66,10 @@ struct IoViewMetrics {
 
 // nullopt when the IIO metrics apply to no PMU here.
 std::optional<IoViewMetrics> io_view_metrics(const Machine& machine, const discovery::Inventory& inventory);
+
+// Where there is no Intel IIO: the PCIe bandwidth metrics per root port or root complex that apply
+// here (Tegra410's PCIe PMUs, DesignWare root ports); empty when none do.
+std::vector<std::string> root_port_io_metrics(const Machine& machine, const discovery::Inventory& inventory);
 
 // One device's row, MB/s; `reason` set: not counted (no part selects it), its figures 0.
 struct DeviceIo {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cctype>
 #include <map>
 #include <sstream>
 
@@ -59,10 +60,10 @@ TEST(PcmIoView, IceLakeTablePerDevice) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "1.000 s: PCIe bandwidth per device, MB/s\n")) << r.out;
   EXPECT_TRUE(has(r.out, "IB read    IB write     OB read    OB write  Name\n")) << r.out;
-  // uncore_iio_0 (x1), root port at device 2 = part 0 (x1).
-  EXPECT_TRUE(
-      has(r.out, "0000:16:00.0  S0      uncore_iio_0 part 0              3200.00     1600.00       40.00       80.00"))
-      << r.out;
+  // uncore_iio_0 (x1), root port at device 2 = part 0 (x1); the Stack/part column is as wide as its
+  // longest entry (TableColumnsLineUpWithLongStackLabels).
+  EXPECT_TRUE(has(r.out, "0000:16:00.0  S0      uncore_iio_0 part 0  ")) << r.out;
+  EXPECT_TRUE(has(r.out, "    3200.00     1600.00       40.00       80.00  Non-Volatile memory controller")) << r.out;
 }
 
 // Sapphire Rapids: every device --per-device lists, with the figure -M iio_inbound_read_bw gives it,
@@ -116,4 +117,81 @@ TEST(PcmIoView, RefusesWhatItDoesNotGoWith) {
     args.insert(args.end(), {"--duration", "1"});
     EXPECT_EQ(test::run_tool("pmu-raw", rig.args(args)).status, 2) << extra[1];
   }
+}
+
+// The table's columns line up whatever the Stack/part text ("uncore_iio_7 part 2, shared with 4
+// other devices" on spr-2s): each figure ends where its heading does.
+TEST(PcmIoView, TableColumnsLineUpWithLongStackLabels) {
+  test::BundledRig rig("spr-2s");
+  test::SimProcess sim(rig.root);
+  auto r = test::run_tool("pmu-raw", rig.args({"--io", "--duration", "1"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream in(r.out);
+  std::string line, header;
+  std::size_t rows = 0;
+  bool long_label = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("Device", 0) == 0) header = line;
+    if (line.rfind("0000:", 0) != 0 || has(line, "not counted")) continue;
+    ASSERT_FALSE(header.empty()) << r.out;
+    long_label |= has(line, "shared with 4 other devices");
+    for (const char* heading : {"IB read", "IB write", "OB read", "OB write"}) {
+      const auto end = header.find(heading) + std::string(heading).size();  // a cell is right-aligned under it
+      ASSERT_LT(end, line.size()) << line;
+      EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(line[end - 1])) && line[end] == ' ') << heading << "\n"
+                                                                                               << header << "\n"
+                                                                                               << line;
+    }
+    ++rows;
+  }
+  EXPECT_GT(rows, 0u) << r.out;
+  EXPECT_TRUE(long_label) << r.out;
+}
+
+// No Intel IIO PMU: one line saying so, and the per-root-port command where a metric counts PCIe
+// bandwidth there (Tegra410's PCIe PMUs, DesignWare root ports), or the PMUs the machine has.
+TEST(PcmIoView, MachinesWithoutIioSayWhyAndWhatCountsInstead) {
+  const std::string head = "pmu-raw: error: --io: pcm-iio's per-device view counts on Intel IIO PMUs, and this "
+                           "machine has none";
+  for (const auto& [machine, rest] : std::vector<std::array<std::string, 2>>{
+           {"t410-2s", "; its PCIe bandwidth per root port: pmu-raw -M t410_pcie_read_bw,t410_pcie_write_bw,"
+                       "t410_pcie_tgt_read_bw,t410_pcie_tgt_write_bw --per-box --metric-only -I 1000\n"},
+           {"yitian", "; its PCIe bandwidth per root port: pmu-raw -M dwc_pcie_rx_bw,dwc_pcie_tx_bw --per-box "
+                      "--metric-only -I 1000\n"},
+           {"milan-2s", " (its uncore PMUs: amd_df, amd_l3; no PCIe bandwidth metric applies to them)\n"}}) {
+    test::BundledRig rig(machine);
+    auto r = test::run_tool("pmu-raw", rig.args({"--io", "--duration", "1"}));
+    EXPECT_EQ(r.status, 2) << machine;
+    EXPECT_EQ(r.err, head + rest) << machine;
+  }
+}
+
+// The command the error suggests runs, a line per root port and metric, and no event lines.
+TEST(PcmIoView, SuggestedRootPortCommandRuns) {
+  test::BundledRig rig("yitian");
+  test::SimProcess sim(rig.root);
+  auto r = test::run_tool(
+      "pmu-raw", rig.args({"-M", "dwc_pcie_rx_bw,dwc_pcie_tx_bw", "--per-box", "--metric-only", "--duration", "1"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "dwc_pcie_rx_bw (dwc_rootport_0)")) << r.out;
+  EXPECT_TRUE(has(r.out, "dwc_pcie_tx_bw (dwc_rootport_0)")) << r.out;
+  EXPECT_FALSE(has(r.out, "event=")) << r.out;
+}
+
+// --per-device and --per-stack print pcm-iio's rows alone, as --metric-only does: not the encoded
+// IIO events they are computed from, unless -e asks for events too.
+TEST(PcmIoView, PerDeviceAndPerStackShowNoEventLinesUnlessAsked) {
+  test::BundledRig rig("icx-2s");
+  test::SimProcess sim(rig.root);
+  for (const char* per : {"--per-device", "--per-stack"}) {
+    auto r = test::run_tool("pmu-raw", rig.args({"-M", "iio_inbound_read_bw", per, "--duration", "1"}));
+    ASSERT_EQ(r.status, 0) << per << ": " << r.err;
+    EXPECT_TRUE(has(r.out, "iio_inbound_read_bw (")) << per << ": " << r.out;
+    EXPECT_FALSE(has(r.out, "event=0x83")) << per << ": " << r.out;
+  }
+  auto both = test::run_tool("pmu-raw", rig.args({"-M", "iio_inbound_read_bw", "-e", "uncore_iio_2/event=0x1/",
+                                                  "--per-device", "--duration", "1"}));
+  ASSERT_EQ(both.status, 0) << both.err;
+  EXPECT_TRUE(has(both.out, "uncore_iio_2/event=0x1/")) << both.out;
+  EXPECT_TRUE(has(both.out, "iio_inbound_read_bw (uncore_iio_0 part 0)")) << both.out;
 }

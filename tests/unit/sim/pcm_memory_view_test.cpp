@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -127,4 +128,68 @@ TEST(PcmMemoryView, RefusesWhatItDoesNotGoWith) {
     auto r = test::run_tool("pmu-raw", rig.args(args));
     EXPECT_EQ(r.status, 2) << fmt::format("{}", fmt::join(extra, " ")) << ": " << r.err;
   }
+}
+
+// Machines without channel read and write counters: the view shows what the machine counts and
+// says, under the title (and once on stderr), what is not available and why.
+//   milan-2s (amd_df_zen3): per socket 8 DF events, dram_channel_data_controller_0..7, 1e8 64-byte
+//     beats/s each (6400 MB/s a channel, reads and writes together).
+//   grace-2s (SCF) and t410-2s (UCF): pmu-sim's default 1e6 counts/s: Grace reads 1e6 32-byte beats
+//     (32 MB/s) and writes 1e6 bytes (1 MB/s); Tegra410 reads and writes 1e6 bytes each (1 MB/s).
+TEST(PcmMemoryView, MilanShowsChannelTotalsAndNoReadWriteSplit) {
+  test::BundledRig rig("milan-2s");
+  test::SimProcess sim(rig.root);
+  auto table = test::run_tool("pmu-raw", rig.args({"--memory", "--duration", "1"}));
+  ASSERT_EQ(table.status, 0) << table.err;
+  const std::string why = "not available: Read, Write: Zen 3's Data Fabric counts a channel's DRAM requests with data";
+  EXPECT_TRUE(has(table.out, "1.000 s: memory bandwidth, MB/s\n" + why)) << table.out;
+  EXPECT_TRUE(has(table.err, "pmu-raw: --memory: " + why)) << table.err;
+  EXPECT_TRUE(has(table.out, "  Ch7 Memory        Read       Write      Memory\n")) << table.out;
+  EXPECT_TRUE(has(table.out, "6400.00         n/a         n/a    51200.00\n")) << table.out;
+  EXPECT_TRUE(has(table.out, "n/a         n/a   102400.00\n")) << table.out;
+  EXPECT_FALSE(has(table.out, "event=")) << table.out;
+  std::string header = "time,socket", s0 = "1.000,S0";
+  for (int c = 0; c < 8; ++c) header += fmt::format(",Ch{} Memory", c), s0 += ",6400.00";
+  auto csv = test::run_tool("pmu-raw", rig.args({"--memory", "--duration", "1", "-x", ","}));
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(lines_of(csv.out),
+            (std::vector<std::string>{header + ",Read,Write,Memory", s0 + ",,,51200.00",
+                                      "1.000,S1" + s0.substr(8) + ",,,51200.00", "1.000,System,,,,,,,,,,,102400.00"}))
+      << csv.out;
+  auto j = test::run_tool("pmu-raw", rig.args({"--memory", "--duration", "1", "-j"}));
+  ASSERT_EQ(j.status, 0) << j.err;
+  auto s1 = json::parse(lines_of(j.out).at(1));
+  EXPECT_TRUE(s1["read"].is_null() && s1["write"].is_null()) << j.out;
+  EXPECT_DOUBLE_EQ(s1["memory"].get<double>(), 51200.0);
+  ASSERT_EQ(s1["channels"].size(), 8u);
+  EXPECT_DOUBLE_EQ(s1["channels"][3]["memory"].get<double>(), 6400.0);
+  EXPECT_TRUE(s1["channels"][3]["read"].is_null());
+}
+
+TEST(PcmMemoryView, GraceAndTegra410SocketReadWriteWithoutChannels) {
+  for (const auto& [machine, read, write, pmu] : std::vector<std::tuple<const char*, double, double, const char*>>{
+           {"grace-2s", 32, 1, "Grace's SCF PMU"}, {"t410-2s", 1, 1, "Tegra410's UCF PMU"}}) {
+    test::BundledRig rig(machine);
+    test::SimProcess sim(rig.root);
+    auto r = test::run_tool("pmu-raw", rig.args({"--memory", "--duration", "1", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << machine << ": " << r.err;
+    EXPECT_TRUE(has(r.err, fmt::format("pmu-raw: --memory: not available: channels: {}", pmu))) << r.err;
+    const auto socket = fmt::format("{:.2f},{:.2f},{:.2f}", read, write, read + write);
+    EXPECT_EQ(lines_of(r.out),
+              (std::vector<std::string>{
+                  "time,socket,Read,Write,Memory", "1.000,S0," + socket, "1.000,S1," + socket,
+                  fmt::format("1.000,System,{:.2f},{:.2f},{:.2f}", 2 * read, 2 * write, 2 * (read + write))}))
+        << machine << ": " << r.out;
+  }
+}
+
+// Yitian's PMUs (CMN mesh, PCIe root ports) count no DRAM traffic: one line saying so, naming them.
+TEST(PcmMemoryView, MachineWithoutMemoryCountersSaysWhy) {
+  test::BundledRig rig("yitian");
+  auto r = test::run_tool("pmu-raw", rig.args({"--memory", "--duration", "1"}));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err,
+            "pmu-raw: error: --memory: this machine has no memory controller or memory traffic counters: its uncore "
+            "PMUs (arm_cmn, dwc_rootport, pcie_bdf) count no DRAM reads or writes\n");
+  EXPECT_EQ(r.out, "");
 }
