@@ -187,7 +187,8 @@ void apply_output_flags(const Flags& f, tools::RawOptions& o) {
                                         : tools::Aggregation::Merged;
   o.report.format = f.json ? tools::Format::Json : f.separator.empty() ? tools::Format::Table : tools::Format::Csv;
   if (!f.separator.empty()) o.report.separator = f.separator;
-  o.report.metric_only = f.metric_only;
+  // A device's or stack's rows are pcm-iio's: the metrics alone, as --metric-only, unless -e asks for events too.
+  o.report.metric_only = f.metric_only || ((f.per_device || f.per_stack) && o.events.empty() && !o.metrics.empty());
 }
 
 // perf stat's rules for --timeout: one way to say when the run stops, and not with intervals.
