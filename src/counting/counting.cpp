@@ -113,6 +113,7 @@ Run::Run(Machine& machine, const Request& request, const std::function<void(cons
   found = families::discover(machine);
   spec_scales = apply_event_names(machine, event_files, found.inventory, specs);  // names resolve on the whole machine
   keep_units_on_cpus(found.inventory, found.topology, request.cpus);
+  asked_events = specs.size();
   if (!request.metrics.empty() || request.iio_scope != IioScope::None) catalog = pmukit::metrics::Catalog::embedded();
   if (request.iio_scope != IioScope::None)
     metrics = add_iio_metric_events(machine, found, catalog, request.metrics, pmu_names(machine, found.inventory),

@@ -188,6 +188,20 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
   return out;
 }
 
+std::map<std::size_t, std::vector<std::string>> metric_inputs(const std::vector<MetricInstance>& instances,
+                                                              std::size_t first) {
+  std::map<std::size_t, std::vector<std::string>> out;
+  for (const auto& inst : instances)
+    for (const auto& [variable, specs] : inst.specs)
+      for (std::size_t s : specs) {
+        if (s < first) continue;
+        auto& names = out[s];
+        if (std::find(names.begin(), names.end(), inst.metric->name()) == names.end())
+          names.push_back(inst.metric->name());
+      }
+  return out;
+}
+
 void evaluate_metrics(const std::vector<MetricInstance>& instances, const std::vector<Row>& rows,
                       std::uint64_t window_ns, const std::map<std::string, double>& parameters, bool per_socket,
                       MetricScratch& out) {

@@ -1,6 +1,7 @@
 // pmukit -- reading pmu-raw -j output (the record shapes are those pmu-raw writes, which
 // follow perf stat -j: "interval", "counter-value", "unit", "event", "pcnt-running"; metrics as
-// "metric-value", "metric-unit", "metric"; "socket" with --per-socket, "pmu" with --per-box).
+// "metric-value", "metric-unit", "metric"; "socket" with --per-socket, "pmu" with --per-box; and
+// pmu-raw's own "backend", "lost" and "metric-input").
 #include "pmukit/counting/recorded_run.h"
 
 #include <algorithm>
@@ -43,6 +44,7 @@ struct Record {
   bool has_time = false;
   double t = kNaN, value = kNaN, pcnt = 100;
   bool lost = false;
+  std::vector<std::string> input_of;  // "metric-input": the metrics an event was counted for alone
 };
 
 std::string text_field(const Json& j, const char* key) {
@@ -97,6 +99,13 @@ Record parse_record(const Json& j, std::set<std::string>& grouping) {
     r.backend = text_field(j, "backend");
     if (auto it = j.find("pcnt-running"); it != j.end() && it->is_number()) r.pcnt = it->get<double>();
     if (auto it = j.find("lost"); it != j.end() && it->is_boolean()) r.lost = it->get<bool>();
+    if (auto it = j.find("metric-input"); it != j.end()) {
+      if (!it->is_array()) throw BadLine{"\"metric-input\" is not a list of metric names"};
+      for (const auto& name : *it) {
+        if (!name.is_string()) throw BadLine{"\"metric-input\" is not a list of metric names"};
+        r.input_of.push_back(name.get<std::string>());
+      }
+    }
   } else if (j.contains("metric")) {
     r.kind = RecordKind::Metric;
     if (!j.contains("metric-value")) throw BadLine{"a \"metric\" record without \"metric-value\""};
@@ -138,8 +147,11 @@ class Reader {
   void add(const Record& r) {
     auto key = std::tuple(r.kind, r.name, r.unit);
     auto [it, fresh] = chart_at_.emplace(key, run_.charts.size());
-    if (fresh) run_.charts.push_back(RecordedChart{r.kind, r.name, r.unit, {}});
+    if (fresh) run_.charts.push_back(RecordedChart{r.kind, r.name, r.unit, {}, {}});
     RecordedChart& chart = run_.charts[it->second];
+    for (const auto& m : r.input_of)
+      if (std::find(chart.input_of.begin(), chart.input_of.end(), m) == chart.input_of.end())
+        chart.input_of.push_back(m);
     auto [sit, sfresh] = series_at_.emplace(std::pair(it->second, r.label), chart.series.size());
     if (sfresh) chart.series.push_back(RecordedSeries{r.label, {}, {}, 100});
     RecordedSeries& s = chart.series[sit->second];

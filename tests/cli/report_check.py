@@ -15,17 +15,24 @@ import sys
 import zlib
 from html.parser import HTMLParser
 
-BYTES = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
+BYTES = {"B": 1, "Bytes": 1, "bytes": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4,
+         "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}
 SI = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
+
+
+pages_inputs = False  # pmu-report --inputs: metric inputs charted too
 
 
 def read_run(path):
     """Series of RUN: {(kind, name): {label: [(t, value)]}} and the interval end times."""
-    charts, times = {}, set()
+    charts, times, inputs = {}, set(), []
     for line in open(path):
         if not line.strip():
             continue
         r = json.loads(line)
+        if "event" in r and r.get("metric-input") and not pages_inputs:
+            inputs.append(r)
+            continue
         if "event" in r:
             key, value = ("event", r["event"]), float(r["counter-value"])
             unit = r.get("unit", "")
@@ -36,6 +43,13 @@ def read_run(path):
         charts.setdefault(key, {"unit": unit, "series": {}})["series"].setdefault(label, []).append((r.get("interval"), value))
         if "interval" in r:
             times.add(r["interval"])
+    # An event counted only for metrics is on the page only where one of them is not.
+    metrics = {k[1] for k in charts if k[0] == "metric"}
+    for r in inputs:
+        if not set(r["metric-input"]) <= metrics:
+            charts.setdefault(("event", r["event"]), {"unit": r.get("unit", ""), "series": {}})["series"].setdefault(
+                " ".join(x for x in (r.get("socket", ""), r.get("pmu", "")) if x), []).append(
+                (r.get("interval"), float(r["counter-value"])))
     return charts, sorted(times)
 
 
@@ -104,9 +118,10 @@ def number(text):
 
 def factor(unit, shown):
     """From RUN's unit (per second for events) to the unit the table shows."""
+    unit = unit[:-2] if unit.endswith("/s") else unit
     base = shown[:-2] if shown.endswith("/s") else shown
-    if unit in BYTES or unit in ("Bytes", "bytes"):
-        return BYTES.get(unit, 1) / BYTES[base]
+    if unit in BYTES:
+        return BYTES[unit] / BYTES[base]
     return 1.0
 
 
@@ -189,6 +204,8 @@ def check_png(path, colours):
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
+    if args and args[0] == "--inputs":
+        pages_inputs, args = True, args[1:]
     {"plots": check_plots, "summary": check_summary}.get(command, lambda *a: None)(*args[:2])
     if command == "png":
         check_png(args[0], args[1:])

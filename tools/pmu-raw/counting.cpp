@@ -234,6 +234,7 @@ int run_repeated(RawOptions& o, Machine& machine, const counting::Request& reque
     if (!runs) {
       for (const auto& w : run.warnings) fmt::print(stderr, "pmu-raw: warning: {}\n", w);
       o.report.places = counting::pmu_places(run.found.inventory, run.found.topology);
+      o.report.metric_inputs = counting::metric_inputs(run.metrics, run.asked_events);
       runs.emplace(Reporter(o.report).row_groups());
       announce_backends(o, *run.backend);
     }
@@ -269,6 +270,7 @@ int run_counting(RawOptions& o) {
   counting::Run run(*machine, request, note);
   for (const auto& w : run.warnings) fmt::print(stderr, "pmu-raw: warning: {}\n", w);
   o.report.places = counting::pmu_places(run.found.inventory, run.found.topology);
+  o.report.metric_inputs = counting::metric_inputs(run.metrics, run.asked_events);
   std::FILE* out = open_output(o);
   o.report.out = out;
   o.report.interval = o.interval_ms.has_value();

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <iterator>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,9 @@ struct ReportOptions {
   bool metric_only = false;  // --metric-only: no event lines
   std::FILE* out = stdout;
   counting::PmuPlaces places;  // PerDie, PerNode: where each PMU instance counts
+  // -j: the events counted only for metrics (by spec), and the metrics each is an input of: their
+  // records say so ("metric-input"), so that pmu-report charts the metric and not its inputs again.
+  std::map<std::size_t, std::vector<std::string>> metric_inputs;
 };
 
 class Reporter {

@@ -213,6 +213,11 @@ void Reporter::plan_text(std::size_t slot, const Row& r) {
     put(mid, ",\"event-runtime\":");
     put(tail, ",\"backend\":");
     json_string(tail, r.backend);
+    if (auto in = o_.metric_inputs.find(r.spec); in != o_.metric_inputs.end()) {
+      put(tail, ",\"metric-input\":[");
+      for (std::size_t i = 0; i < in->second.size(); ++i) put(tail, i ? "," : ""), json_string(tail, in->second[i]);
+      put(tail, "]");
+    }
     put(full_tail, ",\"pcnt-running\":100.0"), put(full_tail, view(tail));
     break;
   }

@@ -41,13 +41,39 @@ std::string plot_id(std::size_t i) {
   return fmt::format("plot-{}", i + 1);
 }
 
-// Charts in page order: metrics (what the run was for), then the events they come from.
-std::vector<std::size_t> page_order(const RecordedRun& run) {
+bool has_metric(const RecordedRun& run, const std::string& name) {
+  return std::any_of(run.charts.begin(), run.charts.end(),
+                     [&](const RecordedChart& c) { return c.kind == RecordKind::Metric && c.name == name; });
+}
+
+// An event pmu-raw counted only as the input of metrics that are all on the page: the metric
+// shows it, so it is not charted (or tabled) a second time.
+bool shown_by_metrics(const RecordedChart& c, const RecordedRun& run) {
+  return c.kind == RecordKind::Event && !c.input_of.empty() &&
+         std::all_of(c.input_of.begin(), c.input_of.end(), [&](const std::string& m) { return has_metric(run, m); });
+}
+
+// Charts in page order: metrics (what the run was for), then the events they come from; without
+// `inputs`, not the events the metrics were counted from alone.
+std::vector<std::size_t> page_order(const RecordedRun& run, bool inputs) {
   std::vector<std::size_t> order;
   for (auto kind : {RecordKind::Metric, RecordKind::Event})
     for (std::size_t i = 0; i < run.charts.size(); ++i)
-      if (run.charts[i].kind == kind) order.push_back(i);
+      if (run.charts[i].kind == kind && (inputs || !shown_by_metrics(run.charts[i], run))) order.push_back(i);
   return order;
+}
+
+// The events left out, and where they are: "uncore_imc/cas_count_read/ (counted for dram_read_bw)".
+std::string inputs_note(const RecordedRun& run, bool inputs) {
+  std::vector<std::string> left_out;
+  for (const auto& c : run.charts)
+    if (!inputs && shown_by_metrics(c, run))
+      left_out.push_back(fmt::format("{} (for {})", c.name, fmt::join(c.input_of, ", ")));
+  if (left_out.empty()) return "";
+  return fmt::format("<p class=\"meta inputs\">Not charted again: {}, counted only as the input of the "
+                     "metric{} it is for, which the page shows (<code>pmu-report --inputs</code> charts {} too).</p>\n",
+                     escape(fmt::format("{}", fmt::join(left_out, "; "))), left_out.size() == 1 ? "" : "s",
+                     left_out.size() == 1 ? "it" : "them");
 }
 
 std::string meta_line(const RecordedRun& run) {
@@ -174,13 +200,13 @@ std::string totals_rows(const RecordedChart& c, const RecordedRun& run, const st
   return out;
 }
 
-std::string summary_table(const RecordedRun& run) {
+std::string summary_table(const RecordedRun& run, bool inputs) {
   std::string out = "<table class=\"summary\">\n<thead><tr><th>event or metric</th><th>series</th><th>unit</th>";
   out += run.intervals ? "<th class=\"num\">min</th><th class=\"num\">median</th><th class=\"num\">max</th>"
                          "<th class=\"num\">total</th><th class=\"num\">intervals</th>"
                        : "<th class=\"num\">value</th>";
   out += "<th>notes</th></tr></thead>\n<tbody>\n";
-  auto order = page_order(run);
+  auto order = page_order(run, inputs);
   for (std::size_t k = 0; k < order.size(); ++k) {
     const RecordedChart& c = run.charts[order[k]];
     std::string link = fmt::format("<a href=\"#{}\">{}</a>", plot_id(k), escape(c.name));
@@ -191,18 +217,24 @@ std::string summary_table(const RecordedRun& run) {
 
 }  // namespace
 
-std::string html_report(const RecordedRun& run, const std::string& title) {
+std::string html_report(const RecordedRun& run, const PageOptions& options) {
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"generator\" content=\"pmu-report (pmukit)\">\n<title>{0}</title>\n<style>{1}</style>\n"
       "</head>\n<body>\n<header>\n<h1>{0}</h1>\n<p class=\"meta\">{2}</p>\n<p class=\"meta\">{3}</p>\n</header>\n",
-      escape(title), kStyle, escape(run.source), escape(meta_line(run)));
+      escape(options.title), kStyle, escape(run.source), escape(meta_line(run)));
   out += "<section id=\"summary\">\n<h2>Summary</h2>\n";
-  out += run.intervals ? "<p class=\"meta\">Events: count per second of each interval; total: over the whole run. "
-                         "Metrics: their value in each interval.</p>\n"
-                       : "<p class=\"meta\">Each event's count and each metric's value over the whole run.</p>\n";
-  out += summary_table(run) + "</section>\n";
-  auto order = page_order(run);
+  const bool data =
+      std::any_of(run.charts.begin(), run.charts.end(), [](const RecordedChart& c) { return is_data_unit(c.unit); });
+  const std::string decimal = data ? " Data in decimal units (1 GB = 10⁹ bytes), as perf and PCM give bandwidth." : "";
+  out += run.intervals
+             ? "<p class=\"meta\">Events: count per second of each interval; total: over the whole run. "
+               "Metrics: their value in each interval." +
+                   decimal + "</p>\n"
+             : "<p class=\"meta\">Each event's count and each metric's value over the whole run." + decimal + "</p>\n";
+  out += inputs_note(run, options.inputs);
+  out += summary_table(run, options.inputs) + "</section>\n";
+  auto order = page_order(run, options.inputs);
   for (std::size_t k = 0; k < order.size(); ++k) {
     const RecordedChart& c = run.charts[order[k]];
     bool first_of_kind = k == 0 || run.charts[order[k - 1]].kind != c.kind;

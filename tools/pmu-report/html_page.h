@@ -18,6 +18,13 @@ using counting::RecordKind;
 
 using Stats = counting::SeriesStats;
 
-std::string html_report(const RecordedRun& run, const std::string& title);
+struct PageOptions {
+  std::string title;
+  // Chart the events pmu-raw counted only for the run's metrics too (by default the metric shows
+  // them, and the page names them once).
+  bool inputs = false;
+};
+
+std::string html_report(const RecordedRun& run, const PageOptions& options);
 
 }  // namespace pmukit::tools

@@ -52,19 +52,24 @@ int main(int argc, char** argv) {
                "  pmu-raw -j -I 1000 --interval-count 60 -M spr_dram_read_bw | pmu-report - -o bw.html\n"
                "It also reads perf stat -j output (the same record format).",
                "pmu-report"};
-  std::string input, output, title;
+  std::string input, output;
+  tools::PageOptions page;
   app.add_option("input", input, "pmu-raw -j output, one JSON record a line; - for standard input")
       ->type_name("FILE")
       ->required();
   app.add_option("-o,--output", output, "Write the page to FILE (default: standard output)")->type_name("FILE");
-  app.add_option("--title", title, "Page title (default: the input file's name)")->type_name("TEXT");
+  app.add_option("--title", page.title, "Page title (default: the input file's name)")->type_name("TEXT");
+  app.add_flag("--inputs", page.inputs,
+               "Chart the events pmu-raw counted only as inputs of -M metrics too (by default the metric's chart "
+               "shows them and the page names them once)");
   app.set_version_flag("-V,--version", "pmu-report (pmukit) 0.1.0");
 
   return tools::run_tool("pmu-report", app, argc, argv, [&] {
     auto run = read_input(input);
-    if (title.empty())
-      title = input == "-" ? "pmu-raw report" : "pmu-raw report: " + std::filesystem::path(input).filename().string();
-    write_output(output, tools::html_report(run, title));
+    if (page.title.empty())
+      page.title =
+          input == "-" ? "pmu-raw report" : "pmu-raw report: " + std::filesystem::path(input).filename().string();
+    write_output(output, tools::html_report(run, page));
     return 0;
   });
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -50,18 +51,33 @@ Axis nice_axis(double lo, double hi, int target) {
 }
 
 DisplayUnit display_unit(const std::string& unit, bool per_second, double max_abs) {
-  const std::string rate = per_second ? "/s" : "";
-  if (auto b = byte_unit(unit)) {
-    const double bytes = std::isfinite(max_abs) ? max_abs * b->bytes : 0;
-    const double base = b->binary ? 1024.0 : 1000.0;
-    static constexpr std::array<const char*, 6> binary{"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  // A rate of data in the input's own unit ("GB/s", a metric's) is data too, already per second.
+  std::string_view amount = unit;
+  bool rate = per_second;
+  if (amount.size() > 2 && amount.substr(amount.size() - 2) == "/s") amount.remove_suffix(2), rate = true;
+  const std::string per = rate ? "/s" : "";
+  if (auto b = byte_unit(amount)) {
     static constexpr std::array<const char*, 6> decimal{"B", "kB", "MB", "GB", "TB", "PB"};
+    static constexpr std::array<const char*, 6> power{"", "10³", "10⁶", "10⁹", "10¹²", "10¹⁵"};
+    const double bytes = std::isfinite(max_abs) ? max_abs * b->bytes : 0;
     int p = 0;
-    while (p < 5 && bytes >= std::pow(base, p + 1)) ++p;
-    return {b->bytes / std::pow(base, p), std::string(b->binary ? binary[p] : decimal[p]) + rate, false};
+    while (p < 5 && bytes >= std::pow(1000.0, p + 1)) ++p;
+    const auto i = static_cast<std::size_t>(p);
+    return {b->bytes / std::pow(1000.0, p), decimal[i] + per, false,
+            p ? fmt::format("1 {} = {} bytes", decimal[i], power[i]) : ""};
   }
-  if (unit.empty()) return {1, "counts" + rate, true};
-  return {1, unit + rate, true};
+  if (unit.empty()) return {1, "counts" + per, true, ""};
+  return {1, unit + (per_second ? "/s" : ""), true, ""};
+}
+
+bool is_data_unit(const std::string& unit) {
+  std::string_view amount = unit;
+  if (amount.size() > 2 && amount.substr(amount.size() - 2) == "/s") amount.remove_suffix(2);
+  return byte_unit(amount).has_value();
+}
+
+std::string axis_title(const DisplayUnit& u) {
+  return u.define.empty() ? u.label : fmt::format("{} ({})", u.label, u.define);
 }
 
 std::vector<std::string> tick_labels(const Axis& axis, bool si) {

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "overlap.h"
+
 namespace pmukit::tools {
 
 namespace {
@@ -18,6 +20,8 @@ constexpr double kWidth = 960, kLeft = 84, kRight = 28, kTop = 56, kPlotHeight =
 constexpr double kLegendRow = 18, kBarRow = 26;
 constexpr double kCharWidth = 7.2;  // a 12 px sans-serif character, for laying out labels
 constexpr std::size_t kMarkerLimit = 60;
+constexpr double kDash = 8;          // each colour's share of a line series are drawn over each other on
+constexpr double kSamePixels = 1.0;  // lines closer than this (2 px wide) are drawn over each other
 
 struct Frame {
   double x0, x1, y0, y1;  // plot area: left, right, top, bottom
@@ -36,10 +40,23 @@ struct Legend {
   double col_width = 0, height = 0;
 };
 
-Legend legend_layout(const RecordedChart& c) {
+// What the legend says of a series: its name, and which series it is drawn over.
+std::vector<std::string> legend_labels(const RecordedChart& c, const std::vector<Overlap>& over) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < c.series.size(); ++i) {
+    std::string label = label_of(c.series[i]);
+    if (i < over.size() && over[i].with != Overlap::kNone)
+      label += over[i].whole ? fmt::format(" (same values as {})", label_of(c.series[over[i].with]))
+                             : fmt::format(" (meets {} in places)", label_of(c.series[over[i].with]));
+    out.push_back(std::move(label));
+  }
+  return out;
+}
+
+Legend legend_layout(const RecordedChart& c, const std::vector<std::string>& labels) {
   if (c.series.size() == 1 && c.series[0].label.empty()) return {};  // one merged series needs no key
   std::size_t longest = 0;
-  for (const auto& s : c.series) longest = std::max(longest, label_of(s).size());
+  for (const auto& l : labels) longest = std::max(longest, l.size());
   const double avail = kWidth - kLeft - kRight;
   Legend l;
   l.col_width = std::clamp(40 + kCharWidth * static_cast<double>(longest), 110.0, avail);
@@ -49,20 +66,24 @@ Legend legend_layout(const RecordedChart& c) {
   return l;
 }
 
-std::string dash_attr(const SeriesStyle& st) {
+// A line's own dash (after ten series) or, drawn over others, its share of their line.
+std::string dash_attr(const SeriesStyle& st, const Overlap& o = {}) {
+  const Dashes d = overlap_dashes(o, kDash);
+  if (!d.array.empty()) return fmt::format(" stroke-dasharray=\"{}\" stroke-dashoffset=\"{}\"", d.array, d.offset);
   return st.dash.empty() ? "" : fmt::format(" stroke-dasharray=\"{}\"", st.dash);
 }
 
-std::string legend_svg(const RecordedChart& c, const Legend& l, double top) {
+std::string legend_svg(const std::vector<std::string>& labels, const std::vector<Overlap>& over, const Legend& l,
+                       double top) {
   std::string out = "<g class=\"legend\" fill=\"#222\">";
-  for (std::size_t i = 0; i < c.series.size(); ++i) {
+  for (std::size_t i = 0; i < labels.size(); ++i) {
     double x = kLeft + static_cast<double>(i % l.cols) * l.col_width;
     double y = top + static_cast<double>(i / l.cols) * kLegendRow + 12;
     auto st = series_style(i);
     out += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2.5\"{}/>"
                        "<text x=\"{}\" y=\"{}\">{}</text>",
-                       n1(x), n1(y - 4), n1(x + 26), n1(y - 4), st.color, dash_attr(st), n1(x + 32), n1(y),
-                       escape(label_of(c.series[i])));
+                       n1(x), n1(y - 4), n1(x + 26), n1(y - 4), st.color, dash_attr(st, over[i]), n1(x + 32), n1(y),
+                       escape(labels[i]));
   }
   return out + "</g>";
 }
@@ -169,12 +190,25 @@ std::vector<Point> decimate(std::vector<Point> pts, double width) {
   return out;
 }
 
-std::string series_svg(const RecordedSeries& s, std::size_t index, const Frame& f, const Axis& xa, const Axis& ya,
-                       const DisplayUnit& u) {
+std::vector<Point> series_points(const RecordedSeries& s, const Frame& f, const Axis& xa, const Axis& ya,
+                                 const DisplayUnit& u) {
   std::vector<Point> pts;
   for (const auto& p : s.samples)
     pts.push_back({to_x(f, xa, p.t), std::isfinite(p.y) ? to_y(f, ya, p.y * u.factor) : NAN, &p});
-  pts = decimate(std::move(pts), f.x1 - f.x0);
+  return decimate(std::move(pts), f.x1 - f.x0);
+}
+
+std::vector<Overlap> chart_overlaps(const std::vector<std::vector<Point>>& lines) {
+  std::vector<std::vector<ScreenPoint>> screen;
+  for (const auto& pts : lines) {
+    screen.emplace_back();
+    for (const auto& p : pts) screen.back().push_back({p.x, p.y});
+  }
+  return overlaps(screen, kSamePixels);
+}
+
+std::string series_svg(const RecordedSeries& s, std::size_t index, const std::vector<Point>& pts, const Overlap& over,
+                       const Frame& f, const Axis& xa, const DisplayUnit& u) {
   auto st = series_style(index);
   std::string d;
   bool pen_down = false;
@@ -189,14 +223,14 @@ std::string series_svg(const RecordedSeries& s, std::size_t index, const Frame& 
   std::string out = fmt::format(
       "<path class=\"series\" d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-linejoin=\"round\"{}>"
       "<title>{}</title></path>",
-      d, st.color, dash_attr(st), escape(label_of(s)));
+      d, st.color, dash_attr(st, over), escape(label_of(s)));
   if (pts.size() <= kMarkerLimit)
     for (const auto& p : pts)
       if (!std::isnan(p.y))
-        out +=
-            fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"2.8\" fill=\"{}\"><title>{}: {} {} at {} s</title></circle>",
-                        n1(p.x), n1(p.y), st.color, escape(label_of(s)), format_value(p.sample->y * u.factor, u.si),
-                        escape(u.label), fmt::format("{:.3f}", p.sample->t));
+        out += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"><title>{}: {} {} at {} s</title></circle>",
+                           n1(p.x), n1(p.y), n1(marker_radius(over)), st.color, escape(label_of(s)),
+                           format_value(p.sample->y * u.factor, u.si), escape(u.label),
+                           fmt::format("{:.3f}", p.sample->t));
   for (const auto& p : s.samples)
     if (p.lost)  // a red mark on the top edge where a count is too low
       out += fmt::format(
@@ -217,20 +251,24 @@ std::string svg_open(double height, const std::string& id) {
 
 std::string time_chart(const RecordedChart& c, const RecordedRun& run, const std::string& id) {
   const DisplayUnit u = chart_unit(c, run);
-  const Legend legend = legend_layout(c);
-  const double height = kTop + kPlotHeight + kBottom + legend.height;
   const Frame f{kLeft, kWidth - kRight, kTop, kTop + kPlotHeight};
   auto [lo, hi] = chart_range(c, u.factor);
   const Axis ya = nice_axis(lo, hi);
   const Axis xa = nice_axis(0, run.times.empty() ? 1 : run.times.back(), 8);
+  std::vector<std::vector<Point>> lines;
+  for (const auto& s : c.series) lines.push_back(series_points(s, f, xa, ya, u));
+  const auto over = chart_overlaps(lines);
+  const auto labels = legend_labels(c, over);
+  const Legend legend = legend_layout(c, labels);
+  const double height = kTop + kPlotHeight + kBottom + legend.height;
   std::string out = svg_open(height, id);
   out += header_svg(c, u, run, id);
-  out += value_axis_svg(f, ya, u.si, u.label, true);
+  out += value_axis_svg(f, ya, u.si, axis_title(u), true);
   out += "<g class=\"data\">";
-  for (std::size_t i = 0; i < c.series.size(); ++i) out += series_svg(c.series[i], i, f, xa, ya, u);
+  for (std::size_t i = 0; i < c.series.size(); ++i) out += series_svg(c.series[i], i, lines[i], over[i], f, xa, u);
   out += "</g>";
   out += time_axis_svg(f, xa);
-  if (legend.rows) out += legend_svg(c, legend, f.y1 + kBottom);
+  if (legend.rows) out += legend_svg(labels, over, legend, f.y1 + kBottom);
   return out + "</svg>";
 }
 
@@ -247,7 +285,7 @@ std::string bar_chart(const RecordedChart& c, const RecordedRun& run, const std:
   const Axis xa = nice_axis(lo, hi);
   std::string out = svg_open(height, id);
   out += header_svg(c, u, run, id);
-  out += value_axis_svg(f, xa, u.si, u.label, false);
+  out += value_axis_svg(f, xa, u.si, axis_title(u), false);
   out += "<g class=\"data\">";
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const auto& s = c.series[i];

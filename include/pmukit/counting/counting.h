@@ -52,6 +52,7 @@ struct Run {
 
   discovery::DiscoveryResult found;  // the units the backends count on
   std::vector<syntax::EventSpec> specs;
+  std::size_t asked_events = 0;                  // specs[0, asked_events) are the -e events; the rest only metrics need
   std::map<std::size_t, SpecScale> spec_scales;  // event-file events' scale and unit, by spec
   metrics::Catalog catalog;
   std::vector<MetricInstance> metrics;

@@ -58,6 +58,11 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
                                               const std::vector<std::string>& pmus, const PmuKinds& kinds,
                                               std::vector<syntax::EventSpec>& specs);
 
+// The events only metrics need (specs from `first` on, after the -e events): for each, the names
+// of the metrics it is an input of, each once, in the order of `instances`.
+std::map<std::size_t, std::vector<std::string>> metric_inputs(const std::vector<MetricInstance>& instances,
+                                                              std::size_t first);
+
 // What evaluating metrics reuses from one window to the next: the rows (their strings rewritten in
 // place), the variables' counts and the expressions' inputs. After the first interval an
 // evaluation allocates nothing (unless a value is invalid: its reason is text).

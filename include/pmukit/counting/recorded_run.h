@@ -31,6 +31,9 @@ struct RecordedChart {
   std::string name;  // the event as written (merged over boxes), or the metric's name
   std::string unit;  // as the records give it: "MiB", "" (counts), "GB/s"
   std::vector<RecordedSeries> series;
+  // pmu-raw: an event counted only for metrics (its records' "metric-input"): their names. Empty
+  // for an event asked for with -e (and for perf stat's records, which do not say).
+  std::vector<std::string> input_of;
 };
 
 struct RecordedRun {
