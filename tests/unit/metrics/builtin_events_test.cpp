@@ -53,6 +53,8 @@ std::map<std::string, std::uint64_t> source_values(const json& e) {
   std::map<std::string, std::uint64_t> out{{"event", field(e, "EventCode")}};
   for (auto [key, term] : {std::pair{"UMask", "umask"}, {"PortMask", "ch_mask"}, {"FCMask", "fc_mask"}})
     if (field(e, key)) out[term] = field(e, key);
+  if (e.contains("Filter"))  // perf's terms as written: "config1=0x40433", "ch_mask=0x1f"
+    for (const auto& [term, value] : term_values(e["Filter"].get<std::string>())) out[term] = value;
   return out;
 }
 
