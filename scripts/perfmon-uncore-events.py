@@ -5,7 +5,7 @@ The input is a directory of perf's event files for one platform, as Linux carrie
 tools/perf/pmu-events/arch/x86/<platform>/uncore-*.json, or as intel/perfmon's
 scripts/create_perf_json.py writes them (the script the kernel's copies are generated with). Each
 event keeps EventName, EventCode, UMask (create_perf_json.py has folded UMaskExt into it above bit
-7), PortMask, FCMask, Unit, BriefDescription and Deprecated; every other field (PerPkg, Counter,
+7), PortMask, FCMask, Filter (perf terms such as config1=0x40433 on Skylake-SP/Cascade Lake CHAs), Unit, BriefDescription and Deprecated; every other field (PerPkg, Counter,
 Experimental, PublicDescription) is left out. The topic of a unit ("uncore memory", the file
 name as perf list shows it) is kept once per unit in "Topics". Standard library only.
 
@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-KEPT = ("EventName", "EventCode", "UMask", "PortMask", "FCMask", "Unit", "BriefDescription", "Deprecated")
+KEPT = ("EventName", "EventCode", "UMask", "PortMask", "FCMask", "Filter", "Unit", "BriefDescription", "Deprecated")
 
 
 def zero(value):
@@ -37,6 +37,8 @@ def trim(event):
             continue
         value = event[key]
         if key in ("UMask", "PortMask", "FCMask") and zero(value):
+            continue
+        if key == "Filter" and not value.strip():
             continue
         if key == "Deprecated" and value != "1":
             continue

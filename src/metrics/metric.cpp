@@ -35,7 +35,7 @@ Metric::Metric(MetricSpec spec)
   std::set<std::string, std::less<>> bound;
   auto bind = [&](const std::string& name, std::string_view what) {
     if (!is_identifier(name)) throw UsageError(fmt::format("{}: {} '{}' is not a name", where(), what, name));
-    if (name == kDurationTime)
+    if (name == kDurationTime || name == kDurationSeconds)
       throw UsageError(fmt::format("{}: {} '{}': the name is reserved for the measurement time", where(), what, name));
     if (!bound.insert(name).second) throw UsageError(fmt::format("{}: '{}' is defined twice", where(), name));
   };
@@ -49,9 +49,9 @@ Metric::Metric(MetricSpec spec)
       throw UsageError(fmt::format("{}: parameter '{}' has no finite default", where(), p.name));
   }
   for (const auto& v : expression_.variables())
-    if (v != kDurationTime && !bound.count(v))
-      throw UsageError(fmt::format("{}: expression '{}': '{}' is not {}, an event variable or a parameter", where(),
-                                   spec_.expression, v, kDurationTime));
+    if (v != kDurationTime && v != kDurationSeconds && !bound.count(v))
+      throw UsageError(fmt::format("{}: expression '{}': '{}' is not {}, {}, an event variable or a parameter", where(),
+                                   spec_.expression, v, kDurationTime, kDurationSeconds));
   // A binding the formula never reads is a typo in one of the two places, not harmless data.
   for (const auto& name : bound)
     if (!expression_.uses(name))
@@ -121,8 +121,8 @@ Evaluation Metric::evaluate(const std::map<std::string, double>& counts, double 
 
   values.clear();
   for (const auto& var : expression_.variables()) {
-    if (var == kDurationTime) {
-      values.push_back(duration_ns);
+    if (var == kDurationTime || var == kDurationSeconds) {
+      values.push_back(var == kDurationTime ? duration_ns : duration_ns / 1e9);
       continue;
     }
     auto param = std::find_if(spec_.parameters.begin(), spec_.parameters.end(),

@@ -20,6 +20,8 @@ namespace pmukit::metrics {
 
 // The variable every metric may read for the measurement time, in nanoseconds.
 inline constexpr std::string_view kDurationTime = "DURATION_TIME";
+// perf's duration_time, as perf's metric files use it: the measurement time in seconds.
+inline constexpr std::string_view kDurationSeconds = "duration_time";
 
 // An expression variable and the event(s) it stands for, in perf term syntax on the metric's PMU.
 // With several events the variable is their sum (e.g. one CMN event on each of four CCLA nodes).
@@ -69,7 +71,7 @@ class Metric {
   const std::vector<EventBinding>& events() const { return spec_.events; }
   const std::vector<Parameter>& parameters() const { return spec_.parameters; }
   const Expression& expression() const { return expression_; }
-  bool uses_duration() const { return expression_.uses(kDurationTime); }
+  bool uses_duration() const { return expression_.uses(kDurationTime) || expression_.uses(kDurationSeconds); }
 
   // Does the metric run on this kernel PMU ("nvidia_scf_pmu_1")? When pmukit knows the PMU's kind,
   // also: the kind is one of pmu_kinds (if given), and every named event (an event without '=':

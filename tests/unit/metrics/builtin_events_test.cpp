@@ -53,17 +53,21 @@ std::map<std::string, std::uint64_t> source_values(const json& e) {
   std::map<std::string, std::uint64_t> out{{"event", field(e, "EventCode")}};
   for (auto [key, term] : {std::pair{"UMask", "umask"}, {"PortMask", "ch_mask"}, {"FCMask", "fc_mask"}})
     if (field(e, key)) out[term] = field(e, key);
+  if (e.contains("Filter"))  // perf's terms as written: "config1=0x40433", "ch_mask=0x1f"
+    for (const auto& [term, value] : term_values(e["Filter"].get<std::string>())) out[term] = value;
   return out;
 }
 
 }  // namespace
 
 TEST(BuiltinEvents, EachIntelServerModelHasPerfsUncoreEvents) {
-  for (const char* model : {"spr", "emr", "gnr", "gnr-d", "srf"})
+  for (const char* model : {"skx", "icx", "icx-d", "spr", "emr", "gnr", "gnr-d", "srf"})
     EXPECT_NE(builtin_uncore_events(model), nullptr) << model;
   EXPECT_EQ(builtin_uncore_events("gnr"), builtin_uncore_events("gnr-d"));  // one file, parsed once
+  EXPECT_EQ(builtin_uncore_events("icx"), builtin_uncore_events("icx-d"));
   EXPECT_NE(builtin_uncore_events("spr"), builtin_uncore_events("emr"));
-  EXPECT_EQ(builtin_uncore_events("skx"), nullptr);
+  EXPECT_NE(builtin_uncore_events("skx"), builtin_uncore_events("icx"));
+  EXPECT_EQ(builtin_uncore_events("snr"), nullptr);
   EXPECT_EQ(builtin_uncore_events(""), nullptr);
   // Each file says which models it is for, and the index agrees with it (PlatformIndex tests).
   for (const auto& [model, path] : builtin_index().perfmon_events) {
@@ -116,6 +120,27 @@ TEST(BuiltinEvents, EachEventEncodesItsSourceFields) {
       EXPECT_EQ(e.event_code, field(raw, "EventCode")) << e.name;
       EXPECT_EQ(e.umask, field(raw, "UMask")) << e.name;
       EXPECT_EQ(term_values(e.terms), source_values(raw)) << path << " " << e.name << ": " << e.terms;
+    }
+  }
+}
+
+// perf's names and the kernel's names for the same DRAM CAS counts: one encoding, on each generation
+// whose IMC kind defines cas_count_read/cas_count_write (Skylake-SP/Cascade Lake and Ice Lake-SP
+// have other codes than Sapphire Rapids: 0x04/0x03 and 0x04/0x0f).
+TEST(BuiltinEvents, PerfsCasCountIsTheKernelsOnEachGeneration) {
+  for (auto [model, kind_name] : {std::pair{"skx", "intel_skx_imc"},
+                                  {"icx", "intel_icx_imc"},
+                                  {"icx-d", "intel_icx_imc"},
+                                  {"spr", "intel_spr_imc"},
+                                  {"emr", "intel_spr_imc"}}) {
+    const auto* kind = platform::Database::builtin().pmu_kind(kind_name);
+    ASSERT_NE(kind, nullptr) << kind_name;
+    for (auto [perf_name, kernel_name] :
+         {std::pair{"unc_m_cas_count.rd", "cas_count_read"}, {"unc_m_cas_count.wr", "cas_count_write"}}) {
+      const auto* e = builtin_uncore_events(model)->find(perf_name);
+      ASSERT_NE(e, nullptr) << model << " " << perf_name;
+      EXPECT_EQ(e->pmu_type, "uncore_imc");
+      EXPECT_EQ(term_values(e->terms), term_values(kind->events.at(kernel_name).terms)) << model << " " << e->terms;
     }
   }
 }

@@ -67,10 +67,11 @@ json with_metric(const char* key, json value) {
 
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
-  EXPECT_EQ(c.metrics().size(),
-            151u);  // 106 uncore metrics (9 Intel IMC, 8 Intel IIO, 7 AMD) and the 45 Grace core metrics
+  EXPECT_EQ(
+      c.metrics().size(),
+      160u);  // 115 uncore metrics (9 Intel IMC, 8 Intel IIO, 9 perf Intel uncore, 7 AMD) and the 45 Grace core metrics
   EXPECT_EQ(c.pmu_types().size(),
-            21u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD
+            23u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD, uncore_cha/upi
   for (const auto& m : c.metrics()) {
     const PmuType* t = c.find_pmu_type(m.pmu());
     ASSERT_NE(t, nullptr) << m.name();
@@ -134,7 +135,7 @@ TEST(Catalog, RefusesAnUnboundVariable) {
   EXPECT_EQ(error_of(with_metric("expression", "(OUTS / REQ) / (CYCLE / DURATION_TIME)")),
             "metrics/test.json: metric 'lat': expression '(OUTS / REQ) / (CYCLE / DURATION_TIME)': "
             "'CYCLE' is not "
-            "DURATION_TIME, an event variable or a parameter");
+            "DURATION_TIME, duration_time, an event variable or a parameter");
 }
 
 TEST(Catalog, RefusesAnUnknownPmuType) {
@@ -185,7 +186,7 @@ TEST(Catalog, RefusesUnknownAndMissingKeys) {
 
 TEST(Catalog, RefusesBadValues) {
   EXPECT_EQ(error_of(with_metric("unit", "GBps")),
-            "metrics/test.json: metric 'lat': unknown unit 'GBps' (one of GB/s, %, ns, GHz, "
+            "metrics/test.json: metric 'lat': unknown unit 'GBps' (one of GB/s, MB/s, %, ns, GHz, "
             "cycles, requests/cycle, ratio, MPKI, instructions/cycle, GFLOP/s, events/s)");
   EXPECT_EQ(error_of(with_metric("description", "")),
             "metrics/test.json: metric 'lat': 'description' must be a non-empty string");

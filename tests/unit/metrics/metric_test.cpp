@@ -119,7 +119,8 @@ TEST(Metric, EveryExpressionVariableMustBeBound) {
   s.events.pop_back();
   s.events.push_back({"CYCLES", {"cycles"}});
   EXPECT_EQ(spec_error(s), "metrics/test.json: metric 'lat': expression '(RD_CUM_OUTS / RD_REQS) / (CYCLES / "
-                           "DURATION_TIME)': 'RD_REQS' is not DURATION_TIME, an event variable or a parameter");
+                           "DURATION_TIME)': 'RD_REQS' is not DURATION_TIME, duration_time, an event variable or a "
+                           "parameter");
 }
 
 TEST(Metric, EveryBindingMustBeUsed) {
