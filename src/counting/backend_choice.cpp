@@ -414,7 +414,8 @@ void Chooser::add_perf_part(CompositeBackend& composite) {
   std::vector<syntax::EventSpec> perf_specs;
   for (auto i : index) perf_specs.push_back(specs_[i]);
   try {
-    composite.add(make_perf_backend(machine_, perf_specs, index, req_.per_socket, found_.topology, req_.cpus));
+    const auto split = req_.per_cpu ? PerfSplit::PerCpu : req_.per_socket ? PerfSplit::PerSocket : PerfSplit::None;
+    composite.add(make_perf_backend(machine_, perf_specs, index, split, found_.topology, req_.cpus));
   } catch (const Error& e) {
     rethrow_with_first_reason(e, index);
   }

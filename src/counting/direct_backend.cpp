@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "pmukit/counting/pmu_places.h"
 #include "pmukit/pmu/multiplex.h"
 #include "pmukit/pmu/session.h"
 #include "pmukit/util/error.h"
@@ -113,6 +114,7 @@ class DirectBackend : public Backend {
       r.event = s.bound.encoded.name;
       r.pmu = s.bound.unit->name;
       r.socket = s.bound.unit->socket;
+      r.cpu = own_cpu(*s.bound.unit);  // AMD's L3s: a unit per CCX under one PMU name
       r.scale = s.bound.encoded.scale;
       r.unit = s.bound.encoded.unit;
       r.backend = "direct";

@@ -36,6 +36,22 @@ void variable_counts(const MetricInstance& inst, const std::vector<Row>& rows, i
   }
 }
 
+// Whether the instance has a row on `socket` (every socket does for -1, and where none of its rows
+// has a socket): --per-socket shows no line for a socket its PMU is not on (amd_umc_0 is on
+// socket 0 only), where it would read 0.
+bool counts_on(const MetricInstance& inst, const std::vector<Row>& rows, int socket) {
+  if (socket < 0) return true;
+  bool placed = false;
+  for (const auto& [variable, specs] : inst.specs)
+    for (std::size_t s : specs)
+      for (const auto& r : rows) {
+        if (r.spec != s || r.socket < 0) continue;
+        if (r.socket == socket) return true;
+        placed = true;
+      }
+  return !placed;
+}
+
 // Text rewritten in place: within its capacity, no allocation.
 template <class... Args>
 void set_text(std::string& to, fmt::format_string<Args...> format, Args&&... args) {
@@ -220,6 +236,7 @@ void evaluate_metrics(const std::vector<MetricInstance>& instances, const std::v
       continue;
     }
     for (int socket : sockets) {
+      if (!counts_on(inst, rows, socket)) continue;
       variable_counts(inst, rows, socket, out.counts);
       auto e = inst.metric->evaluate(out.counts, static_cast<double>(window_ns), parameters, out.inputs);
       const std::size_t at = used;

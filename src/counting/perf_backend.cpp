@@ -2,12 +2,14 @@
 #include "perf_backend.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "pmukit/perf/event_set.h"
+#include "pmukit/util/error.h"
 
 namespace pmukit::counting {
 
@@ -18,8 +20,27 @@ bool chosen(const std::vector<int>& cpus, int cpu) {
   return cpus.empty() || std::find(cpus.begin(), cpus.end(), cpu) != cpus.end();
 }
 
+// -A: the CPUs each event counts on (its PMU's cpumask, or every CPU of the topology), within -C.
+std::map<int, std::vector<perf::BoundEvent>> events_per_cpu(const std::vector<perf::BoundEvent>& bound,
+                                                            const discovery::Topology& topo,
+                                                            const std::vector<int>& cpus) {
+  std::map<int, std::vector<perf::BoundEvent>> out;
+  for (const auto& b : bound) {
+    std::vector<int> on = b.cpumask;
+    if (on.empty())
+      for (const auto& [cpu, place] : topo.cpus) on.push_back(cpu);
+    for (int cpu : on)
+      if (chosen(cpus, cpu)) out[cpu].push_back(b);
+  }
+  if (out.empty())
+    throw UsageError(
+        fmt::format("-C {}: the events' PMUs count on none of these CPUs (their cpumasks)", fmt::join(cpus, ",")));
+  return out;
+}
+
 struct SocketSet {
   int socket = -1;  // -1: every CPU the PMUs name (one set for all sockets)
+  int cpu = -1;     // -A: the one CPU the set counts on
   std::unique_ptr<perf::EventSet> set;
   std::vector<perf::EventCount> last;
   std::vector<perf::EventCount> now;  // the latest read; it and `last` trade places after each read
@@ -28,21 +49,29 @@ struct SocketSet {
 class PerfBackend : public Backend {
  public:
   PerfBackend(Machine& machine, std::vector<syntax::EventSpec> specs, std::vector<std::size_t> spec_index,
-              bool per_socket, const discovery::Topology& topo, const std::vector<int>& cpus)
+              PerfSplit split, const discovery::Topology& topo, const std::vector<int>& cpus)
       : specs_(std::move(specs)), spec_index_(std::move(spec_index)) {
     auto bound = perf::bind_events(machine, specs_);
-    if (per_socket && !topo.packages().empty()) {
+    if (split == PerfSplit::PerCpu) {
+      for (auto& [cpu, events] : events_per_cpu(bound, topo, cpus)) {
+        perf::CountOptions opts;
+        opts.cpus = {cpu};
+        auto place = topo.cpus.find(cpu);
+        const int socket = place == topo.cpus.end() ? 0 : place->second.package;
+        sets_.push_back({socket, cpu, std::make_unique<perf::EventSet>(machine, std::move(events), opts), {}, {}});
+      }
+    } else if (split == PerfSplit::PerSocket && !topo.packages().empty()) {
       for (int p : topo.packages()) {
         perf::CountOptions opts;
         for (const auto& [cpu, place] : topo.cpus)
           if (place.package == p && chosen(cpus, cpu)) opts.cpus.push_back(cpu);
         if (opts.cpus.empty()) continue;  // -C left none of this socket's CPUs
-        sets_.push_back({p, std::make_unique<perf::EventSet>(machine, bound, opts), {}, {}});
+        sets_.push_back({p, -1, std::make_unique<perf::EventSet>(machine, bound, opts), {}, {}});
       }
     } else {
       perf::CountOptions opts;
       opts.cpus = cpus;  // -C: only these CPUs (within each PMU's cpumask); empty: each PMU's cpumask
-      sets_.push_back({-1, std::make_unique<perf::EventSet>(machine, bound, opts), {}, {}});
+      sets_.push_back({-1, -1, std::make_unique<perf::EventSet>(machine, bound, opts), {}, {}});
     }
     for (const auto& b : bound) pmus_.insert(b.counter.pmu);
   }
@@ -70,6 +99,7 @@ class PerfBackend : public Backend {
         r.event = events[i].counter.name;  // the set's own strings: they outlive every read
         r.pmu = events[i].counter.pmu;
         r.socket = s.socket;
+        r.cpu = s.cpu;
         r.enabled_ns = c.time_enabled - p.time_enabled;
         r.running_ns = c.time_running - p.time_running;
         // Scale the interval's own counts for multiplexing, as perf stat -I does.
@@ -99,9 +129,9 @@ class PerfBackend : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> make_perf_backend(Machine& machine, std::vector<syntax::EventSpec> specs,
-                                           std::vector<std::size_t> spec_index, bool per_socket,
+                                           std::vector<std::size_t> spec_index, PerfSplit split,
                                            const discovery::Topology& topology, const std::vector<int>& cpus) {
-  return std::make_unique<PerfBackend>(machine, std::move(specs), std::move(spec_index), per_socket, topology, cpus);
+  return std::make_unique<PerfBackend>(machine, std::move(specs), std::move(spec_index), split, topology, cpus);
 }
 
 }  // namespace pmukit::counting

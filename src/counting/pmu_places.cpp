@@ -6,16 +6,23 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/families/amd/amd_unit.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/file.h"
 
 namespace pmukit::counting {
 
+int own_cpu(const discovery::PmuUnit& unit) {
+  const auto* amd = unit.as<discovery::AmdUnit>();
+  return amd ? amd->cpu : -1;
+}
+
 PmuPlace place_of(const discovery::PmuUnit& u, const discovery::Topology& topology) {
   PmuPlace p;
   p.socket = u.socket;
   if (u.socket < 0) return p;
-  p.cpu = topology.first_cpu(u.socket, u.die);
+  const int own = own_cpu(u);
+  p.cpu = own >= 0 && topology.cpus.count(own) ? own : topology.first_cpu(u.socket, u.die);
   if (p.cpu < 0) p.cpu = topology.first_cpu(u.socket);
   if (p.cpu < 0) return p;
   p.die = topology.cpus.at(p.cpu).die;

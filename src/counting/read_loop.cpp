@@ -91,7 +91,7 @@ std::uint64_t ReadLoop::next_poll() const {
 }
 
 bool ReadLoop::reap_child() {
-  if (!reap_workload(child_, child_status_)) return false;
+  if (!reap_workload(child_, child_status_, &child_signal_)) return false;
   child_done_ = true;
   catch_up_modelled_time();
   return true;

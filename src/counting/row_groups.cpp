@@ -11,7 +11,8 @@ namespace {
 // A backend names a row's PMU from the same storage every interval: equal pointers are the
 // usual answer, the text compared only where they differ.
 bool same_placement(const Placement& a, const Placement& b) {
-  if (a.socket != b.socket || a.die != b.die || a.node != b.node || a.pmu.size() != b.pmu.size()) return false;
+  if (a.socket != b.socket || a.die != b.die || a.node != b.node || a.cpu != b.cpu || a.pmu.size() != b.pmu.size())
+    return false;
   return a.pmu.data() == b.pmu.data() || a.pmu == b.pmu;
 }
 
@@ -26,6 +27,9 @@ Placement RowGroups::placement(const Row& r) const {
     return {r.socket, -1, -1, {}};
   case Grouping::PerBox:
     return {-1, -1, -1, r.pmu};
+  case Grouping::PerCpu:
+    if (r.cpu >= 0) return {-1, -1, -1, {}, r.cpu};
+    [[fallthrough]];
   case Grouping::PerDie:
   case Grouping::PerNode: {
     auto socket = places_.find(r.socket);
@@ -33,6 +37,7 @@ Placement RowGroups::placement(const Row& r) const {
     auto it = socket->second.find(r.pmu);
     if (it == socket->second.end()) return {};
     const PmuPlace& p = it->second;
+    if (grouping_ == Grouping::PerCpu) return p.cpu >= 0 ? Placement{-1, -1, -1, {}, p.cpu} : Placement{};
     if (grouping_ == Grouping::PerNode) return p.node >= 0 ? Placement{-1, -1, p.node, {}} : Placement{};
     return p.socket >= 0 ? Placement{p.socket, p.die, -1, {}} : Placement{};
   }
@@ -48,7 +53,9 @@ bool RowGroups::plan_matches(const std::vector<Row>& rows) const {
   for (; i < rows.size(); ++i) {
     const PlannedRow& p = rows_[i];
     const Row& r = rows[i];
-    if (p.spec != r.spec || p.socket != r.socket || p.pmu != r.pmu.data() || p.pmu_size != r.pmu.size()) break;
+    if (p.spec != r.spec || p.socket != r.socket || p.cpu != r.cpu || p.pmu != r.pmu.data() ||
+        p.pmu_size != r.pmu.size())
+      break;
   }
   for (; i < rows.size(); ++i)
     if (keys_[i].first != rows[i].spec || !same_placement(keys_[i].second, placement(rows[i]))) return false;
@@ -60,7 +67,7 @@ void RowGroups::plan(const std::vector<Row>& rows) {
   rows_.clear();
   std::map<std::pair<std::size_t, Placement>, std::size_t> position;
   for (const auto& r : rows) {
-    rows_.push_back({r.spec, r.socket, r.pmu.data(), r.pmu.size()});
+    rows_.push_back({r.spec, r.socket, r.cpu, r.pmu.data(), r.pmu.size()});
     keys_.emplace_back(r.spec, placement(r));
     position.emplace(keys_.back(), 0);
   }

@@ -71,10 +71,11 @@ pid_t spawn_workload(const std::vector<std::string>& command) {
   return pid;
 }
 
-bool reap_workload(pid_t child, int& status) {
+bool reap_workload(pid_t child, int& status, int* signal) {
   int st = 0;
   if (::waitpid(child, &st, WNOHANG) != child) return false;
   status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  if (signal) *signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   g_child.store(0);
   return true;
 }

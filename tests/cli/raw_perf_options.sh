@@ -1,12 +1,14 @@
 # perf stat's aggregation, CPU and repeat options on pmu-raw (issue 35 point 3), on a pmu-sim spr-2s
 # (2 sockets of one die and 4 CPUs, NUMA node = socket), under virtual time so counts are exact:
-#   - -A / --no-aggr: one line per PMU unit, as --per-box;
+#   - -A / --no-aggr: one line per CPU counted on (CPU0, CPU4: each socket's IMCs count from its
+#     first CPU), as perf stat -A shows an uncore PMU; --per-box / --no-merge: one line per unit;
 #   - --per-die (S0-D0) and --per-node (N0) sum the units of each, the node read from the machine
 #     root's /sys/devices/system/node (moving the CPUs between nodes moves the lines);
 #   - -C LIST: only the units counted from those CPUs (a unit counts from its die's first CPU);
 #   - --metric-only: with -M, the metrics' lines alone;
 #   - -r N: N runs, each count's mean, "(N runs)", the elapsed mean +- its standard error, and the
-#     last run's exit status;
+#     last run's exit status; in CSV and JSON the spread as perf stat -x/-j print it (a variance
+#     field after the event, "variance" in JSON);
 #   - the usage errors of these options, each with the tool's prefix and exit 2.
 . "$(dirname "$0")/common.sh"
 
@@ -23,13 +25,27 @@ test -n "$s0" && test -n "$s1"
 raw -x, > "$T/merged"
 total=$(sed -nE 's|^([0-9.]+),MiB,uncore_imc/cas_count_read/,.*|\1|p' "$T/merged")
 
-# -A and --no-aggr are --per-box.
+# --per-box and --no-merge: a line per unit.
 raw -x, --per-box > "$T/box"
 test "$(grep -c ',MiB,' "$T/box")" -eq 8
+raw -x, --no-merge > "$T/A"
+diff "$T/box" "$T/A"
+# -A and --no-aggr: a line per CPU the units count from, as perf stat -A (CPU0 and CPU4 here).
 raw -x, -A > "$T/A"
-diff "$T/box" "$T/A"
-raw -x, --no-aggr > "$T/A"
-diff "$T/box" "$T/A"
+cat "$T/A"
+test "$(grep -c ',MiB,' "$T/A")" -eq 2
+test "$(value CPU0 "$T/A")" = "$s0"
+test "$(value CPU4 "$T/A")" = "$s1"
+raw -x, --no-aggr > "$T/noaggr"
+diff "$T/A" "$T/noaggr"
+raw -j -A > "$T/A.json"
+grep -q '^{"cpu":"4","counter-value":' "$T/A.json"
+raw -A > "$T/A.txt"
+grep -qE '^CPU4 {7}[ 0-9,.]+ MiB +uncore_imc/cas_count_read/$' "$T/A.txt"
+# ...with -C, the CPUs listed.
+raw -x, -A -C 4 > "$T/A"
+test "$(grep -c ',MiB,' "$T/A")" -eq 1
+test "$(value CPU4 "$T/A")" = "$s1"
 
 # --per-die: one die per socket here, S<socket>-D<die>.
 raw -x, --per-die > "$T/die"
@@ -74,7 +90,9 @@ grep -qx "pmu-raw: error: -C 'x': expected a CPU list such as 0-3,8" "$T/err"
 # -r: three runs of exactly 0.5 modelled seconds each count the same: the mean is one run's count,
 # with no spread printed, and the elapsed time's standard error is 0.
 raw -x, -r 3 > "$T/r"
-diff "$T/merged" "$T/r"
+sed -E 's|(,uncore_imc/cas_count_read/,)|\10.00%,|' "$T/merged" | diff - "$T/r"
+raw -j -r 3 > "$T/r.json"
+grep -q '"event":"uncore_imc/cas_count_read/","variance":0.0,"event-runtime":' "$T/r.json"
 raw -r 3 > "$T/r"
 cat "$T/r"
 grep -q "^ Performance counter stats for 'system wide' (3 runs):$" "$T/r"
@@ -91,9 +109,11 @@ grep -q '^pmu-raw: error: -r repeats a command, --duration or --timeout' "$T/err
 status 2 raw -r 0
 grep -q "^pmu-raw: error: --repeat: '0' is not a whole number from 1 to " "$T/err"
 status 2 raw --per-die -M spr_dram_read_bw
-grep -q '^pmu-raw: error: --per-die and --per-node show events' "$T/err"
+grep -q '^pmu-raw: error: --per-die, --per-node and -A show events' "$T/err"
+status 2 raw -A -M spr_dram_read_bw
+grep -q '^pmu-raw: error: --per-die, --per-node and -A show events' "$T/err"
 status 2 raw --per-die --per-node
-grep -q '^pmu-raw: error: --per-socket, --per-die, --per-node, --per-box (-A), --per-device and --per-stack are exclusive$' "$T/err"
+grep -q '^pmu-raw: error: --per-socket, --per-die, --per-node, -A (--no-aggr), --per-box, --per-device and --per-stack are exclusive$' "$T/err"
 # --metric-only: the metric's line as without it, and no event lines.
 raw -x, -M spr_dram_read_bw --metric-only > "$T/metric"
 cat "$T/metric"

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 #include <fmt/format.h>
@@ -113,12 +114,14 @@ void note(const std::string& m) {
   fmt::print(stderr, "pmu-raw: {}\n", m);
 }
 
-// The exit status of a run that ended well: a workload the timeout's SIGTERM ended is not a failed
-// one (perf stat --timeout exits 0 then); one that caught the signal exits with its own status, as
-// under perf stat.
-int run_status(const counting::ReadLoop& loop) {
-  const bool ended_by_timeout = loop.stopped_workload() && loop.child_status() == 128 + SIGTERM;
-  return ended_by_timeout ? 0 : loop.child_status();
+// The exit status of a run that ended well, as perf stat's (builtin-stat.c returns the workload's
+// WEXITSTATUS): the workload's exit status; 0 when a signal ended it (the timeout's SIGTERM, a
+// Ctrl-C, a crash), which is said on stderr as perf says it ("sh: Terminated"). A workload that
+// caught the timeout's signal exits with its own status.
+int run_status(const counting::ReadLoop& loop, const std::vector<std::string>& command) {
+  if (!loop.child_signal()) return loop.child_status();
+  fmt::print(stderr, "{}: {}\n", command.empty() ? "workload" : command[0], ::strsignal(loop.child_signal()));
+  return 0;
 }
 
 namespace {
@@ -151,6 +154,7 @@ counting::Request counting_request(const RawOptions& o) {
   // counts per socket for them too.
   const auto a = o.report.aggregation;
   r.backend.per_socket = a == Aggregation::PerSocket || a == Aggregation::PerDie || a == Aggregation::PerNode;
+  r.backend.per_cpu = a == Aggregation::PerCpu;  // -A: a row per CPU counted on
   r.backend.interval_ms = o.interval_ms.value_or(0);
   r.backend.mux_interval_ms = o.mux_interval_ms;
   if (o.report.aggregation == Aggregation::PerDevice) r.iio_scope = counting::IioScope::Device;
@@ -245,7 +249,7 @@ int run_repeated(RawOptions& o, Machine& machine, const counting::Request& reque
     for (const auto& e : restore_errors) fmt::print(stderr, "pmu-raw: error: {}\n", e);
     if (!restore_errors.empty()) return 1;
     notes = run.backend->notes();
-    status = run_status(loop);
+    status = run_status(loop, o.command);
   }
   Reporter reporter(o.report);
   reporter.set_repeat(runs->runs(), runs->spread_pct(), runs->elapsed().stddev_of_mean(),
@@ -285,7 +289,7 @@ int run_counting(RawOptions& o) {
   if (close_err) throw_errno(o.output, close_err);  // the counts did not all reach the file
   if (!restore_errors.empty()) return 1;
   end_as_perf_does(o.command);
-  return run_status(loop);
+  return run_status(loop, o.command);
 }
 
 }  // namespace pmukit::tools

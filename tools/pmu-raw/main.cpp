@@ -25,7 +25,7 @@ constexpr const char* kAbout =
 // The flags that are not RawOptions fields themselves.
 struct Flags {
   bool system_wide = false, per_socket = false, per_box = false, per_device = false, per_stack = false, json = false;
-  bool per_die = false, per_node = false, metric_only = false;
+  bool per_die = false, per_node = false, per_cpu = false, metric_only = false;
   std::string separator;
   bool list_events = false, list_metrics = false, list_all = false, names_only = false;
   bool recover = false, discard_journal = false;
@@ -74,8 +74,11 @@ void add_output_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
   app.add_flag("--per-node", f.per_node,
                "One line per event per NUMA node (N0), the node whose cpulist holds the CPU each PMU unit counts "
                "from (the machine's /sys/devices/system/node), as perf stat --per-node");
-  app.add_flag("-A,--no-aggr,--per-box,--no-merge", f.per_box,
-               "One line per event per PMU unit (box), as perf stat -A (--no-aggr) and --no-merge show uncore PMUs");
+  app.add_flag("-A,--no-aggr", f.per_cpu,
+               "One line per event per CPU counted on (CPU0), as perf stat -A: an uncore PMU counts on the CPUs of its "
+               "cpumask (a die's first CPU), and each line sums the units counted from that CPU");
+  app.add_flag("--per-box,--no-merge", f.per_box,
+               "One line per event per PMU unit (box, uncore_imc_3), as perf stat --no-merge shows uncore PMUs");
   app.add_flag("--per-device", f.per_device,
                "With -M and an Intel IIO metric (iio_inbound_read_bw...): one line per PCIe device behind a root port, "
                "BDF first and named as lspci names it, counted on its IIO stack PMU with its part's ch_mask; a device "
@@ -175,8 +178,9 @@ void add_listing_options(CLI::App& app, Flags& f) {
 }
 
 void apply_output_flags(const Flags& f, tools::RawOptions& o) {
-  if (f.per_socket + f.per_box + f.per_device + f.per_stack + f.per_die + f.per_node > 1)
-    throw UsageError("--per-socket, --per-die, --per-node, --per-box (-A), --per-device and --per-stack are exclusive");
+  if (f.per_socket + f.per_box + f.per_device + f.per_stack + f.per_die + f.per_node + f.per_cpu > 1)
+    throw UsageError(
+        "--per-socket, --per-die, --per-node, -A (--no-aggr), --per-box, --per-device and --per-stack are exclusive");
   if (f.json && !f.separator.empty()) throw UsageError("-j and -x are exclusive");
   o.report.aggregation = f.per_box      ? tools::Aggregation::PerBox
                          : f.per_socket ? tools::Aggregation::PerSocket
@@ -184,6 +188,7 @@ void apply_output_flags(const Flags& f, tools::RawOptions& o) {
                          : f.per_stack  ? tools::Aggregation::PerStack
                          : f.per_die    ? tools::Aggregation::PerDie
                          : f.per_node   ? tools::Aggregation::PerNode
+                         : f.per_cpu    ? tools::Aggregation::PerCpu
                                         : tools::Aggregation::Merged;
   o.report.format = f.json ? tools::Format::Json : f.separator.empty() ? tools::Format::Table : tools::Format::Csv;
   if (!f.separator.empty()) o.report.separator = f.separator;
@@ -195,8 +200,9 @@ void apply_output_flags(const Flags& f, tools::RawOptions& o) {
 void check_stop_options(const tools::RawOptions& o) {
   const auto aggregation = o.report.aggregation;
   if (o.report.metric_only && o.metrics.empty()) throw UsageError("--metric-only prints metrics: give -M METRIC");
-  if (!o.metrics.empty() && (aggregation == tools::Aggregation::PerDie || aggregation == tools::Aggregation::PerNode))
-    throw UsageError("--per-die and --per-node show events: metrics are merged or per socket (--per-socket)");
+  if (!o.metrics.empty() && (aggregation == tools::Aggregation::PerDie || aggregation == tools::Aggregation::PerNode ||
+                             aggregation == tools::Aggregation::PerCpu))
+    throw UsageError("--per-die, --per-node and -A show events: metrics are merged or per socket (--per-socket)");
   if (o.repeat > 1 && o.interval_ms)
     throw UsageError("-r does not go with -I: a repeated run reports its mean at the end");
   if (o.repeat > 1 && o.command.empty() && !o.duration_s && !o.timeout_ms)

@@ -64,7 +64,9 @@ void thousands_to(Text& out, std::uint64_t v) {
 // perf stat's names for an aggregate: S0 (socket), S0-D1 (die), N0 (NUMA node), or the PMU.
 void Reporter::group_to(Text& out, const Row& r) const {
   const counting::Placement p = groups_.placement(r);
-  if (p.node >= 0)
+  if (p.cpu >= 0)  // perf stat -A: "CPU0", and in JSON "cpu" : "0"
+    fmt::format_to(fmt::appender(out), "{}{}", o_.format == Format::Json ? "" : "CPU", p.cpu);
+  else if (p.node >= 0)
     fmt::format_to(fmt::appender(out), "N{}", p.node);
   else if (p.die >= 0)
     fmt::format_to(fmt::appender(out), "S{}-D{}", p.socket, p.die);
@@ -82,6 +84,8 @@ std::string_view Reporter::group_key() const {
     return "die";
   case Aggregation::PerNode:
     return "node";
+  case Aggregation::PerCpu:
+    return "cpu";
   default:
     return "socket";
   }

@@ -24,7 +24,9 @@ using counting::Row;
 
 // PerDevice and PerStack (-M IIO metrics per PCIe device or IIO stack) show events merged and each
 // metric instance on a line of its own.
-enum class Aggregation { Merged, PerSocket, PerBox, PerDevice, PerStack, PerDie, PerNode };
+// PerCpu (-A, --no-aggr): per CPU counted on, as perf stat -A shows an uncore PMU (a line per CPU
+// of its cpumask, that CPU's units summed).
+enum class Aggregation { Merged, PerSocket, PerBox, PerDevice, PerStack, PerDie, PerNode, PerCpu };
 enum class Format { Table, Csv, Json };
 
 struct ReportOptions {
@@ -57,7 +59,7 @@ class Reporter {
   void set_repeat(std::size_t runs, std::vector<double> spread_pct, double elapsed_sd_s, double elapsed_pct) {
     runs_ = runs, spread_ = std::move(spread_pct), elapsed_sd_ = elapsed_sd_s, elapsed_pct_ = elapsed_pct;
   }
-  // The key of a line's group in JSON, as perf stat -j names it: "socket", "die", "node" or "pmu".
+  // The key of a line's group in JSON, as perf stat -j names it: "socket", "die", "node", "cpu" or "pmu".
   std::string_view group_key() const;
 
  private:
@@ -68,6 +70,7 @@ class Reporter {
            : a == Aggregation::PerBox  ? counting::Grouping::PerBox
            : a == Aggregation::PerDie  ? counting::Grouping::PerDie
            : a == Aggregation::PerNode ? counting::Grouping::PerNode
+           : a == Aggregation::PerCpu  ? counting::Grouping::PerCpu
                                        : counting::Grouping::PerSocket;
   }
   bool breakdown() const { return o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack; }
@@ -75,8 +78,12 @@ class Reporter {
   // One aggregated row, between its planned text: `head` before the value, `mid` after it (up to
   // the run time; in the table, to the end) and `tail` after the run time and percentage.
   void print_table_row(const Row& r, std::string_view head, std::string_view mid, std::size_t line);
-  void print_csv_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail);
-  void print_json_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail);
+  void print_csv_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail,
+                     std::size_t line_no);
+  void print_json_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail,
+                      std::size_t line_no);
+  // -r: line `line_no`'s spread in percent (0 where the runs agree or it has none).
+  double spread_at(std::size_t line_no) const { return line_no < spread_.size() ? spread_[line_no] : 0.0; }
   // The run time, usually the same window on every row of an interval: its digits made once.
   void runtime(LineWriter& line, std::uint64_t ns) {
     if (ns != runtime_ns_ || runtime_text_.size() == 0) {

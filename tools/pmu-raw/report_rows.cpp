@@ -161,7 +161,7 @@ void Reporter::print_lines(const std::vector<const Row*>& merged) {
   char* to = buf_.data() + buf_.size();
   for (std::size_t i = 0; i < merged.size(); ++i) {
     const Row& r = *merged[i];
-    if (usual<F>(r) && (F != Format::Table || spread_.empty())) {
+    if (usual<F>(r) && spread_.empty()) {
       to = print_usual<F>(to, r, i);
       continue;
     }
@@ -186,7 +186,8 @@ void Reporter::plan_text(std::size_t slot, const Row& r) {
   switch (o_.format) {
   case Format::Table:  // time [group] value unit event [(percent%)]
     if (o_.aggregation != Aggregation::PerBox && o_.aggregation != Aggregation::Merged) {
-      pad(head, view(group), 4, false);
+      // perf stat -A's "CPU%-7d ", --per-socket's "S0   ".
+      pad(head, view(group), o_.aggregation == Aggregation::PerCpu ? 10 : 4, false);
       head.push_back(' ');
     }
     mid.push_back(' ');
@@ -210,7 +211,8 @@ void Reporter::plan_text(std::size_t slot, const Row& r) {
     json_string(mid, r.unit);
     put(mid, ",\"event\":");
     json_string(mid, view(event));
-    put(mid, ",\"event-runtime\":");
+    // -r: the spread goes between the event and its run time (print_json_row), as perf stat -j's "variance".
+    if (!runs_) put(mid, ",\"event-runtime\":");
     put(tail, ",\"backend\":");
     json_string(tail, r.backend);
     if (auto in = o_.metric_inputs.find(r.spec); in != o_.metric_inputs.end()) {
@@ -268,10 +270,10 @@ void Reporter::print_other(const Row& r, std::size_t i) {
     print_table_row(r, plan_head_[i], plan_mid_[i], i);
     break;
   case Format::Csv:
-    print_csv_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i]);
+    print_csv_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i], i);
     break;
   case Format::Json:
-    print_json_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i]);
+    print_json_row(r, plan_head_[i], plan_mid_[i], full(r) ? plan_full_tail_[i] : plan_tail_[i], i);
     break;
   }
 }
@@ -299,7 +301,8 @@ void Reporter::print_table_row(const Row& r, std::string_view head, std::string_
   line << '\n';
 }
 
-void Reporter::print_csv_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail) {
+void Reporter::print_csv_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail,
+                             std::size_t line_no) {
   const bool whole = !not_counted(r) && r.scale == 1.0;
   if (not_counted(r))
     put(value_, "<not counted>");
@@ -308,19 +311,23 @@ void Reporter::print_csv_row(const Row& r, std::string_view head, std::string_vi
   // The usual case, the whole window on the counter: "100.00" is in the planned tail.
   const std::string_view s = o_.separator;
   if (!full(r)) put(pct_, s), percent(pct_, pcnt(r));
-  LineWriter line(buf_, lead_.size() + head.size() + value_.size() + mid.size() + pct_.size() + tail.size() + s.size() +
-                            kNumbers);
+  // -r: the spread over the runs after the event, as perf stat -x prints its variance ("1.44%,").
+  Text spread;
+  if (runs_) fmt::format_to(fmt::appender(spread), "{:.2f}%{}", spread_at(line_no), s);
+  LineWriter line(buf_, lead_.size() + head.size() + value_.size() + mid.size() + spread.size() + pct_.size() +
+                            tail.size() + s.size() + kNumbers);
   line << view(lead_) << head;
   if (whole)
     line << r.count;
   else
     line << view(value_);
-  line << mid;
+  line << mid << view(spread);
   runtime(line, r.running_ns);
   line << view(pct_) << tail;
 }
 
-void Reporter::print_json_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail) {
+void Reporter::print_json_row(const Row& r, std::string_view head, std::string_view mid, std::string_view tail,
+                              std::size_t line_no) {
   // The value as a JSON string: digits (a whole count, exact in a double, as "{:f}" writes it
   // without running fmt's Dragon4 on a large double), or "<not counted>": nothing to escape.
   const bool whole = !not_counted(r) && r.scale == 1.0 && r.count < (1ull << 53);
@@ -332,15 +339,22 @@ void Reporter::print_json_row(const Row& r, std::string_view head, std::string_v
     put(pct_, ",\"pcnt-running\":");
     json_number(pct_, round_half_away(pcnt(r) * 100) / 100);
   }
+  // -r: the spread over the runs, perf stat -j's "variance" (a percentage), before the run time.
+  Text spread;
+  if (runs_) {
+    put(spread, ",\"variance\":");
+    json_number(spread, round_half_away(spread_at(line_no) * 100) / 100);
+    put(spread, ",\"event-runtime\":");
+  }
   constexpr std::string_view kLost = ",\"lost\":true";
-  LineWriter line(buf_, lead_.size() + head.size() + value_.size() + mid.size() + pct_.size() + tail.size() +
-                            kLost.size() + kNumbers + 64);
+  LineWriter line(buf_, lead_.size() + head.size() + value_.size() + mid.size() + spread.size() + pct_.size() +
+                            tail.size() + kLost.size() + kNumbers + 64);
   line << '{' << view(lead_) << head << "\"counter-value\":\"";
   if (whole)
     line << r.count << ".000000";
   else
     line << view(value_);
-  line << '"' << mid;
+  line << '"' << mid << view(spread);
   runtime(line, r.running_ns);
   line << view(pct_) << tail;
   if (r.lost) line << kLost;

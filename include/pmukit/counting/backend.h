@@ -25,6 +25,9 @@ struct Row {
   std::string_view event;  // display name: the event as written, or its name= label
   std::string_view pmu;    // the kernel PMU name of the unit (uncore_imc_3)
   int socket = -1;
+  // The CPU the row was counted on (perf backend, -A), or its unit counts from where its family
+  // says (AMD's L3s, one per CCX under one PMU name); -1: its place by socket and PMU name.
+  int cpu = -1;
   std::uint64_t count = 0;       // since the previous read (intervals) or since start (totals), scaled
   std::uint64_t raw = 0;         // what the counter counted while it ran: count before scaling
   double scale = 1.0;            // alias .scale: value shown = count * scale

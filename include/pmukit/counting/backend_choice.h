@@ -43,6 +43,7 @@ struct BackendRequest {
   std::map<std::string, BackendMode> per_pmu;
   bool force = false;             // take busy units for direct programming (their registers are restored)
   bool per_socket = false;        // the perf backend opens each group once per socket, to split its counts
+  bool per_cpu = false;           // the perf backend opens each group once per CPU, a row each (perf stat -A)
   std::vector<int> cpus;          // -C: the perf backend opens events on these CPUs only (empty: every CPU)
   std::uint64_t interval_ms = 0;  // the interval the counts are read at; 0 without
   std::uint64_t mux_interval_ms = kDefaultMuxIntervalMs;  // the multiplexing interval

@@ -27,9 +27,14 @@ struct PmuPlace {
 // per die), so a row is placed by its socket and PMU.
 using PmuPlaces = std::map<int, std::map<std::string, PmuPlace, std::less<>>>;
 
-// Where `unit` counts from: the first CPU of its die, where the topology has that die on its
-// socket, else the socket's first CPU (Intel's discovery tables number dies that Linux may not:
-// GNR's compute and I/O dies), with that CPU's die and NUMA node.
+// The CPU the unit's kernel PMU counts it from where the unit names its own (AMD's amd_l3: one PMU
+// name, a unit per CCX, each counted from its CCX's first CPU, as the PMU's cpumask lists them;
+// its DF and UMCs from their socket's first CPU); -1 for the others, counted from their die's.
+int own_cpu(const discovery::PmuUnit& unit);
+
+// Where `unit` counts from: its own CPU where it names one, else the first CPU of its die, where the topology has that
+// die on its socket, else the socket's first CPU (Intel's discovery tables number dies that Linux may not: GNR's
+// compute and I/O dies), with that CPU's die and NUMA node.
 PmuPlace place_of(const discovery::PmuUnit& unit, const discovery::Topology& topology);
 // The place of every discovered unit.
 PmuPlaces pmu_places(const discovery::Inventory& inventory, const discovery::Topology& topology);

@@ -67,6 +67,8 @@ class ReadLoop {
   // the problems it had doing so.
   std::vector<std::string> finish();
   int child_status() const { return child_status_; }
+  // The signal that ended the workload; 0 when it exited.
+  int child_signal() const { return child_signal_; }
   // Whether the run's end stopped the command (end_stops_workload).
   bool stopped_workload() const { return stopped_workload_; }
   std::uint64_t elapsed_ns() const { return stop_time_ - t0_; }
@@ -98,6 +100,7 @@ class ReadLoop {
   std::uint64_t spawn_clock_ = 0, spawn_real_ = 0;  // the run's clock and CLOCK_MONOTONIC at the spawn
   pid_t child_ = 0;
   int child_status_ = 0;
+  int child_signal_ = 0;
   bool child_done_ = true;
   bool stopped_workload_ = false;
   bool follow_real_time_ = false;                             // virtual time, and nothing but a signal ends the run

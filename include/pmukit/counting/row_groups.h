@@ -22,7 +22,7 @@
 
 namespace pmukit::counting {
 
-enum class Grouping { Merged, PerSocket, PerBox, PerDie, PerNode };
+enum class Grouping { Merged, PerSocket, PerBox, PerDie, PerNode, PerCpu };
 
 // What a row is summed under: its socket (PerSocket), its socket and die (PerDie), its NUMA node
 // (PerNode), its unit's PMU (PerBox), or none of them (Merged, and machine-wide rows such as
@@ -33,8 +33,9 @@ struct Placement {
   int die = -1;
   int node = -1;
   std::string_view pmu;
+  int cpu = -1;  // PerCpu (perf stat -A): the CPU the row was counted on, or its unit counts from
   friend bool operator<(const Placement& a, const Placement& b) {
-    return std::tuple(a.socket, a.die, a.node, a.pmu) < std::tuple(b.socket, b.die, b.node, b.pmu);
+    return std::tuple(a.socket, a.die, a.node, a.pmu, a.cpu) < std::tuple(b.socket, b.die, b.node, b.pmu, b.cpu);
   }
 };
 
@@ -69,6 +70,7 @@ class RowGroups {
   struct PlannedRow {  // and what the key was made of
     std::size_t spec;
     int socket;
+    int cpu;
     const char* pmu;
     std::size_t pmu_size;
   };

@@ -18,8 +18,8 @@ void check_workload(const std::vector<std::string>& command);
 pid_t spawn_workload(const std::vector<std::string>& command);
 
 // Whether the spawned command has ended: its exit status, or 128 + the signal that ended it, into
-// `status`; it is then no longer the process a SIGTERM goes to.
-bool reap_workload(pid_t child, int& status);
+// `status` (and that signal, or 0, into `*signal`); it is then no longer the process a SIGTERM goes to.
+bool reap_workload(pid_t child, int& status, int* signal = nullptr);
 
 // For a signal handler (async-signal-safe): a SIGTERM aimed at this process alone reaches the
 // running workload too (a terminal's SIGINT already did).

@@ -1,0 +1,35 @@
+# pmu-raw's exit status with a workload, as perf stat's (issue 35 point 3), counting this machine's
+# software PMU (every kernel has it):
+#   - the workload's exit status when it exits (3 for `exit 3`, also with -r: the last run's);
+#   - 0 when a signal ends it (perf stat returns the workload's WEXITSTATUS), the counts printed
+#     and the signal said on stderr as perf says it ("sh: Terminated", "sh: Segmentation fault");
+#   - where perf is installed and may count, the same status as perf stat -a for each (pmu-raw
+#     counts system-wide; perf stat without -a returns 0 even for `exit 3`).
+# A missing option value is a usage error with the tool's prefix, exit 2.
+. "$(dirname "$0")/common.sh"
+
+raw() { "$BIN/pmu-raw" -e cpu-clock -x, "$@" > "$T/out" 2> "$T/err"; }
+status 3 raw -- sh -c 'exit 3'
+grep -q ',msec,cpu-clock,' "$T/out"
+status 3 raw -r 2 -- sh -c 'exit 3'
+status 0 raw -- sh -c 'kill -TERM $$'
+grep -q ',msec,cpu-clock,' "$T/out"
+grep -qx 'sh: Terminated' "$T/err"
+status 0 raw -- sh -c 'kill -SEGV $$'
+grep -qx 'sh: Segmentation fault' "$T/err"
+status 0 raw -- sh -c 'kill -INT $$'
+grep -qx 'sh: Interrupt' "$T/err"
+
+if command -v perf > /dev/null && perf stat -a -x, -e cpu-clock -- true > /dev/null 2>&1; then
+  for script in 'exit 3' 'exit 0' 'kill -TERM $$' 'kill -SEGV $$' 'kill -KILL $$'; do
+    rc=0
+    perf stat -a -x, -e cpu-clock -- sh -c "$script" > /dev/null 2>&1 || rc=$?
+    status "$rc" raw -- sh -c "$script"
+  done
+fi
+
+for option in -r -C -I -x --timeout; do
+  status 2 "$BIN/pmu-raw" -e cpu-clock "$option" 2> "$T/err"
+  head -1 "$T/err" | grep -q '^pmu-raw: error: --[a-z-]*: '
+done
+echo "workload exit statuses as perf stat's"
