@@ -40,7 +40,7 @@ void note(const std::string& message);
 std::FILE* open_output(const RawOptions& options);
 void announce_backends(const RawOptions& options, const counting::Backend& backend);
 void end_as_perf_does(const std::vector<std::string>& command);
-int run_status(const counting::ReadLoop& loop);
+int run_status(const counting::ReadLoop& loop, const std::vector<std::string>& command);
 
 // What to count, and how the loop reads it, as the options say.
 counting::Request counting_request(const RawOptions& options);

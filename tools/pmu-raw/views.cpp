@@ -175,7 +175,7 @@ int run_view(RawOptions& o, std::string_view option, const ViewPlanner& planner)
   if (close_err) throw_errno(o.output, close_err);
   if (!restore_errors.empty()) return 1;
   end_as_perf_does(o.command);
-  return run_status(loop);
+  return run_status(loop, o.command);
 }
 
 int run_memory_view(RawOptions& o) {
