@@ -163,7 +163,7 @@ void check_view_options(const Flags& f, const tools::RawOptions& o) {
   if (!f.memory && !f.io) return;
   if (o.report.aggregation != tools::Aggregation::Merged || o.report.metric_only)
     throw UsageError(
-        fmt::format("{} has its own layout: no --per-* or --metric-only with it", f.io ? "--io" : "--memory"));
+        fmt::format("{} has its own layout: no -A, --per-* or --metric-only with it", f.io ? "--io" : "--memory"));
 }
 
 void add_listing_options(CLI::App& app, Flags& f) {
