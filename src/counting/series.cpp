@@ -164,8 +164,9 @@ std::vector<GaugeSample> SeriesCollector::gauge_samples(std::uint64_t now) {
     for (const auto& [variable, specs] : inst->specs)
       for (std::size_t s : specs) counted = counted || present.count({s, m.socket});
     if (!counted || !m.valid) continue;
-    auto f = metric_family(m.metric->name(), m.metric->unit());
-    out.push_back({f.name, f.unit, m.metric->spec().description, m.pmu, m.socket, m.value * f.factor});
+    auto f = metric_family(m.metric->name(), m.metric->unit(), m.metric->spec().export_as);
+    out.push_back({f.name, f.unit, m.metric->spec().description, m.pmu, run_.found.inventory.platform, m.socket,
+                   m.value * f.factor});
   }
   return out;
 }

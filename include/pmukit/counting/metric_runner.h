@@ -51,7 +51,9 @@ std::vector<std::string> split_metric_list(const std::vector<std::string>& args)
 
 // Expands each -M argument, "NAME" or "NAME/TERMS/" (TERMS are added to every event, e.g. the
 // root_port filter Grace PCIe metrics require), on every PMU of `pmus` the metric applies to, and
-// appends the events it needs to `specs` (reusing identical ones). A PMU of a kind the metric's
+// appends the events it needs to `specs` (reusing identical ones). A NAME that is no metric's may be
+// a platform-neutral export name (export_as, "dram_read"): every metric exported under it is
+// expanded on the PMUs here it applies to. A PMU of a kind the metric's
 // event codes are not for (`kinds`) is passed over. Throws UsageError naming an unknown metric, a
 // metric no PMU here has, or a missing required term.
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,

@@ -60,10 +60,11 @@ struct CounterSample {
 
 // One metric's value over the window, in the family's base unit.
 struct GaugeSample {
-  std::string family;  // pmukit_spr_dram_read_bw_bytes_per_second
+  std::string family;  // pmukit_dram_read_bytes_per_second
   std::string unit;    // the OpenMetrics UNIT ("bytes_per_second"), "" when the name has none
   std::string help;
   std::string pmu;
+  std::string platform;  // the machine's platform ("spr"), "" when pmukit does not know it
   int socket = -1;
   double value = 0;
 };
