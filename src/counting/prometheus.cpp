@@ -117,6 +117,11 @@ std::vector<Family> families(const SeriesSnapshot& s) {
   for (const auto& b : s.backends)
     backend.samples.emplace_back(fmt::format("{{pmu=\"{}\",backend=\"{}\"}}", escape(b.pmu), escape(b.backend)), 1);
   if (!backend.samples.empty()) out.push_back(std::move(backend));
+  out.push_back({"pmukit_build",
+                 "info",
+                 "",
+                 "The exporter's version and the machine's platform (\"\" when pmukit does not know it)",
+                 {{fmt::format("{{version=\"{}\",platform=\"{}\"}}", escape(s.version), escape(s.platform)), 1}}});
   out.push_back({"pmukit_reads",
                  "counter",
                  "",

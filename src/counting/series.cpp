@@ -55,7 +55,7 @@ std::vector<SeriesLabel> series_labels(const SeriesOptions& options, const Run& 
     for (std::size_t n = syntax::parse_event_list(e.event).size(); n > 0; --n)
       labels.push_back({e.name, "", e.bytes_per_count, e.device, socket, e.granularity.value_or(options.granularity)});
   }
-  labels.resize(specs.size(), SeriesLabel{"", "", std::nullopt, "", -1, options.granularity});
+  labels.resize(specs.size(), SeriesLabel{"", "", std::nullopt, "", -1, options.granularity, false});
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (labels[i].event.empty()) labels[i].event = specs[i].name.empty() ? terms_as_written(specs[i]) : specs[i].name;
     labels[i].pmu = specs[i].pmu;
@@ -107,6 +107,8 @@ SeriesSnapshot SeriesCollector::add_read(std::uint64_t now, const std::vector<Ro
   s.gauges = gauge_samples(now);
   s.window_s = static_cast<double>(now - history_.front().first) / 1e9;
   s.backends = backend_samples();
+  s.version = options_.version;
+  s.platform = run_.found.inventory.platform;
   return s;
 }
 
@@ -116,6 +118,7 @@ std::vector<CounterSample> SeriesCollector::counter_samples() const {
   std::map<std::tuple<bool, std::string, std::string, std::string, int>, std::pair<std::size_t, std::size_t>> index;
   for (const auto& r : totals_) {
     const SeriesLabel& l = labels_.at(r.spec);
+    if (!l.exported) continue;  // only a metric's input: the metric's gauge is its series
     // A PCIe PMU of the same name exists on every socket; its filter selects the device on one.
     if (l.device_socket >= 0 && r.socket != l.device_socket) continue;
     CounterSample c;

@@ -82,6 +82,9 @@ equals "$(sample 'pmukit_spr_dram_read_bw_bytes_per_second{socket="0",pmu="uncor
 equals "$(sample 'pmukit_dram_read_bytes_per_second{socket="0",pmu="uncore_imc",platform="spr"}')" 5.12e10
 equals "$(sample 'pmukit_metric_window_seconds')" 1
 grep -qx '# TYPE pmukit_spr_dram_read_bw_bytes_per_second gauge' "$T/now"
+# A metric's inputs are its gauge's, not series of their own (spr_dram_read_bw's 0x05/0xcf).
+test "$(grep -c 'event="event=' "$T/now")" = 0
+grep -qx 'pmukit_build_info{version="0.1.0",platform="spr"} 1' "$T/now"
 m application/openmetrics-text > "$T/om"
 grep -qx '# UNIT pmukit_spr_dram_read_bw_bytes_per_second bytes_per_second' "$T/om"
 # Totals, not deltas: a scrape resets nothing, and the next seconds add to the first. The write

@@ -22,6 +22,8 @@
 
 namespace pmukit::exporter {
 
+inline constexpr const char* kVersion = "0.1.0";  // pmu-exporter --version, pmukit_build_info
+
 // How the counts of an event are labelled, and one configured event (counting/series.h).
 using counting::Granularity;
 using EventConfig = counting::SeriesEvent;

@@ -110,6 +110,6 @@ int main(int argc, char** argv) {
                  "Listen on HOST:PORT instead of the file's address (default 127.0.0.1:9739; port 0: any free "
                  "port, printed on stderr)")
       ->type_name("HOST:PORT");
-  app.set_version_flag("-V,--version", "pmu-exporter (pmukit) 0.1.0");
+  app.set_version_flag("-V,--version", fmt::format("pmu-exporter (pmukit) {}", exporter::kVersion));
   return tools::run_tool("pmu-exporter", app, argc, argv, [&] { return run_exporter(o); });
 }

@@ -6,8 +6,8 @@
 // socket, pmu, event and device for per-device events), one gauge per metric in base units
 // (pmukit_<metric or its export_as>_bytes_per_second, _ratio, _seconds; labels socket, pmu and
 // platform), pmukit_backend_info (which backend counts
-// each PMU), pmukit_reads_total and pmukit_metric_window_seconds. Every family has HELP and TYPE
-// (and UNIT in OpenMetrics).
+// each PMU), pmukit_build_info (version and platform), pmukit_reads_total and pmukit_metric_window_seconds. Every
+// family has HELP and TYPE (and UNIT in OpenMetrics).
 #pragma once
 
 #include <string>

@@ -34,6 +34,7 @@ struct SeriesOptions {
   Granularity granularity = Granularity::PerBox;
   std::uint64_t metric_window_s = 10;  // the gauges are computed over this much counting time
   std::map<std::string, double> metric_params;
+  std::string version;  // the exporter's, for pmukit_build_info
 };
 
 // How the series of one spec are labelled and valued.
@@ -44,6 +45,7 @@ struct SeriesLabel {
   std::string device;
   int device_socket = -1;  // the socket the device hangs from; -1 when unknown
   Granularity granularity = Granularity::PerBox;
+  bool exported = true;  // a configured event's; a metric's input is not exported a second time
 };
 
 // The label of every spec of `run` (the options' events first, in order, then the events metrics
@@ -79,6 +81,7 @@ struct SeriesSnapshot {
   std::uint64_t counted_ns = 0;   // counting time since start, by the run's clock
   std::int64_t timestamp_ms = 0;  // when this read was made, in Unix milliseconds
   double window_s = 0;            // the time the gauges are computed over
+  std::string version, platform;  // pmukit_build_info: the exporter's version, the machine's platform
   std::vector<CounterSample> counters;
   std::vector<GaugeSample> gauges;
   std::vector<BackendSample> backends;

@@ -52,6 +52,8 @@ counting::SeriesSnapshot snapshot() {
   s.gauges.push_back(
       {"pmukit_bw_bytes_per_second", "bytes_per_second", "Read bandwidth", "uncore_imc", "spr", 1, 1.5e9});
   s.backends.push_back({"uncore_imc_0", "direct"});
+  s.version = "1.2.3";
+  s.platform = "spr";
   return s;
 }
 
@@ -73,6 +75,9 @@ TEST(Prometheus, TheTextFormatHasHelpTypeAndEscapedLabels) {
       std::string::npos)
       << text;
   EXPECT_NE(text.find("pmukit_reads_total 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("# TYPE pmukit_build_info gauge\npmukit_build_info{version=\"1.2.3\",platform=\"spr\"} 1\n"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find("# EOF"), std::string::npos);
   EXPECT_EQ(text.find("# UNIT"), std::string::npos);
 }
