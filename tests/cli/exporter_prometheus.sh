@@ -23,7 +23,7 @@ cat > "$T/exporter.json" << EOF
  "events": ["uncore_imc/cas_count_read/", "uncore_imc/cas_count_write/",
             {"event": "$IIO_EVENT", "name": "pcie_read", "bytes_per_count": 4, "device": "$DEVICE"},
             "uncore_cha/clockticks/", "uncore_m2m/clockticks/", "uncore_upi/clockticks/"],
- "metrics": ["spr_dram_read_bw", "spr_dram_write_bw"]}
+ "metrics": ["dram_read", "dram_write"]}
 EOF
 exporter_start "$T/exporter.json" --snapshot "$T/spr"
 # promtool lints the text format: HELP and TYPE, names, units, counters' _total.
@@ -60,7 +60,7 @@ printf '{socket=0} 25600000000\n{socket=1} 25600000000\n' | diff - "$T/write"
 q 'rate(pmukit_uncore_bytes_total{pmu="uncore_imc_3",event="cas_count_read"}[1s])' > "$T/imc3"
 grep -q ' 6400000000$' "$T/imc3"
 # The exporter's own metric gauges, over its 1 s window, say the same.
-q 'pmukit_spr_dram_read_bw_bytes_per_second' > "$T/bw"
+q 'pmukit_dram_read_bytes_per_second' > "$T/bw"
 test "$(cut -d' ' -f2 "$T/bw" | sort -u)" = 51200000000
 # PCIe: the device's IIO part, 2.5e7 4-byte units/s = 1e8 bytes/s, labelled with the device, on
 # the socket the device hangs from only (the IIO PMU of that name on socket 1 counts other devices).
