@@ -63,12 +63,14 @@ kill "$EXPORTER_PID"
 status 0 wait "$EXPORTER_PID"
 # The other way round: a pmu-raw counting IMC 0 (its first interval printed: it holds the unit),
 # and the exporter that asks for every IMC is refused, naming it.
-"$BIN/pmu-raw" --snapshot "$T/spr" -e uncore_imc_0/cas_count_read/ -I 100 -x, > "$T/raw.out" 2> /dev/null &
+# (A file of its own: the shell may look before the background job has truncated an old one.)
+"$BIN/pmu-raw" --snapshot "$T/spr" -e uncore_imc_0/cas_count_read/ -I 100 -x, > "$T/holder.out" 2> /dev/null &
 RAW_PID=$!
 SIM_PIDS+=($RAW_PID)
-for ((i = 0; i < 2000; i++)); do [ -s "$T/raw.out" ] && break; sleep 0.005; done
-test -s "$T/raw.out"
-status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config "$T/imc.json" > /dev/null 2> "$T/err"
+for ((i = 0; i < 2000; i++)); do [ -s "$T/holder.out" ] && break; sleep 0.005; done
+test -s "$T/holder.out"
+# Bounded: an exporter that is wrongly let in would count until killed.
+status 1 timeout 60 "$BIN/pmu-exporter" --snapshot "$T/spr" --config "$T/imc.json" > /dev/null 2> "$T/err"
 grep -qxF "pmu-exporter: error: uncore_imc_0 is in use by pmu-raw (pid $RAW_PID); units no other pmukit tool holds are free to count" \
   "$T/err" || { cat "$T/err" >&2; exit 1; }
 kill -INT "$RAW_PID"

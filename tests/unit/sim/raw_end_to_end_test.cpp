@@ -14,6 +14,7 @@
 #include "pmukit/pmu/register_io.h"
 #include "pmukit/snapshot/machine_spec.h"
 #include "support/bundled_rig.h"
+#include "support/output_lines.h"
 #include "support/register_image.h"
 #include "support/sim_process.h"
 #include "support/test_support.h"
@@ -28,12 +29,7 @@ struct SprRig : test::BundledRig {
   std::vector<std::string> raw(std::vector<std::string> a) const { return args(std::move(a)); }
 };
 
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using test::lines;
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "support/bundled_rig.h"
+#include "support/output_lines.h"
 #include "support/sim_process.h"
 #include "support/test_support.h"
 
@@ -18,12 +19,7 @@ using namespace pmukit;
 
 namespace {
 
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using test::lines;
 
 }  // namespace
 
