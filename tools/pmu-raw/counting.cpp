@@ -26,8 +26,6 @@
 
 namespace pmukit::tools {
 
-namespace {
-
 // perf stat without a workload ends on Ctrl-C by the signal itself, once its counts are printed
 // (builtin-stat.c sig_atexit re-raises it): the shell sees 130 for SIGINT, and a script can tell an
 // interrupted run from one that ran its course. pmu-raw ends the same way, its registers restored.
@@ -39,6 +37,8 @@ void end_as_perf_does(const std::vector<std::string>& command) {
   ::raise(sig);
 }
 
+namespace {
+
 // -v: each unit's counter as read, before the report, as perf stat -v prints each counter's value,
 // enabled and running times ("msr/tsc/: 561491916 215963511 215963511"); a unit's PMU is named,
 // as uncore events count on several.
@@ -47,11 +47,15 @@ void print_counters(const std::vector<Row>& rows) {
     fmt::print(stderr, "{}: {}: {} {} {}\n", r.event, r.pmu, r.raw, r.enabled_ns, r.running_ns);
 }
 
+}  // namespace
+
 // SIGPIPE too: `pmu-raw -I 1000 | head` must not die with counters programmed. The write then
 // fails with EPIPE, and unwinding restores the registers (DirectSession's destructor).
 void install_signals() {
   interrupt_on({SIGINT, SIGTERM, SIGHUP, SIGPIPE}, counting::forward_to_workload);
 }
+
+namespace {
 
 // --metric-param NAME=VALUE arguments; UsageError for anything else.
 std::map<std::string, double> parse_metric_params(const std::vector<std::string>& args) {
@@ -70,6 +74,8 @@ std::map<std::string, double> parse_metric_params(const std::vector<std::string>
   return params;
 }
 
+}  // namespace
+
 // -o FILE, or stdout.
 std::FILE* open_output(const RawOptions& o) {
   std::FILE* out = stdout;
@@ -83,6 +89,8 @@ void announce_backends(const RawOptions& o, const counting::Backend& backend) {
   if (o.report.interval || o.report.format != Format::Table)
     for (const auto& n : backend.notes()) fmt::print(stderr, "pmu-raw: {}\n", n);
 }
+
+namespace {
 
 // -C LIST: the CPUs, sorted; UsageError for anything that is not a Linux CPU list.
 std::vector<int> cpu_list(const std::string& text) {
@@ -99,6 +107,8 @@ std::string run_target(const std::vector<std::string>& command) {
   return command.empty() ? "'system wide'" : fmt::format("'system wide' while '{}' ran", command[0]);
 }
 
+}  // namespace
+
 void note(const std::string& m) {
   fmt::print(stderr, "pmu-raw: {}\n", m);
 }
@@ -110,6 +120,8 @@ int run_status(const counting::ReadLoop& loop) {
   const bool ended_by_timeout = loop.stopped_workload() && loop.child_status() == 128 + SIGTERM;
   return ended_by_timeout ? 0 : loop.child_status();
 }
+
+namespace {
 
 // -r: each run's totals kept for the mean, nothing printed until the last.
 class Repeats : public counting::Sink {

@@ -1,6 +1,7 @@
 // pmu-raw -- the counting run: options to a counting::Run, the library's read loop, the report.
 #pragma once
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +31,16 @@ struct RawOptions {
   std::vector<std::string> metrics;        // -M NAME[/TERMS/]
   std::vector<std::string> metric_params;  // --metric-param NAME=VALUE
   std::vector<std::string> event_files;    // --event-file FILE (intel/perfmon JSON)
+  bool refresh = false;                    // --refresh: a view redrawn in place on a terminal
 };
+
+// Shared by the counting run and the views (views.h).
+void install_signals();
+void note(const std::string& message);
+std::FILE* open_output(const RawOptions& options);
+void announce_backends(const RawOptions& options, const counting::Backend& backend);
+void end_as_perf_does(const std::vector<std::string>& command);
+int run_status(const counting::ReadLoop& loop);
 
 // What to count, and how the loop reads it, as the options say.
 counting::Request counting_request(const RawOptions& options);

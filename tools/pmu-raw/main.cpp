@@ -6,6 +6,7 @@
 #include "counting.h"
 #include "listing.h"
 #include "pmukit/util/error.h"
+#include "views.h"
 
 using namespace pmukit;
 
@@ -28,6 +29,7 @@ struct Flags {
   std::string separator;
   bool list_events = false, list_metrics = false, list_all = false, names_only = false;
   bool recover = false, discard_journal = false;
+  bool memory = false, io = false;
 };
 
 // What to count, and for how long.
@@ -133,6 +135,34 @@ void add_backend_and_metric_options(CLI::App& app, tools::RawOptions& o, Flags& 
       ->check(CLI::ExistingFile);
 }
 
+// PCM's views, pmu-raw's metrics arranged as Intel PCM's tools print them.
+void add_view_options(CLI::App& app, tools::RawOptions& o, Flags& f) {
+  app.add_flag("--memory", f.memory,
+               "pcm-memory's view: the DRAM bandwidth metrics that apply here (imc_read_bw, dram_read_bw... or AMD's "
+               "amd_umc_read_bw...), each interval (-I, 1000 ms unless given) one table of MB/s (1e6 bytes a "
+               "second): a row per socket with each memory channel's read and write (Ch0 Read, Ch0 Write...) and "
+               "the socket's Read, Write and Memory (both), then the system's; -x SEP and -j give the same as CSV "
+               "and JSON lines");
+  app.add_flag("--io", f.io,
+               "pcm-iio's view: a row per PCIe device behind an IIO stack (BDF, socket, stack PMU and part, lspci's "
+               "name) with its inbound (DMA) read and write and outbound (MMIO) read and write in MB/s, from the IIO "
+               "bandwidth metrics that apply here, each interval (-I, 1000 ms unless given); -x SEP and -j too");
+  app.add_flag(
+      "--refresh", o.refresh,
+      "With --memory or --io: clear the terminal and redraw the table each interval, as pcm's screen mode (only "
+      "when the output is a terminal; otherwise every interval is printed)");
+}
+
+// Whether a view goes with the other options: it picks its metrics and shows them its own way.
+void check_view_options(const Flags& f, const tools::RawOptions& o) {
+  if (o.refresh && !f.memory && !f.io) throw UsageError("--refresh redraws a view: give --memory or --io");
+  if (f.memory && f.io) throw UsageError("--memory and --io are exclusive");
+  if (!f.memory && !f.io) return;
+  if (o.report.aggregation != tools::Aggregation::Merged || o.report.metric_only)
+    throw UsageError(
+        fmt::format("{} has its own layout: no --per-* or --metric-only with it", f.io ? "--io" : "--memory"));
+}
+
 void add_listing_options(CLI::App& app, Flags& f) {
   app.add_flag("--list-events", f.list_events,
                "List the events each PMU of this machine knows by name, then the uncore events perf knows on this CPU "
@@ -186,6 +216,7 @@ int main(int argc, char** argv) {
   add_counting_options(app, o, f);
   add_output_options(app, o, f);
   add_backend_and_metric_options(app, o, f);
+  add_view_options(app, o, f);
   add_listing_options(app, f);
   std::vector<std::string> workload_help;  // shown by --help; the words come from split_workload
   app.add_option("command", workload_help,
@@ -212,6 +243,9 @@ int main(int argc, char** argv) {
       return f.names_only ? tools::list_event_names(o.machine, o.event_files)
                           : tools::list_events(o.machine, o.event_files);
     if (f.list_metrics) return tools::list_metric_catalog(o.machine, f.list_all, f.names_only);
+    check_view_options(f, o);
+    if (f.memory) return tools::run_memory_view(o);
+    if (f.io) return tools::run_io_view(o);
     check_stop_options(o);
     return tools::run_counting(o);
   });
