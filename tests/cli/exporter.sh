@@ -147,7 +147,27 @@ for i in $(seq 20); do status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config
 printf '{"events": [{"event": "uncore_iio_2/event=0x83,umask=0x04,ch_mask=0x1/", "device": "0000:ff:1f.7"}]}' \
   > "$T/bad.json"
 status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config "$T/bad.json" 2> "$T/err"
-grep -qx 'pmu-exporter: error: device 0000:ff:1f.7: no such PCI device on this machine' "$T/err"
+grep -qx "pmu-exporter: error: $T/bad.json: device 0000:ff:1f.7: no such PCI device on this machine" "$T/err"
+# A device label is the machine's (issue 35): the IIO PMU and part pmu-rcmap gives for the device...
+DEVICE=0000:16:00.0
+"$BIN/pmu-rcmap" --snapshot "$T/spr" --json "$DEVICE" > "$T/rcmap.json"
+read -r PMU TERMS < <("$PYTHON" -c 'import json, sys
+f = next(f for f in json.load(sys.stdin)["devices"][0]["filters"] if "ch_mask" in f["terms"])
+print(f["pmu"], f["terms"])' < "$T/rcmap.json")
+SEEN_BY=$("$PYTHON" -c 'import json, sys
+print(" or ".join(f["pmu"] + " " + f["terms"] for f in json.load(sys.stdin)["devices"][0]["filters"]))' < "$T/rcmap.json")
+OTHER=uncore_iio_1
+[ "$PMU" != "$OTHER" ] || OTHER=uncore_iio_3
+# ... another stack's PMU with the device's ch_mask (the README's old example), or the device's PMU
+# with another part's ch_mask or none (the whole stack): refused in one line.
+for event in "$OTHER/event=0x83,umask=0x04,$TERMS/" "$PMU/event=0x83,umask=0x04,ch_mask=0x2/" \
+  "$PMU/event=0x83,umask=0x04/"; do
+  printf '{"events": [{"event": "%s", "device": "%s"}]}' "$event" "$DEVICE" > "$T/bad.json"
+  status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config "$T/bad.json" 2> "$T/err"
+  test "$(wc -l < "$T/err")" = 1
+  grep -qxF "pmu-exporter: error: $T/bad.json: device $DEVICE is counted by $SEEN_BY (pmu-rcmap $DEVICE); the event $event counts other traffic" "$T/err" ||
+    { cat "$T/err" >&2; exit 1; }
+done
 # A listen address in use: one line naming it.
 "$PYTHON" -c 'import socket, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' \

@@ -12,12 +12,14 @@ command -v prometheus > /dev/null && command -v promtool > /dev/null ||
 # The test's own rates, per PMU unit: read CAS 1e8/s and write CAS 5e7/s per memory channel, IIO
 # DATA_REQ_OF_CPU.MEM_READ (event 0x83, umask 0x04: 4-byte units) 2.5e7/s per IIO unit.
 sim_start "$T/spr" --rate intel_spr_imc:0xcf05=1e8 --rate intel_spr_imc:0xf005=5e7 --rate intel_snr_iio:0x0483=2.5e7
-# A device and the IIO PMU and filter that count it, as a user learns them: from pmu-rcmap.
+# A device and the IIO PMU that counts it, as pmu-rcmap maps it.
 DEVICE=0000:16:00.0
 "$BIN/pmu-rcmap" --snapshot "$T/spr" --json "$DEVICE" > "$T/rcmap.json"
-IIO_EVENT=$("$PYTHON" -c 'import json, sys
-f = next(f for f in json.load(sys.stdin)["devices"][0]["filters"] if "ch_mask" in f["terms"])
-print(f["pmu"] + "/event=0x83,umask=0x04," + f["terms"] + "/")' < "$T/rcmap.json")
+IIO_PMU=$("$PYTHON" -c 'import json, sys
+print(next(f for f in json.load(sys.stdin)["devices"][0]["filters"] if "ch_mask" in f["terms"])["pmu"])' \
+  < "$T/rcmap.json")
+# The exporter binds an event on the PMU type to the device's PMU and part itself.
+IIO_EVENT=uncore_iio/event=0x83,umask=0x04/
 cat > "$T/exporter.json" << EOF
 {"listen": "127.0.0.1:0", "read_interval_ms": 200, "metric_window_s": 1, "timestamps": true,
  "events": ["uncore_imc/cas_count_read/", "uncore_imc/cas_count_write/",
@@ -66,7 +68,7 @@ test "$(cut -d' ' -f2 "$T/bw" | sort -u)" = 51200000000
 # the socket the device hangs from only (the IIO PMU of that name on socket 1 counts other devices).
 q "rate(pmukit_uncore_bytes_total{device=\"$DEVICE\"}[1s])" > "$T/device"
 grep -c . "$T/device" | grep -qx 1
-grep -q "device=$DEVICE,event=pcie_read,.*socket=0} 100000000$" "$T/device"
+grep -q "device=$DEVICE,event=pcie_read,.*,pmu=$IIO_PMU,.*socket=0} 100000000$" "$T/device"
 # Every expression of the Grafana dashboard returns data (its variables as Grafana would fill them).
 $API dashboard "$PROM" "$PMUKIT_SRC/packaging/examples/grafana-dashboard.json" "$AT" '$instance=.*' \
   '$__rate_interval=1s'
