@@ -180,11 +180,19 @@ std::vector<const metrics::Metric*> named_metrics(const metrics::Catalog& catalo
   return out;
 }
 
+// Why no metric exported under a neutral name runs here: the PMUs they count on.
+std::string neutral_absent_reason(const std::vector<const metrics::Metric*>& named) {
+  std::string pmus;
+  for (const auto* n : named) pmus += (pmus.empty() ? "" : ", ") + n->name() + " on " + n->pmu();
+  return "no PMU here counts it (" + pmus + ")";
+}
+
 }  // namespace
 
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
                                               const std::vector<std::string>& pmus, const PmuKinds& kinds,
-                                              std::vector<syntax::EventSpec>& specs) {
+                                              std::vector<syntax::EventSpec>& specs,
+                                              std::vector<AbsentMetric>* absent) {
   std::vector<MetricInstance> out;
   for (const auto& arg : split_metric_list(args)) {
     const auto [name, extra] = metric_arg(arg);
@@ -199,6 +207,10 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
         if (m->applies_to(pmu, kind_of(kinds, pmu))) out.push_back(bind_metric(*m, pmu, extra, specs));
     }
     const metrics::Metric* m = named.front();
+    if (out.size() == before && absent && !catalog.find(name)) {
+      absent->push_back({name, neutral_absent_reason(named)});
+      continue;
+    }
     if (out.size() == before && named.size() > 1)
       throw UsageError(fmt::format("-M '{}': none of the metrics exported under this name runs here", arg));
     if (out.size() == before && perf::is_core_pmu_name(m->pmu()))

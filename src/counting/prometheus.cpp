@@ -117,6 +117,16 @@ std::vector<Family> families(const SeriesSnapshot& s) {
   for (const auto& b : s.backends)
     backend.samples.emplace_back(fmt::format("{{pmu=\"{}\",backend=\"{}\"}}", escape(b.pmu), escape(b.backend)), 1);
   if (!backend.samples.empty()) out.push_back(std::move(backend));
+  Family unavailable{"pmukit_metric_unavailable",
+                     "info",
+                     "",
+                     "A metric asked for by its platform-neutral name that no PMU of this machine counts, and why",
+                     {}};
+  for (const auto& a : s.unavailable)
+    unavailable.samples.emplace_back(fmt::format("{{metric=\"{}\",platform=\"{}\",reason=\"{}\"}}", escape(a.name),
+                                                 escape(s.platform), escape(a.reason)),
+                                     1);
+  if (!unavailable.samples.empty()) out.push_back(std::move(unavailable));
   out.push_back({"pmukit_build",
                  "info",
                  "",

@@ -109,6 +109,8 @@ SeriesSnapshot SeriesCollector::add_read(std::uint64_t now, const std::vector<Ro
   s.backends = backend_samples();
   s.version = options_.version;
   s.platform = run_.found.inventory.platform;
+  s.unavailable = run_.absent_metrics;
+  if (options_.since_start) s.since_start = metric_samples(totals_, now);
   return s;
 }
 
@@ -154,13 +156,17 @@ std::vector<GaugeSample> SeriesCollector::gauge_samples(std::uint64_t now) {
   const auto& [t_old, old] = history_.front();
   if (now == t_old || run_.metrics.empty()) return {};
   std::vector<Row> window = totals_;
+  for (std::size_t i = 0; i < window.size(); ++i) window[i].count -= old.at(i);
+  return metric_samples(window, now - t_old);
+}
+
+std::vector<GaugeSample> SeriesCollector::metric_samples(const std::vector<Row>& window,
+                                                         std::uint64_t window_ns) const {
+  if (window_ns == 0 || run_.metrics.empty()) return {};
   std::set<std::pair<std::size_t, int>> present;  // (spec, socket) with a row
-  for (std::size_t i = 0; i < window.size(); ++i) {
-    window[i].count -= old.at(i);
-    present.insert({window[i].spec, window[i].socket});
-  }
+  for (const auto& r : window) present.insert({r.spec, r.socket});
   std::vector<GaugeSample> out;
-  for (const auto& m : evaluate_metrics(run_.metrics, window, now - t_old, options_.metric_params, true)) {
+  for (const auto& m : evaluate_metrics(run_.metrics, window, window_ns, options_.metric_params, true)) {
     auto inst = std::find_if(run_.metrics.begin(), run_.metrics.end(),
                              [&](const auto& i) { return i.metric == m.metric && i.pmu == m.pmu; });
     bool counted = false;  // a per-box metric has rows on its box's socket only

@@ -34,7 +34,8 @@ struct SeriesOptions {
   Granularity granularity = Granularity::PerBox;
   std::uint64_t metric_window_s = 10;  // the gauges are computed over this much counting time
   std::map<std::string, double> metric_params;
-  std::string version;  // the exporter's, for pmukit_build_info
+  std::string version;       // the exporter's, for pmukit_build_info
+  bool since_start = false;  // also the metrics over the whole run (SeriesSnapshot::since_start)
 };
 
 // How the series of one spec are labelled and valued.
@@ -85,6 +86,10 @@ struct SeriesSnapshot {
   std::vector<CounterSample> counters;
   std::vector<GaugeSample> gauges;
   std::vector<BackendSample> backends;
+  std::vector<AbsentMetric> unavailable;  // neutral metric names no PMU here counts, and why
+  // With SeriesOptions::since_start: each metric over all the counting time so far (a rate that,
+  // times counted_ns, is the total: pmu-exporter's PCM names publish totals, as pcm-sensor-server).
+  std::vector<GaugeSample> since_start;
 };
 
 // How often a continuous run reads: every `read_interval_ms`, sooner where a narrow direct counter
@@ -109,6 +114,7 @@ class SeriesCollector {
  private:
   std::vector<CounterSample> counter_samples() const;
   std::vector<GaugeSample> gauge_samples(std::uint64_t now);
+  std::vector<GaugeSample> metric_samples(const std::vector<Row>& window, std::uint64_t window_ns) const;
   std::vector<BackendSample> backend_samples() const;
 
   SeriesOptions options_;

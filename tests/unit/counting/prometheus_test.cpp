@@ -92,3 +92,15 @@ TEST(Prometheus, OpenMetricsNamesFamiliesWithUnitsAndEnds) {
 }
 
 }  // namespace
+
+TEST(Prometheus, ANeutralMetricNoPmuCountsIsPublishedWithTheReason) {
+  auto s = snapshot();
+  EXPECT_EQ(counting::render(s, Exposition::Prometheus, false).find("pmukit_metric_unavailable"), std::string::npos);
+  s.unavailable.push_back({"dram_read", "no PMU here counts it (dram_read_bw on \"uncore_imc\")"});
+  const std::string text = counting::render(s, Exposition::Prometheus, false);
+  EXPECT_NE(
+      text.find("# TYPE pmukit_metric_unavailable_info gauge\npmukit_metric_unavailable_info{metric=\"dram_read\","
+                "platform=\"spr\",reason=\"no PMU here counts it (dram_read_bw on \\\"uncore_imc\\\")\"} 1\n"),
+      std::string::npos)
+      << text;
+}
