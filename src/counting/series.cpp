@@ -166,7 +166,10 @@ std::vector<GaugeSample> SeriesCollector::metric_samples(const std::vector<Row>&
   std::set<std::pair<std::size_t, int>> present;  // (spec, socket) with a row
   for (const auto& r : window) present.insert({r.spec, r.socket});
   std::vector<GaugeSample> out;
+  // A variable summed over several events also has a row per event after the metric's own: one series.
+  std::set<std::tuple<const metrics::Metric*, std::string, int>> seen;
   for (const auto& m : evaluate_metrics(run_.metrics, window, window_ns, options_.metric_params, true)) {
+    if (!seen.insert({m.metric, m.pmu, m.socket}).second) continue;
     auto inst = std::find_if(run_.metrics.begin(), run_.metrics.end(),
                              [&](const auto& i) { return i.metric == m.metric && i.pmu == m.pmu; });
     bool counted = false;  // a per-box metric has rows on its box's socket only

@@ -25,6 +25,9 @@ for m in "${MACHINES[@]}"; do
   $API wait-sample "$EXPORTER/metrics" pmukit_reads_total 2
   curl -sS --fail "$EXPORTER/metrics" > "$T/$m.metrics"
   promtool check metrics < "$T/$m.metrics"
+  # Each series once (a metric summing several events, AMD's DF channels, is one series per socket).
+  sed -n 's/^\([^#][^ ]*\) .*/\1/p' "$T/$m.metrics" | sort | uniq -d > "$T/$m.dup"
+  test ! -s "$T/$m.dup" || { echo "$m: series exported twice:" >&2; cat "$T/$m.dup" >&2; exit 1; }
 done
 PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 PROM=http://127.0.0.1:$PORT
