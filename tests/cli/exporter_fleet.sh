@@ -48,15 +48,22 @@ $API wait-value "$PROM" 'count(pmukit_reads_total == 2)' "${#MACHINES[@]}"
 AT=$($API query "$PROM" 'max(timestamp(pmukit_reads_total))' | cut -d' ' -f2)
 q() { $API query "$PROM" "$1" "$AT"; }
 for m in "${MACHINES[@]}"; do
-  # The platform label is the machine's (pmu-discover names it), on the build info and every gauge.
+  # The platform label is the machine's (pmu-discover names it: the CPU model's, or on Arm the one
+  # its PMUs' kinds name), never empty, on the build info and every gauge.
   platform=$("$BIN/pmu-discover" --snapshot "$T/$m" --json | "$PYTHON" -c 'import json, sys
 print((json.load(sys.stdin)["platform"] or {}).get("name", ""))')
+  test -n "$platform" || { echo "$m: pmu-discover names no platform" >&2; exit 1; }
   PLATFORM_OF[$m]=$platform
   q "pmukit_build_info{instance=\"${AT_OF[$m]}\", platform=\"$platform\"}" > "$T/info"
   test "$(grep -c . "$T/info")" = 1 || { echo "$m: platform $platform: $(q pmukit_build_info)" >&2; exit 1; }
-  $API dashboard "$PROM" "$PMUKIT_SRC/packaging/examples/grafana-dashboard.json" "$AT" only=DRAM \
+  # Every panel of the dashboard has data for this machine: a figure, or why its PMUs cannot give it.
+  $API dashboard "$PROM" "$PMUKIT_SRC/packaging/examples/grafana-dashboard.json" "$AT" \
     "\$instance=${AT_OF[$m]}" '$__rate_interval=1s' > "$T/$m.panel" || { cat "$T/$m.panel" >&2; exit 1; }
 done
+# No series that carries the platform (build info, gauges, unavailable metrics) has it empty.
+LABELLED='{__name__=~"pmukit_build_info|pmukit_.*_per_second|pmukit_metric_unavailable_info", platform=""}'
+q "$LABELLED" > "$T/no-platform"
+test ! -s "$T/no-platform" || { echo "series without a platform:" >&2; cat "$T/no-platform" >&2; exit 1; }
 # Where the PMUs give the quantity, the neutral name has it; where they do not, the reason is given.
 for m in spr-2s gnr-2s clx-2s icx-2s genoa-2s grace-2s t410-2s; do
   test "$(q "count(pmukit_dram_read_bytes_per_second{instance=\"${AT_OF[$m]}\"})" | cut -d' ' -f2)" = 2 ||
@@ -67,4 +74,12 @@ q "pmukit_metric_unavailable_info{instance=\"${AT_OF[milan-2s]}\"}" > "$T/milan.
 grep -q "metric=dram_read,platform=${PLATFORM_OF[milan-2s]},reason=no PMU here counts it (" "$T/milan.unavailable"
 test "$(q "count(pmukit_dram_bytes_per_second{instance=\"${AT_OF[yitian]}\"})" | cut -d' ' -f2)" -ge 1
 q "pmukit_metric_unavailable_info{instance=\"${AT_OF[yitian]}\"}" > "$T/yitian.unavailable"
-grep -q 'metric=dram_write,reason=no PMU here counts it (' "$T/yitian.unavailable"
+grep -q "metric=dram_write,platform=${PLATFORM_OF[yitian]},reason=no PMU here counts it (" "$T/yitian.unavailable"
+# The other panels' quantities, on the machines whose PMUs count them (the rest give the reason).
+has() { test "$(q "count(pmukit_$1_bytes_per_second{instance=\"${AT_OF[$2]}\"})" | cut -d' ' -f2)" -ge 1 ||
+  { echo "$2: no $1" >&2; exit 1; }; }
+for m in spr-2s gnr-2s clx-2s icx-2s genoa-2s; do has dram_channel_read "$m"; has dram_channel_write "$m"; done
+for m in grace-2s t410-2s yitian; do has pcie_to_device "$m"; has pcie_from_device "$m"; done
+for m in grace-2s yitian; do has chip_link_rx "$m"; has chip_link_tx "$m"; done
+q "pmukit_metric_unavailable_info{instance=\"${AT_OF[spr-2s]}\", metric=\"pcie_to_device\"}" > "$T/spr.pcie"
+grep -q "platform=${PLATFORM_OF[spr-2s]},reason=no PMU here counts it (.*t410_pcie_read_bw on" "$T/spr.pcie"
