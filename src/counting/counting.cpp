@@ -120,7 +120,11 @@ Run::Run(Machine& machine, const Request& request, const std::function<void(cons
                                     request.iio_scope, specs, warnings);
   else
     metrics = add_metric_events(catalog, request.metrics, pmu_names(machine, found.inventory),
-                                pmu_kinds_here(found.inventory), specs);
+                                pmu_kinds_here(found.inventory), specs,
+                                request.neutral_metrics_optional ? &absent_metrics : nullptr);
+  if (std::all_of(specs.begin(), specs.end(), is_duration_time) && !absent_metrics.empty())
+    throw UsageError(
+        fmt::format("{}: {}: nothing else to count here", absent_metrics.front().name, absent_metrics.front().reason));
   if (std::all_of(specs.begin(), specs.end(), is_duration_time))
     throw UsageError("only duration_time given: add an event");
   std::function<void(const std::string&)> told = note;

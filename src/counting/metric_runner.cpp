@@ -173,27 +173,62 @@ MetricInstance bind_metric(const metrics::Metric& metric, const std::string& pmu
   return inst;
 }
 
+namespace {
+
+// "NAME" or "NAME/TERMS/" -> the name and the terms.
+std::pair<std::string, std::string> metric_arg(const std::string& arg) {
+  auto slash = arg.find('/');
+  if (slash == std::string::npos) return {arg, ""};
+  std::string extra = arg.substr(slash + 1);
+  if (extra.empty() || extra.back() != '/') throw UsageError(fmt::format("-M '{}': expected NAME/TERMS/", arg));
+  extra.pop_back();
+  return {arg.substr(0, slash), extra};
+}
+
+// The metrics an argument names: the metric of that name, or else every metric exported under that
+// platform-neutral name (export_as: "dram_read" is dram_read_bw on Intel, amd_dram_read_bw on AMD).
+std::vector<const metrics::Metric*> named_metrics(const metrics::Catalog& catalog, const std::string& name) {
+  if (const metrics::Metric* m = catalog.find(name)) return {m};
+  std::vector<const metrics::Metric*> out;
+  for (const auto& m : catalog.metrics())
+    if (m.spec().export_as == name) out.push_back(&m);
+  if (out.empty()) throw UsageError(fmt::format("-M '{}': no such metric (pmu-raw --list-metrics lists them)", name));
+  return out;
+}
+
+// Why no metric exported under a neutral name runs here: the PMUs they count on.
+std::string neutral_absent_reason(const std::vector<const metrics::Metric*>& named) {
+  std::string pmus;
+  for (const auto* n : named) pmus += (pmus.empty() ? "" : ", ") + n->name() + " on " + n->pmu();
+  return "no PMU here counts it (" + pmus + ")";
+}
+
+}  // namespace
+
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
                                               const std::vector<std::string>& pmus, const PmuKinds& kinds,
-                                              std::vector<syntax::EventSpec>& specs) {
+                                              std::vector<syntax::EventSpec>& specs,
+                                              std::vector<AbsentMetric>* absent) {
   std::vector<MetricInstance> out;
   for (const auto& arg : split_metric_list(args)) {
-    std::string name = arg, extra;
-    if (auto slash = arg.find('/'); slash != std::string::npos) {
-      name = arg.substr(0, slash);
-      extra = arg.substr(slash + 1);
-      if (extra.empty() || extra.back() != '/') throw UsageError(fmt::format("-M '{}': expected NAME/TERMS/", arg));
-      extra.pop_back();
+    const auto [name, extra] = metric_arg(arg);
+    const auto named = named_metrics(catalog, name);
+    const std::size_t before = out.size();
+    for (const metrics::Metric* m : named) {
+      for (const auto& term : m->spec().required_terms)
+        if (extra.find(term + "=") == std::string::npos)
+          throw UsageError(
+              fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term, name, term));
+      for (const auto& pmu : pmus)
+        if (m->applies_to(pmu, kind_of(kinds, pmu))) out.push_back(bind_metric(*m, pmu, extra, specs));
     }
-    const metrics::Metric* m = catalog.find(name);
-    if (!m) throw UsageError(fmt::format("-M '{}': no such metric (pmu-raw --list-metrics lists them)", name));
-    for (const auto& term : m->spec().required_terms)
-      if (extra.find(term + "=") == std::string::npos)
-        throw UsageError(
-            fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term, name, term));
-    std::size_t before = out.size();
-    for (const auto& pmu : pmus)
-      if (m->applies_to(pmu, kind_of(kinds, pmu))) out.push_back(bind_metric(*m, pmu, extra, specs));
+    const metrics::Metric* m = named.front();
+    if (out.size() == before && absent && !catalog.find(name)) {
+      absent->push_back({name, neutral_absent_reason(named)});
+      continue;
+    }
+    if (out.size() == before && named.size() > 1)
+      throw UsageError(fmt::format("-M '{}': none of the metrics exported under this name runs here", arg));
     if (out.size() == before && perf::is_core_pmu_name(m->pmu()))
       throw Error(fmt::format("-M '{}': a core metric, counted through the kernel's perf on the CPU's core PMU ({}), "
                               "and this machine's kernel has none (no core PMU driver, or a virtual machine without "

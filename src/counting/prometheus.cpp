@@ -19,7 +19,7 @@ std::string name_part(std::string_view text) {
   return out;
 }
 
-MetricFamily metric_family(std::string_view metric, std::string_view unit) {
+MetricFamily metric_family(std::string_view metric, std::string_view unit, std::string_view export_as) {
   struct Base {
     std::string_view unit, suffix;
     double factor;
@@ -33,7 +33,7 @@ MetricFamily metric_family(std::string_view metric, std::string_view unit) {
                                               {"us", "seconds", 1e-6},
                                               {"GHz", "hertz", 1e9},
                                               {"MHz", "hertz", 1e6}}};
-  const std::string base = "pmukit_" + name_part(metric);
+  const std::string base = "pmukit_" + name_part(export_as.empty() ? metric : export_as);
   for (const auto& b : bases)
     if (unit == b.unit) return {base + "_" + std::string(b.suffix), std::string(b.suffix), b.factor};
   if (unit.empty()) return {base, "", 1};
@@ -73,10 +73,12 @@ std::string escape_help(std::string_view v, bool om) {
   return out;
 }
 
-std::string labels(int socket, std::string_view pmu, std::string_view event, std::string_view device) {
+std::string labels(int socket, std::string_view pmu, std::string_view event, std::string_view device,
+                   std::string_view platform = "") {
   std::vector<std::string> parts;
   if (socket >= 0) parts.push_back(fmt::format("socket=\"{}\"", socket));
   if (!pmu.empty()) parts.push_back(fmt::format("pmu=\"{}\"", escape(pmu)));
+  if (!platform.empty()) parts.push_back(fmt::format("platform=\"{}\"", escape(platform)));
   if (!event.empty()) parts.push_back(fmt::format("event=\"{}\"", escape(event)));
   if (!device.empty()) parts.push_back(fmt::format("device=\"{}\"", escape(device)));
   return parts.empty() ? "" : fmt::format("{{{}}}", fmt::join(parts, ","));
@@ -108,13 +110,28 @@ std::vector<Family> families(const SeriesSnapshot& s) {
   for (const auto& g : s.gauges) {
     auto [it, added] = gauge_index.try_emplace(g.family, out.size());
     if (added) out.push_back({g.family, "gauge", g.unit, fmt::format("{}, over the last metric_window_s", g.help), {}});
-    out[it->second].samples.emplace_back(labels(g.socket, g.pmu, "", ""), g.value);
+    out[it->second].samples.emplace_back(labels(g.socket, g.pmu, "", "", g.platform), g.value);
   }
   Family backend{
       "pmukit_backend", "info", "", "The backend that counts a PMU's events: direct (registers) or perf", {}};
   for (const auto& b : s.backends)
     backend.samples.emplace_back(fmt::format("{{pmu=\"{}\",backend=\"{}\"}}", escape(b.pmu), escape(b.backend)), 1);
   if (!backend.samples.empty()) out.push_back(std::move(backend));
+  Family unavailable{"pmukit_metric_unavailable",
+                     "info",
+                     "",
+                     "A metric asked for by its platform-neutral name that no PMU of this machine counts, and why",
+                     {}};
+  for (const auto& a : s.unavailable)
+    unavailable.samples.emplace_back(fmt::format("{{metric=\"{}\",platform=\"{}\",reason=\"{}\"}}", escape(a.name),
+                                                 escape(s.platform), escape(a.reason)),
+                                     1);
+  if (!unavailable.samples.empty()) out.push_back(std::move(unavailable));
+  out.push_back({"pmukit_build",
+                 "info",
+                 "",
+                 "The exporter's version and the machine's platform (\"\" when pmukit does not know it)",
+                 {{fmt::format("{{version=\"{}\",platform=\"{}\"}}", escape(s.version), escape(s.platform)), 1}}});
   out.push_back({"pmukit_reads",
                  "counter",
                  "",

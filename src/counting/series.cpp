@@ -55,7 +55,7 @@ std::vector<SeriesLabel> series_labels(const SeriesOptions& options, const Run& 
     for (std::size_t n = syntax::parse_event_list(e.event).size(); n > 0; --n)
       labels.push_back({e.name, "", e.bytes_per_count, e.device, socket, e.granularity.value_or(options.granularity)});
   }
-  labels.resize(specs.size(), SeriesLabel{"", "", std::nullopt, "", -1, options.granularity});
+  labels.resize(specs.size(), SeriesLabel{"", "", std::nullopt, "", -1, options.granularity, false});
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (labels[i].event.empty()) labels[i].event = specs[i].name.empty() ? terms_as_written(specs[i]) : specs[i].name;
     labels[i].pmu = specs[i].pmu;
@@ -107,6 +107,10 @@ SeriesSnapshot SeriesCollector::add_read(std::uint64_t now, const std::vector<Ro
   s.gauges = gauge_samples(now);
   s.window_s = static_cast<double>(now - history_.front().first) / 1e9;
   s.backends = backend_samples();
+  s.version = options_.version;
+  s.platform = run_.found.inventory.platform;
+  s.unavailable = run_.absent_metrics;
+  if (options_.since_start) s.since_start = metric_samples(totals_, now);
   return s;
 }
 
@@ -116,6 +120,7 @@ std::vector<CounterSample> SeriesCollector::counter_samples() const {
   std::map<std::tuple<bool, std::string, std::string, std::string, int>, std::pair<std::size_t, std::size_t>> index;
   for (const auto& r : totals_) {
     const SeriesLabel& l = labels_.at(r.spec);
+    if (!l.exported) continue;  // only a metric's input: the metric's gauge is its series
     // A PCIe PMU of the same name exists on every socket; its filter selects the device on one.
     if (l.device_socket >= 0 && r.socket != l.device_socket) continue;
     CounterSample c;
@@ -151,21 +156,29 @@ std::vector<GaugeSample> SeriesCollector::gauge_samples(std::uint64_t now) {
   const auto& [t_old, old] = history_.front();
   if (now == t_old || run_.metrics.empty()) return {};
   std::vector<Row> window = totals_;
+  for (std::size_t i = 0; i < window.size(); ++i) window[i].count -= old.at(i);
+  return metric_samples(window, now - t_old);
+}
+
+std::vector<GaugeSample> SeriesCollector::metric_samples(const std::vector<Row>& window,
+                                                         std::uint64_t window_ns) const {
+  if (window_ns == 0 || run_.metrics.empty()) return {};
   std::set<std::pair<std::size_t, int>> present;  // (spec, socket) with a row
-  for (std::size_t i = 0; i < window.size(); ++i) {
-    window[i].count -= old.at(i);
-    present.insert({window[i].spec, window[i].socket});
-  }
+  for (const auto& r : window) present.insert({r.spec, r.socket});
   std::vector<GaugeSample> out;
-  for (const auto& m : evaluate_metrics(run_.metrics, window, now - t_old, options_.metric_params, true)) {
+  // A variable summed over several events also has a row per event after the metric's own: one series.
+  std::set<std::tuple<const metrics::Metric*, std::string, int>> seen;
+  for (const auto& m : evaluate_metrics(run_.metrics, window, window_ns, options_.metric_params, true)) {
+    if (!seen.insert({m.metric, m.pmu, m.socket}).second) continue;
     auto inst = std::find_if(run_.metrics.begin(), run_.metrics.end(),
                              [&](const auto& i) { return i.metric == m.metric && i.pmu == m.pmu; });
     bool counted = false;  // a per-box metric has rows on its box's socket only
     for (const auto& [variable, specs] : inst->specs)
       for (std::size_t s : specs) counted = counted || present.count({s, m.socket});
     if (!counted || !m.valid) continue;
-    auto f = metric_family(m.metric->name(), m.metric->unit());
-    out.push_back({f.name, f.unit, m.metric->spec().description, m.pmu, m.socket, m.value * f.factor});
+    auto f = metric_family(m.metric->name(), m.metric->unit(), m.metric->spec().export_as);
+    out.push_back({f.name, f.unit, m.metric->spec().description, m.pmu, run_.found.inventory.platform, m.socket,
+                   m.value * f.factor});
   }
   return out;
 }

@@ -193,7 +193,7 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
     if (m.is_object() && m.contains("name") && m.at("name").is_string())
       where = fmt::format("{}: metric '{}'", path, m.at("name").get<std::string>());
     check_object(m, where, {"name", "description", "unit", "pmu", "events", "expression", "source"},
-                 {"parameters", "required_terms", "pmu_kinds"});
+                 {"parameters", "required_terms", "pmu_kinds", "export_as"});
     MetricSpec spec;
     spec.name = text(m, "name", where);
     if (!is_snake_case(spec.name)) fail(where, "the name must be snake_case, as perf's metric names are");
@@ -217,6 +217,10 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
     if (!m.at("expression").is_string()) fail(where, "'expression' must be a string");
     spec.expression = m.at("expression").get<std::string>();
     spec.source = text(m, "source", where);
+    if (m.contains("export_as")) {
+      spec.export_as = text(m, "export_as", where);
+      if (!is_snake_case(spec.export_as)) fail(where, "'export_as' must be snake_case");
+    }
     spec.family = family;
     spec.file = std::string(path);
     metrics_.emplace_back(std::move(spec));  // checks the expression against the bindings

@@ -11,7 +11,7 @@ cat > "$T/box.json" << 'EOF'
 {"listen": "127.0.0.1:0", "read_interval_ms": 1000, "metric_window_s": 2,
  "events": ["uncore_imc/cas_count_read/", {"event": "uncore_imc_0/cas_count_write/", "name": "writes"},
             "uncore_cha_0/clockticks/"],
- "metrics": ["spr_dram_read_bw"]}
+ "metrics": ["spr_dram_read_bw", "dram_read"]}
 EOF
 exporter_start "$T/box.json" --snapshot "$T/spr"
 grep -q '^pmu-exporter: listening on http://127.0.0.1:[0-9]*/ (pmu-sim virtual time)$' "$T/exporter.out"
@@ -75,9 +75,16 @@ equals "$(sample 'pmukit_uncore_bytes_total{socket="0",pmu="uncore_imc_0",event=
 equals "$(sample 'pmukit_uncore_bytes_total{socket="1",pmu="uncore_imc_4",event="cas_count_read"}')" 6.4e9
 equals "$(sample 'pmukit_uncore_events_total{socket="0",pmu="uncore_cha_0",event="clockticks"}')" 2e9
 # The metric over its window: per socket, 8 channels x 6.4e9 bytes/s.
-equals "$(sample 'pmukit_spr_dram_read_bw_bytes_per_second{socket="0",pmu="uncore_imc"}')" 5.12e10
+# A metric asked for by its own name keeps it; one asked for by its platform-neutral name
+# ("dram_read": dram_read_bw here, amd_dram_read_bw on AMD, scf_local_mem_read_bw on Grace) is
+# published under that name, with the platform as a label.
+equals "$(sample 'pmukit_spr_dram_read_bw_bytes_per_second{socket="0",pmu="uncore_imc",platform="spr"}')" 5.12e10
+equals "$(sample 'pmukit_dram_read_bytes_per_second{socket="0",pmu="uncore_imc",platform="spr"}')" 5.12e10
 equals "$(sample 'pmukit_metric_window_seconds')" 1
 grep -qx '# TYPE pmukit_spr_dram_read_bw_bytes_per_second gauge' "$T/now"
+# A metric's inputs are its gauge's, not series of their own (spr_dram_read_bw's 0x05/0xcf).
+test "$(grep -c 'event="event=' "$T/now")" = 0
+grep -qx 'pmukit_build_info{version="0.1.0",platform="spr"} 1' "$T/now"
 m application/openmetrics-text > "$T/om"
 grep -qx '# UNIT pmukit_spr_dram_read_bw_bytes_per_second bytes_per_second' "$T/om"
 # Totals, not deltas: a scrape resets nothing, and the next seconds add to the first. The write
@@ -140,7 +147,27 @@ for i in $(seq 20); do status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config
 printf '{"events": [{"event": "uncore_iio_2/event=0x83,umask=0x04,ch_mask=0x1/", "device": "0000:ff:1f.7"}]}' \
   > "$T/bad.json"
 status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config "$T/bad.json" 2> "$T/err"
-grep -qx 'pmu-exporter: error: device 0000:ff:1f.7: no such PCI device on this machine' "$T/err"
+grep -qx "pmu-exporter: error: $T/bad.json: device 0000:ff:1f.7: no such PCI device on this machine" "$T/err"
+# A device label is the machine's (issue 35): the IIO PMU and part pmu-rcmap gives for the device...
+DEVICE=0000:16:00.0
+"$BIN/pmu-rcmap" --snapshot "$T/spr" --json "$DEVICE" > "$T/rcmap.json"
+read -r PMU TERMS < <("$PYTHON" -c 'import json, sys
+f = next(f for f in json.load(sys.stdin)["devices"][0]["filters"] if "ch_mask" in f["terms"])
+print(f["pmu"], f["terms"])' < "$T/rcmap.json")
+SEEN_BY=$("$PYTHON" -c 'import json, sys
+print(" or ".join(f["pmu"] + " " + f["terms"] for f in json.load(sys.stdin)["devices"][0]["filters"]))' < "$T/rcmap.json")
+OTHER=uncore_iio_1
+[ "$PMU" != "$OTHER" ] || OTHER=uncore_iio_3
+# ... another stack's PMU with the device's ch_mask (the README's old example), or the device's PMU
+# with another part's ch_mask or none (the whole stack): refused in one line.
+for event in "$OTHER/event=0x83,umask=0x04,$TERMS/" "$PMU/event=0x83,umask=0x04,ch_mask=0x2/" \
+  "$PMU/event=0x83,umask=0x04/"; do
+  printf '{"events": [{"event": "%s", "device": "%s"}]}' "$event" "$DEVICE" > "$T/bad.json"
+  status 1 "$BIN/pmu-exporter" --snapshot "$T/spr" --config "$T/bad.json" 2> "$T/err"
+  test "$(wc -l < "$T/err")" = 1
+  grep -qxF "pmu-exporter: error: $T/bad.json: device $DEVICE is counted by $SEEN_BY (pmu-rcmap $DEVICE); the event $event counts other traffic" "$T/err" ||
+    { cat "$T/err" >&2; exit 1; }
+done
 # A listen address in use: one line naming it.
 "$PYTHON" -c 'import socket, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(60)' \

@@ -3,6 +3,7 @@
 API (https://prometheus.io/docs/prometheus/latest/querying/api/) and run a Grafana dashboard's
 expressions. Waiting is a bounded number of short polls of the condition itself, never a guess."""
 import json
+import re
 import subprocess
 import sys
 import time
@@ -93,14 +94,22 @@ def main():
         for s in sorted(query(args[0], args[1], args[2] if len(args) > 2 else None), key=lambda s: str(s["metric"])):
             labels = ",".join(f"{k}={v}" for k, v in sorted(s["metric"].items()))
             print(f"{{{labels}}} {s['value'][1]}")
-    elif cmd == "dashboard":  # dashboard PROM FILE TIME K=V...: each expression returns data
-        subs = dict(a.split("=", 1) for a in args[3:])
-        empty = 0
-        for title, expr in dashboard_expressions(args[1], subs):
+    elif cmd == "dashboard":  # dashboard PROM FILE TIME [only=TITLE-REGEX] K=V...: each panel returns data
+        # (from one of its expressions: a panel may hold the same quantity as each platform gives it,
+        # or the series saying why this machine cannot give it)
+        opts = dict(a.split("=", 1) for a in args[3:])
+        only = re.compile(opts.pop("only", ".*"))
+        series = {}
+        for title, expr in dashboard_expressions(args[1], opts):
+            if not only.search(title):
+                continue
             n = len(query(args[0], expr, args[2]))
             print(f"{n:3} series  {title}: {expr}")
-            empty += n == 0
-        sys.exit(1 if empty else 0)
+            series[title] = series.get(title, 0) + n
+        empty = [t for t, n in series.items() if n == 0]
+        for t in empty:
+            print(f"no data: {t}")
+        sys.exit(1 if empty or not series else 0)
     else:
         sys.exit(f"unknown command {cmd}")
 

@@ -90,6 +90,11 @@ void parse_settings(const std::filesystem::path& path, const json& doc, Config& 
     c.http.request_timeout_ms = whole(path, "request_timeout_ms", doc["request_timeout_ms"], 10, 3'600'000);
   if (doc.contains("idle_timeout_ms"))
     c.http.idle_timeout_ms = whole(path, "idle_timeout_ms", doc["idle_timeout_ms"], 10, 3'600'000);
+  if (doc.contains("naming")) {
+    auto n = naming(doc["naming"].get<std::string>());
+    if (!n) bad(path, "naming", "expected \"pmukit\" or \"pcm\"");
+    set_naming(c, *n);
+  }
   if (doc.contains("backend")) {
     auto mode = counting::backend_mode(doc["backend"].get<std::string>());
     if (!mode) bad(path, "backend", "expected \"auto\", \"direct\" or \"perf\"");
@@ -110,6 +115,18 @@ void parse_listen(const std::string& text, const std::string& what, Config& c) {
         fmt::format("{}: '{}': expected HOST:PORT (127.0.0.1:9739, [::1]:9739, :9739 for every address)", what, text));
   c.listen_host = host.empty() ? "0.0.0.0" : host;
   c.listen_port = static_cast<int>(std::stoul(port));
+  c.listen_given = true;
+}
+
+std::optional<Naming> naming(const std::string& text) {
+  if (text == "pmukit") return Naming::Pmukit;
+  if (text == "pcm") return Naming::Pcm;
+  return std::nullopt;
+}
+
+void set_naming(Config& c, Naming n) {
+  c.naming = n;
+  if (!c.listen_given) c.listen_port = n == Naming::Pcm ? kPcmPort : kPort;
 }
 
 Config load_config(const std::filesystem::path& path) {
@@ -124,8 +141,8 @@ Config load_config(const std::filesystem::path& path) {
     throw Error(fmt::format("{}: not JSON: {}", path.string(), e.what()));
   }
   check_members(path, doc, "",
-                {"listen", "read_interval_ms", "metric_window_s", "granularity", "timestamps", "backend", "force",
-                 "events", "metrics", "metric_params", "event_files", "max_connections", "request_timeout_ms",
+                {"listen", "naming", "read_interval_ms", "metric_window_s", "granularity", "timestamps", "backend",
+                 "force", "events", "metrics", "metric_params", "event_files", "max_connections", "request_timeout_ms",
                  "idle_timeout_ms"});
   Config c;
   try {

@@ -22,6 +22,8 @@
 
 namespace pmukit::exporter {
 
+inline constexpr const char* kVersion = "0.1.0";  // pmu-exporter --version, pmukit_build_info
+
 // How the counts of an event are labelled, and one configured event (counting/series.h).
 using counting::Granularity;
 using EventConfig = counting::SeriesEvent;
@@ -34,9 +36,17 @@ struct HttpLimits {
   std::uint64_t idle_timeout_ms = 60'000;
 };
 
+// The names /metrics publishes: pmukit's (pmukit_*), or those of Intel PCM's pcm-sensor-server
+// for the quantities pmukit counts too (pcm_names.h), so PCM's dashboards carry over.
+enum class Naming { Pmukit, Pcm };
+inline constexpr int kPort = 9739;     // pmukit's
+inline constexpr int kPcmPort = 9738;  // pcm-sensor-server's default port
+
 struct Config {
   std::string listen_host = "127.0.0.1";  // localhost only unless the file says otherwise
-  int listen_port = 9739;
+  int listen_port = kPort;                // kPcmPort with the PCM names, unless "listen" says
+  bool listen_given = false;
+  Naming naming = Naming::Pmukit;
   std::uint64_t read_interval_ms = 1000;  // how often the counters are read
   std::uint64_t metric_window_s = 10;     // metrics are computed over this much counting time
   Granularity granularity = Granularity::PerBox;
@@ -53,6 +63,11 @@ struct Config {
 // Reads and checks `path`. Throws Error naming the file and the member for anything it cannot use
 // (unknown members too: a misspelt option must not be silently ignored).
 Config load_config(const std::filesystem::path& path);
+
+// "pmukit" or "pcm" (the naming member, --naming); nullopt otherwise.
+std::optional<Naming> naming(const std::string& text);
+// Sets the naming; the port becomes PCM's 9738 with the PCM names unless a listen address was given.
+void set_naming(Config& config, Naming n);
 
 // "HOST:PORT", "[V6]:PORT" or ":PORT" -> host and port; UsageError/Error with `what` otherwise.
 void parse_listen(const std::string& text, const std::string& what, Config& config);

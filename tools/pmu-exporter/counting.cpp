@@ -8,7 +8,7 @@ namespace pmukit::exporter {
 namespace {
 
 counting::SeriesOptions series_options(const Config& c) {
-  return {c.events, c.granularity, c.metric_window_s, c.metric_params};
+  return {c.events, c.granularity, c.metric_window_s, c.metric_params, kVersion, c.naming == Naming::Pcm};
 }
 
 }  // namespace

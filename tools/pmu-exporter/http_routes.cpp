@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "connection_guard.h"
+#include "pcm_names.h"
 #include "pmukit/counting/prometheus.h"
 #include "pmukit/util/error.h"
 
@@ -49,12 +50,14 @@ constexpr ev_ssize_t kMaxHeaderBytes = 16 * 1024;
 constexpr ev_ssize_t kMaxBodyBytes = 0;
 
 std::string index_page(const Config& c, const RunInfo& info) {
-  std::string out =
-      fmt::format("pmu-exporter (pmukit): uncore PMU counters for Prometheus\n\n"
-                  "/metrics   the counters and metrics (Prometheus text format, or OpenMetrics when asked for)\n"
-                  "/healthz   the backend state\n\n"
-                  "Read every {} s ({}), series {}; metrics over the last {} s.\n\nEvents:\n",
-                  info.read_interval_s, info.clock, granularity_name(c.granularity), c.metric_window_s);
+  std::string out = fmt::format(
+      "pmu-exporter (pmukit): uncore PMU counters for Prometheus\n\n"
+      "/metrics   {}\n"
+      "/healthz   the backend state\n\n"
+      "Read every {} s ({}), series {}; metrics over the last {} s.\n\nEvents:\n",
+      c.naming == Naming::Pcm ? "Intel PCM pcm-sensor-server's names (DRAM_Reads, DRAM_Writes), text format 0.0.4"
+                              : "the counters and metrics (Prometheus text format, or OpenMetrics when asked for)",
+      info.read_interval_s, info.clock, granularity_name(c.granularity), c.metric_window_s);
   for (const auto& e : c.events)
     out += fmt::format("  {}{}{}\n", e.event, e.name.empty() ? "" : " as " + e.name,
                        e.device.empty() ? "" : " (device " + e.device + ")");
@@ -120,6 +123,7 @@ void HttpServer::add_routes() {
 
 void HttpServer::metrics(evhttp_request* req) const {
   auto snapshot = board_.latest();  // the only shared state a scrape touches, under the board's lock
+  if (config_.naming == Naming::Pcm) return reply(req, HTTP_OK, render_pcm(*snapshot), kPcmContentType);
   const char* accept = evhttp_find_header(evhttp_request_get_input_headers(req), "Accept");
   counting::Exposition e = counting::negotiate(accept ? accept : "");
   reply(req, HTTP_OK, counting::render(*snapshot, e, config_.timestamps), counting::content_type(e));

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "counting.h"
 #include "http_routes.h"
+#include "pmukit/counting/device_events.h"
 #include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/signals.h"
@@ -31,6 +32,7 @@ struct Options {
   tools::MachineArgs machine;
   std::string config;
   std::string listen;
+  std::string naming;
 };
 
 // SIGINT/SIGTERM/SIGHUP end the counting loop, which then restores the registers. Only the main
@@ -64,10 +66,17 @@ int run_exporter(const Options& o) {
   install_signals();
   exporter::Config config = exporter::load_config(o.config);
   if (!o.listen.empty()) exporter::parse_listen(o.listen, "--listen", config);
+  if (!o.naming.empty()) exporter::set_naming(config, *exporter::naming(o.naming));
   auto machine = tools::make_machine(o.machine);
+  try {  // a device label is the machine's: the event is bound to (or checked against) its PMU and filter
+    counting::bind_device_events(*machine, config.events);
+  } catch (const Error& e) {
+    throw Error(fmt::format("{}: {}", o.config, e.what()));
+  }
   counting::Request request;
   for (const auto& e : config.events) request.events.push_back(e.event);
   request.metrics = config.metrics;
+  request.neutral_metrics_optional = true;
   request.event_files = config.event_files;
   request.metric_params = config.metric_params;
   request.backend.mode = config.backend;
@@ -110,6 +119,11 @@ int main(int argc, char** argv) {
                  "Listen on HOST:PORT instead of the file's address (default 127.0.0.1:9739; port 0: any free "
                  "port, printed on stderr)")
       ->type_name("HOST:PORT");
-  app.set_version_flag("-V,--version", "pmu-exporter (pmukit) 0.1.0");
+  app.add_option("--naming", o.naming,
+                 "Metric names: pmukit (default) or pcm, those of Intel PCM's pcm-sensor-server (DRAM_Reads, "
+                 "DRAM_Writes), served on PCM's port 9738 unless a listen address is given")
+      ->type_name("pmukit|pcm")
+      ->check(CLI::IsMember({"pmukit", "pcm"}));
+  app.set_version_flag("-V,--version", fmt::format("pmu-exporter (pmukit) {}", exporter::kVersion));
   return tools::run_tool("pmu-exporter", app, argc, argv, [&] { return run_exporter(o); });
 }

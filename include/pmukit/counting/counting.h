@@ -39,6 +39,9 @@ struct Request {
   // perf stat -C: only the units whose CPU (pmu_places.h) is one of these are counted, and the perf
   // backend opens its events on these CPUs only; empty: every unit.
   std::vector<int> cpus;
+  // A metric named by its platform-neutral name (dram_read) that no PMU here counts is listed in
+  // Run::absent_metrics instead of refused (pmu-exporter: one configuration for a fleet).
+  bool neutral_metrics_optional = false;
 };
 
 struct Run {
@@ -56,10 +59,11 @@ struct Run {
   std::map<std::size_t, SpecScale> spec_scales;  // event-file events' scale and unit, by spec
   metrics::Catalog catalog;
   std::vector<MetricInstance> metrics;
-  std::map<std::string, double> params;  // the metrics' parameters
-  bool per_socket = false;               // metrics evaluated per socket
-  std::vector<std::string> warnings;     // the IIO stack mapping's, per device or per stack
-  sim::MachineClock time;                // the run's clock: real, or pmu-sim's
+  std::vector<AbsentMetric> absent_metrics;  // with Request::neutral_metrics_optional
+  std::map<std::string, double> params;      // the metrics' parameters
+  bool per_socket = false;                   // metrics evaluated per socket
+  std::vector<std::string> warnings;         // the IIO stack mapping's, per device or per stack
+  sim::MachineClock time;                    // the run's clock: real, or pmu-sim's
   std::unique_ptr<Backend> backend;
 };
 

@@ -51,12 +51,20 @@ std::vector<std::string> split_metric_list(const std::vector<std::string>& args)
 
 // Expands each -M argument, "NAME" or "NAME/TERMS/" (TERMS are added to every event, e.g. the
 // root_port filter Grace PCIe metrics require), on every PMU of `pmus` the metric applies to, and
-// appends the events it needs to `specs` (reusing identical ones). A PMU of a kind the metric's
+// appends the events it needs to `specs` (reusing identical ones). A NAME that is no metric's may be
+// a platform-neutral export name (export_as, "dram_read"): every metric exported under it is
+// expanded on the PMUs here it applies to. A PMU of a kind the metric's
 // event codes are not for (`kinds`) is passed over. Throws UsageError naming an unknown metric, a
-// metric no PMU here has, or a missing required term.
+// metric no PMU here has, or a missing required term. With `absent`, a platform-neutral name none of
+// whose metrics runs here is not refused: it is added to *absent with the reason (pmu-exporter's
+// pmukit_metric_unavailable_info, so a fleet's dashboard says so rather than stay empty).
+struct AbsentMetric {
+  std::string name, reason;
+};
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
                                               const std::vector<std::string>& pmus, const PmuKinds& kinds,
-                                              std::vector<syntax::EventSpec>& specs);
+                                              std::vector<syntax::EventSpec>& specs,
+                                              std::vector<AbsentMetric>* absent = nullptr);
 
 // The events only metrics need (specs from `first` on, after the -e events): for each, the names
 // of the metrics it is an input of, each once, in the order of `instances`.

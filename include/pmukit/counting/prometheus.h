@@ -4,9 +4,10 @@
 //
 // Families: pmukit_uncore_bytes_total and pmukit_uncore_events_total (counters since start, labels
 // socket, pmu, event and device for per-device events), one gauge per metric in base units
-// (pmukit_<metric>_bytes_per_second, _ratio, _seconds), pmukit_backend_info (which backend counts
-// each PMU), pmukit_reads_total and pmukit_metric_window_seconds. Every family has HELP and TYPE
-// (and UNIT in OpenMetrics).
+// (pmukit_<metric or its export_as>_bytes_per_second, _ratio, _seconds; labels socket, pmu and
+// platform), pmukit_backend_info (which backend counts
+// each PMU), pmukit_build_info (version and platform), pmukit_reads_total and pmukit_metric_window_seconds. Every
+// family has HELP and TYPE (and UNIT in OpenMetrics).
 #pragma once
 
 #include <string>
@@ -22,8 +23,10 @@ struct MetricFamily {
   double factor = 1;  // value in the metric's unit * factor = value in the family's
 };
 
-// A metric of platforms/metrics ("GB/s", "%", "ns", "GHz", "cycles", ...) as a gauge family.
-MetricFamily metric_family(std::string_view metric, std::string_view unit);
+// A metric of platforms/metrics ("GB/s", "%", "ns", "GHz", "cycles", ...) as a gauge family, named
+// after `export_as` when the metric has a platform-neutral name (dram_read_bw and amd_dram_read_bw
+// with "dram_read" are both pmukit_dram_read_bytes_per_second), after the metric otherwise.
+MetricFamily metric_family(std::string_view metric, std::string_view unit, std::string_view export_as = "");
 
 // [a-zA-Z0-9_] only, everything else as '_' (metric names in platforms/ already are).
 std::string name_part(std::string_view text);

@@ -34,6 +34,8 @@ struct SeriesOptions {
   Granularity granularity = Granularity::PerBox;
   std::uint64_t metric_window_s = 10;  // the gauges are computed over this much counting time
   std::map<std::string, double> metric_params;
+  std::string version;       // the exporter's, for pmukit_build_info
+  bool since_start = false;  // also the metrics over the whole run (SeriesSnapshot::since_start)
 };
 
 // How the series of one spec are labelled and valued.
@@ -44,6 +46,7 @@ struct SeriesLabel {
   std::string device;
   int device_socket = -1;  // the socket the device hangs from; -1 when unknown
   Granularity granularity = Granularity::PerBox;
+  bool exported = true;  // a configured event's; a metric's input is not exported a second time
 };
 
 // The label of every spec of `run` (the options' events first, in order, then the events metrics
@@ -60,10 +63,11 @@ struct CounterSample {
 
 // One metric's value over the window, in the family's base unit.
 struct GaugeSample {
-  std::string family;  // pmukit_spr_dram_read_bw_bytes_per_second
+  std::string family;  // pmukit_dram_read_bytes_per_second
   std::string unit;    // the OpenMetrics UNIT ("bytes_per_second"), "" when the name has none
   std::string help;
   std::string pmu;
+  std::string platform;  // the machine's platform ("spr"), "" when pmukit does not know it
   int socket = -1;
   double value = 0;
 };
@@ -78,9 +82,14 @@ struct SeriesSnapshot {
   std::uint64_t counted_ns = 0;   // counting time since start, by the run's clock
   std::int64_t timestamp_ms = 0;  // when this read was made, in Unix milliseconds
   double window_s = 0;            // the time the gauges are computed over
+  std::string version, platform;  // pmukit_build_info: the exporter's version, the machine's platform
   std::vector<CounterSample> counters;
   std::vector<GaugeSample> gauges;
   std::vector<BackendSample> backends;
+  std::vector<AbsentMetric> unavailable;  // neutral metric names no PMU here counts, and why
+  // With SeriesOptions::since_start: each metric over all the counting time so far (a rate that,
+  // times counted_ns, is the total: pmu-exporter's PCM names publish totals, as pcm-sensor-server).
+  std::vector<GaugeSample> since_start;
 };
 
 // How often a continuous run reads: every `read_interval_ms`, sooner where a narrow direct counter
@@ -105,6 +114,7 @@ class SeriesCollector {
  private:
   std::vector<CounterSample> counter_samples() const;
   std::vector<GaugeSample> gauge_samples(std::uint64_t now);
+  std::vector<GaugeSample> metric_samples(const std::vector<Row>& window, std::uint64_t window_ns) const;
   std::vector<BackendSample> backend_samples() const;
 
   SeriesOptions options_;

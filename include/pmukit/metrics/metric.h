@@ -52,9 +52,13 @@ struct MetricSpec {
   // 0x04/0x03 on SKX). Empty: any kind.
   std::vector<std::string> pmu_kinds;
   std::string expression;  // "CMEM_RD_DATA * 32 / DURATION_TIME"
-  std::string source;      // the document and section the formula comes from
-  std::string family;      // the file's family: "grace"
-  std::string file;        // "metrics/grace.json", "" when made in code
+  // The platform-neutral name exporters publish the metric under ("dram_read": Prometheus'
+  // pmukit_dram_read_bytes_per_second), the same on every platform whose metric measures the same
+  // thing; "" = the metric's own name.
+  std::string export_as;
+  std::string source;  // the document and section the formula comes from
+  std::string family;  // the file's family: "grace"
+  std::string file;    // "metrics/grace.json", "" when made in code
 };
 
 class Metric {

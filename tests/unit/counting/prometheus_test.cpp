@@ -25,6 +25,15 @@ TEST(Prometheus, MetricFamiliesAreNamedInBaseUnits) {
   EXPECT_EQ(counting::metric_family("x-y", "").name, "pmukit_x_y");
 }
 
+// One name on every platform: the metric's export_as, in the same base unit.
+TEST(Prometheus, MetricsWithANeutralNameAreExportedUnderIt) {
+  for (auto metric : {"dram_read_bw", "amd_dram_read_bw", "scf_local_mem_read_bw"}) {
+    auto f = counting::metric_family(metric, "GB/s", "dram_read");
+    EXPECT_EQ(f.name, "pmukit_dram_read_bytes_per_second") << metric;
+    EXPECT_EQ(f.factor, 1e9);
+  }
+}
+
 TEST(Prometheus, OpenMetricsOnlyWhenAcceptedAtLeastAsMuchAsText) {
   EXPECT_EQ(counting::negotiate(""), Exposition::Prometheus);
   EXPECT_EQ(counting::negotiate("application/openmetrics-text;version=1.0.0;q=0.5,text/plain;q=0.4"),
@@ -40,8 +49,11 @@ counting::SeriesSnapshot snapshot() {
   s.window_s = 2;
   s.counters.push_back({true, "cas_count_read", "uncore_imc_0", "", 0, 640});
   s.counters.push_back({false, "clockticks", "uncore_cha_\"1\"", "", -1, 5});
-  s.gauges.push_back({"pmukit_bw_bytes_per_second", "bytes_per_second", "Read bandwidth", "uncore_imc", 1, 1.5e9});
+  s.gauges.push_back(
+      {"pmukit_bw_bytes_per_second", "bytes_per_second", "Read bandwidth", "uncore_imc", "spr", 1, 1.5e9});
   s.backends.push_back({"uncore_imc_0", "direct"});
+  s.version = "1.2.3";
+  s.platform = "spr";
   return s;
 }
 
@@ -55,7 +67,7 @@ TEST(Prometheus, TheTextFormatHasHelpTypeAndEscapedLabels) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("# TYPE pmukit_bw_bytes_per_second gauge\n"
-                      "pmukit_bw_bytes_per_second{socket=\"1\",pmu=\"uncore_imc\"} 1500000000\n"),
+                      "pmukit_bw_bytes_per_second{socket=\"1\",pmu=\"uncore_imc\",platform=\"spr\"} 1500000000\n"),
             std::string::npos)
       << text;
   EXPECT_NE(
@@ -63,6 +75,9 @@ TEST(Prometheus, TheTextFormatHasHelpTypeAndEscapedLabels) {
       std::string::npos)
       << text;
   EXPECT_NE(text.find("pmukit_reads_total 3\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("# TYPE pmukit_build_info gauge\npmukit_build_info{version=\"1.2.3\",platform=\"spr\"} 1\n"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find("# EOF"), std::string::npos);
   EXPECT_EQ(text.find("# UNIT"), std::string::npos);
 }
@@ -77,3 +92,15 @@ TEST(Prometheus, OpenMetricsNamesFamiliesWithUnitsAndEnds) {
 }
 
 }  // namespace
+
+TEST(Prometheus, ANeutralMetricNoPmuCountsIsPublishedWithTheReason) {
+  auto s = snapshot();
+  EXPECT_EQ(counting::render(s, Exposition::Prometheus, false).find("pmukit_metric_unavailable"), std::string::npos);
+  s.unavailable.push_back({"dram_read", "no PMU here counts it (dram_read_bw on \"uncore_imc\")"});
+  const std::string text = counting::render(s, Exposition::Prometheus, false);
+  EXPECT_NE(
+      text.find("# TYPE pmukit_metric_unavailable_info gauge\npmukit_metric_unavailable_info{metric=\"dram_read\","
+                "platform=\"spr\",reason=\"no PMU here counts it (dram_read_bw on \\\"uncore_imc\\\")\"} 1\n"),
+      std::string::npos)
+      << text;
+}

@@ -83,6 +83,7 @@ TEST_F(Series, TwoEventsOnOneSeriesAreRefused) {
   request.events = {"uncore_imc/cas_count_read/", "uncore_imc/cas_count_read/"};
   counting::Run run(*rig.machine, request);
   counting::SeriesOptions options;
+  options.events = {{request.events[0], "", {}, "", {}}, {request.events[1], "", {}, "", {}}};
   counting::SeriesCollector c(options, run);
   Row second = imc_row("uncore_imc_0", 0, 1);
   second.spec = 1;

@@ -242,3 +242,15 @@ TEST(CoreSight, KernelsThatNameTheDeviceAutoProveThePagesToo) {
     EXPECT_EQ(c.kernel_pmu, u.name);  // found under the .auto device
   }
 }
+
+// An Arm machine's CPU model names no platform; its PMUs do (the "platform" of their kind in
+// platforms/pmus/): every bundled Arm machine has one, and an x86 machine keeps its CPU model's.
+TEST(PlatformFromPmus, EveryBundledArmMachineIsNamedByItsPmusAndX86ByItsCpu) {
+  const std::pair<const char*, const char*> machines[] = {
+      {"grace-2s", "grace"}, {"t410-2s", "t410"}, {"yitian", "arm-cmn"}, {"milan-2s", "zen3"}, {"clx-2s", "skx"}};
+  for (const auto& [machine, platform] : machines) {
+    test::Discovered d{std::string(machine)};
+    EXPECT_EQ(d.r.inventory.platform, platform) << machine;
+    EXPECT_FALSE(d.r.inventory.platform_description.empty()) << machine;
+  }
+}

@@ -69,7 +69,7 @@ TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
   EXPECT_EQ(
       c.metrics().size(),
-      160u);  // 115 uncore metrics (9 Intel IMC, 8 Intel IIO, 9 perf Intel uncore, 7 AMD) and the 45 Grace core metrics
+      161u);  // 116 uncore metrics (9 Intel IMC, 8 Intel IIO, 9 perf Intel uncore, 7 AMD, 5 CMN) and 45 Grace core
   EXPECT_EQ(c.pmu_types().size(),
             23u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD, uncore_cha/upi
   for (const auto& m : c.metrics()) {
@@ -113,7 +113,7 @@ TEST(Catalog, ListsMetricsByPmuTypeOrPmuName) {
             (std::vector<std::string>{"dwc_pcie_rx_bw", "dwc_pcie_tx_bw"}));
   EXPECT_EQ(names(catalog().for_pmu("pcie_bdf_200")), (std::vector<std::string>{"pcie_bdf_rx_bw", "pcie_bdf_tx_bw"}));
   EXPECT_EQ(catalog().for_pmu("uncore_imc_0").size(), 4u);  // imc_read_bw, imc_write_bw and the two spr_ ones
-  EXPECT_EQ(catalog().for_pmu("arm_cmn_0").size(), 4u);
+  EXPECT_EQ(catalog().for_pmu("arm_cmn_0").size(), 5u);     // 4 CCLA link bandwidths, the HN-F memory estimate
   EXPECT_TRUE(catalog().for_pmu("no_such_pmu_0").empty());
   EXPECT_TRUE(catalog().for_pmu("no_such_pmu_%u").empty());
 }

@@ -1,0 +1,73 @@
+# pmu-exporter with Intel PCM's names (naming "pcm", --naming pcm): what pcm-sensor-server
+# publishes for DRAM traffic (DRAM_Reads/DRAM_Writes per socket {socket,source="uncore"} and for the
+# system {aggregate="system",source="uncore"}, bytes since start; Persistent_Memory_* beside them),
+# on PCM's port 9738 by default, scraped by a real Prometheus, where the expressions of PCM's own
+# Grafana dashboard (intel/pcm src/dashboard.cpp: rate(NAME{instance, socket}[4s]) and the
+# aggregate="system" totals) return data.
+. "$(dirname "$0")/common.sh"
+API="$PYTHON $(dirname "$0")/prometheus_api.py"
+command -v prometheus > /dev/null && command -v promtool > /dev/null ||
+  skip "prometheus and promtool are not installed (scripts/install-deps.sh installs them)"
+"$BIN/pmu-sim" create spr-2s "$T/spr" > /dev/null
+# The test's own rates: 1e8 read and 5e7 write CAS/s per memory channel (8 a socket), 64 bytes each.
+sim_start "$T/spr" --rate intel_spr_imc:0xcf05=1e8 --rate intel_spr_imc:0xf005=5e7
+# The default port with the PCM names is PCM's (when this machine has it free).
+printf '{"naming": "pcm", "metrics": ["dram_read", "dram_write"]}' > "$T/pcm-default.json"
+if ! (exec 3<> /dev/tcp/127.0.0.1/9738) 2> /dev/null; then
+  exporter_start "$T/pcm-default.json" --snapshot "$T/spr"
+  test "$EXPORTER" = http://127.0.0.1:9738
+  kill "$EXPORTER_PID"
+  status 0 wait "$EXPORTER_PID"
+fi
+printf '{"naming": "pmukit", "metrics": ["dram_read", "dram_write"], "listen": "127.0.0.1:0"}' > "$T/pcm.json"
+# --naming overrides the file's, and --listen the port.
+exporter_start "$T/pcm.json" --snapshot "$T/spr" --naming pcm
+"$BIN/pmu-sim" advance "$T/spr" 1000
+$API wait-sample "$EXPORTER/metrics" 'DRAM_Reads{aggregate="system",source="uncore"}' 102400000000
+curl -sS --fail -D "$T/headers" "$EXPORTER/metrics" > "$T/pcm.txt"
+tr -d '\r' < "$T/headers" | grep -qix 'content-type: text/plain; version=0.0.4; charset=utf-8'
+# One second of counting: 8 channels x 1e8 x 64 bytes read per socket, half that written.
+for s in 0 1; do
+  grep -qx "DRAM_Reads{socket=\"$s\",source=\"uncore\"} 51200000000" "$T/pcm.txt"
+  grep -qx "DRAM_Writes{socket=\"$s\",source=\"uncore\"} 25600000000" "$T/pcm.txt"
+  grep -qx "Persistent_Memory_Reads{socket=\"$s\",source=\"uncore\"} 0" "$T/pcm.txt"
+done
+grep -qx 'DRAM_Writes{aggregate="system",source="uncore"} 51200000000' "$T/pcm.txt"
+# No pmukit_ name in this mode: a PCM dashboard sees what pcm-sensor-server would serve.
+if grep -q '^pmukit_' "$T/pcm.txt"; then exit 1; fi
+
+PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PROM=http://127.0.0.1:$PORT
+cat > "$T/prometheus.yml" << END
+scrape_configs:
+  - job_name: pcm
+    scrape_interval: 100ms
+    scrape_timeout: 100ms
+    static_configs:
+      - targets: ["${EXPORTER#http://}"]
+END
+prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$PORT" \
+  --log.level=warn 2> "$T/prometheus.err" &
+SIM_PIDS+=($!)
+$API wait-ready "$PROM/-/ready"
+NODE=${EXPORTER#http://}
+$API wait-value "$PROM" "DRAM_Reads{instance=\"$NODE\", socket=\"0\"}" 51200000000
+# PCM's dashboard's expressions (src/dashboard.cpp), $node filled in: once two scrapes are in, each
+# returns data (the rate is 0 here: virtual time stands still between scrapes).
+$API wait-value "$PROM" "count(count_over_time(DRAM_Reads{instance=\"$NODE\", aggregate=\"system\"}[4s]) > 1)" 1
+mem() { # the "Memory Bandwidth" panel's target for SELECTOR
+  local e="" m
+  for m in DRAM_Reads DRAM_Writes Persistent_Memory_Reads Persistent_Memory_Writes; do
+    e+="${e:+ + }rate($m$1[4s])/1048576"
+  done
+  printf '%s' "$e"
+}
+for expr in "rate(DRAM_Reads{instance=\"$NODE\", socket=\"0\"}[4s])" \
+  "rate(DRAM_Writes{instance=\"$NODE\", socket=\"1\"}[4s])" \
+  "$(mem "{instance=\"$NODE\", socket=\"0\"}")" \
+  "$(mem "{instance=\"$NODE\", aggregate=\"system\"}")"; do
+  $API query "$PROM" "$expr" > "$T/answer"
+  test "$(grep -c . "$T/answer")" = 1 || { echo "no data: $expr" >&2; exit 1; }
+done
+kill "$EXPORTER_PID"
+status 0 wait "$EXPORTER_PID"
