@@ -44,7 +44,10 @@ prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" --web
   --log.level=warn 2> "$T/prometheus.err" &
 SIM_PIDS+=($!)
 $API wait-ready "$PROM/-/ready"
-$API wait-value "$PROM" 'count(pmukit_reads_total == 2)' "${#MACHINES[@]}"
+# Every target scraped a few times (a rate needs two samples in its window; the last target to be
+# scraped once has only one), each after its two reads.
+$API wait-value "$PROM" 'count(count_over_time(pmukit_reads_total[1s]) >= 3 and pmukit_reads_total == 2)' \
+  "${#MACHINES[@]}"
 AT=$($API query "$PROM" 'max(timestamp(pmukit_reads_total))' | cut -d' ' -f2)
 q() { $API query "$PROM" "$1" "$AT"; }
 for m in "${MACHINES[@]}"; do
@@ -58,7 +61,7 @@ print((json.load(sys.stdin)["platform"] or {}).get("name", ""))')
   test "$(grep -c . "$T/info")" = 1 || { echo "$m: platform $platform: $(q pmukit_build_info)" >&2; exit 1; }
   # Every panel of the dashboard has data for this machine: a figure, or why its PMUs cannot give it.
   $API dashboard "$PROM" "$PMUKIT_SRC/packaging/examples/grafana-dashboard.json" "$AT" \
-    "\$instance=${AT_OF[$m]}" '$__rate_interval=1s' > "$T/$m.panel" || { cat "$T/$m.panel" >&2; exit 1; }
+    "\$instance=${AT_OF[$m]}" '$__rate_interval=5s' > "$T/$m.panel" || { cat "$T/$m.panel" >&2; exit 1; }
 done
 # No series that carries the platform (build info, gauges, unavailable metrics) has it empty.
 LABELLED='{__name__=~"pmukit_build_info|pmukit_.*_per_second|pmukit_metric_unavailable_info", platform=""}'
