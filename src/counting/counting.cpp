@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -118,10 +119,14 @@ Run::Run(Machine& machine, const Request& request, const std::function<void(cons
   if (request.iio_scope != IioScope::None)
     metrics = add_iio_metric_events(machine, found, catalog, request.metrics, pmu_names(machine, found.inventory),
                                     request.iio_scope, specs, warnings);
-  else
-    metrics = add_metric_events(catalog, request.metrics, pmu_names(machine, found.inventory),
-                                pmu_kinds_here(found.inventory), specs,
-                                request.neutral_metrics_optional ? &absent_metrics : nullptr);
+  else {  // a neutral name that is an IIO metric here is counted per IIO stack, the others as named
+    std::vector<std::string> rest = request.metrics;
+    const auto pmus = pmu_names(machine, found.inventory);
+    metrics = add_neutral_iio_metrics(machine, found, catalog, rest, pmus, specs, warnings);
+    auto named = add_metric_events(catalog, rest, pmus, pmu_kinds_here(found.inventory), specs,
+                                   request.neutral_metrics_optional ? &absent_metrics : nullptr);
+    metrics.insert(metrics.end(), std::make_move_iterator(named.begin()), std::make_move_iterator(named.end()));
+  }
   if (std::all_of(specs.begin(), specs.end(), is_duration_time) && !absent_metrics.empty())
     throw UsageError(
         fmt::format("{}: {}: nothing else to count here", absent_metrics.front().name, absent_metrics.front().reason));

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -164,6 +165,7 @@ void per_stack(const IioTopology& topo, const std::vector<std::string>& pmus, co
     }
     inst.group = fmt::format("S{} {}", s.socket, pmu);
     inst.pmu = pmu;
+    inst.stack = s.name;
     inst.detail = fmt::format("socket {}, stack {}, root bus {:04x}:{:02x}", s.socket, s.name, s.domain, s.root_bus);
     out.push_back(std::move(inst));
   }
@@ -194,6 +196,60 @@ std::vector<MetricInstance> add_iio_metric_events(Machine& machine, const discov
     else
       per_stack(topo, pmus, a, specs, out);
   }
+  return out;
+}
+
+namespace {
+
+// The per-part IIO metrics exported under the neutral name `arg` that count on this machine's IIO stacks.
+std::vector<const metrics::Metric*> neutral_iio_metrics(const metrics::Catalog& catalog, const std::string& arg,
+                                                        const platform::IioMapScheme& scheme) {
+  std::vector<const metrics::Metric*> out;
+  if (arg.find('/') != std::string::npos || catalog.find(arg)) return out;
+  const std::string stack_pmu = discovery::iio_pmu_name(scheme, 0);
+  const auto* kind = platform::Database::builtin().pmu_kind(scheme.pmu_kind);
+  for (const auto& m : catalog.metrics()) {
+    const auto& required = m.spec().required_terms;
+    if (m.spec().export_as == arg && std::find(required.begin(), required.end(), "ch_mask") != required.end() &&
+        m.applies_to(stack_pmu, kind))
+      out.push_back(&m);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<MetricInstance> add_neutral_iio_metrics(Machine& machine, const discovery::DiscoveryResult& found,
+                                                    const metrics::Catalog& catalog, std::vector<std::string>& args,
+                                                    const std::vector<std::string>& pmus,
+                                                    std::vector<syntax::EventSpec>& specs,
+                                                    std::vector<std::string>& warnings) {
+  std::vector<MetricInstance> out;
+  const auto* scheme = discovery::iio_scheme_for(found.cpu);
+  if (!scheme) return out;
+  std::optional<IioTopology> topo;
+  std::vector<std::string> rest;
+  for (const auto& arg : split_metric_list(args)) {
+    const auto iio = neutral_iio_metrics(catalog, arg, *scheme);
+    if (iio.empty()) {
+      rest.push_back(arg);
+      continue;
+    }
+    if (!topo) {
+      topo = discovery::read_iio_topology(machine, found.devices, found.topology, *scheme);
+      warnings.insert(warnings.end(), topo->warnings.begin(), topo->warnings.end());
+    }
+    std::vector<MetricInstance> bound;
+    for (const auto* m : iio) per_stack(*topo, pmus, MetricArg{m, ""}, specs, bound);
+    // No stack counted (no IIO PMU here): the name goes on, to be refused or reported unavailable.
+    if (std::none_of(bound.begin(), bound.end(), [](const auto& i) { return i.reason.empty(); })) {
+      rest.push_back(arg);
+      continue;
+    }
+    for (auto& i : bound)
+      if (i.reason.empty()) out.push_back(std::move(i));
+  }
+  args = std::move(rest);
   return out;
 }
 

@@ -196,6 +196,13 @@ std::vector<const metrics::Metric*> named_metrics(const metrics::Catalog& catalo
   return out;
 }
 
+// Whether `extra` gives every term the metric requires.
+bool has_terms(const metrics::Metric& m, const std::string& extra) {
+  for (const auto& term : m.spec().required_terms)
+    if (extra.find(term + "=") == std::string::npos) return false;
+  return true;
+}
+
 // Why no metric exported under a neutral name runs here: the PMUs they count on.
 std::string neutral_absent_reason(const std::vector<const metrics::Metric*>& named) {
   std::string pmus;
@@ -214,7 +221,11 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
     const auto [name, extra] = metric_arg(arg);
     const auto named = named_metrics(catalog, name);
     const std::size_t before = out.size();
+    const bool neutral = !catalog.find(name);
     for (const metrics::Metric* m : named) {
+      // Under a neutral name, a metric that needs a filter term (an IIO metric's ch_mask) is bound
+      // by whoever knows the filter (add_neutral_iio_metrics: per IIO stack), not here.
+      if (neutral && !has_terms(*m, extra)) continue;
       for (const auto& term : m->spec().required_terms)
         if (extra.find(term + "=") == std::string::npos)
           throw UsageError(
@@ -223,7 +234,7 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
         if (m->applies_to(pmu, kind_of(kinds, pmu))) out.push_back(bind_metric(*m, pmu, extra, specs));
     }
     const metrics::Metric* m = named.front();
-    if (out.size() == before && absent && !catalog.find(name)) {
+    if (out.size() == before && absent && neutral) {
       absent->push_back({name, neutral_absent_reason(named)});
       continue;
     }

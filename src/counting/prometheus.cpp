@@ -74,10 +74,11 @@ std::string escape_help(std::string_view v, bool om) {
 }
 
 std::string labels(int socket, std::string_view pmu, std::string_view event, std::string_view device,
-                   std::string_view platform = "") {
+                   std::string_view platform = "", std::string_view stack = "") {
   std::vector<std::string> parts;
   if (socket >= 0) parts.push_back(fmt::format("socket=\"{}\"", socket));
   if (!pmu.empty()) parts.push_back(fmt::format("pmu=\"{}\"", escape(pmu)));
+  if (!stack.empty()) parts.push_back(fmt::format("stack=\"{}\"", escape(stack)));
   if (!platform.empty()) parts.push_back(fmt::format("platform=\"{}\"", escape(platform)));
   if (!event.empty()) parts.push_back(fmt::format("event=\"{}\"", escape(event)));
   if (!device.empty()) parts.push_back(fmt::format("device=\"{}\"", escape(device)));
@@ -110,7 +111,7 @@ std::vector<Family> families(const SeriesSnapshot& s) {
   for (const auto& g : s.gauges) {
     auto [it, added] = gauge_index.try_emplace(g.family, out.size());
     if (added) out.push_back({g.family, "gauge", g.unit, fmt::format("{}, over the last metric_window_s", g.help), {}});
-    out[it->second].samples.emplace_back(labels(g.socket, g.pmu, "", "", g.platform), g.value);
+    out[it->second].samples.emplace_back(labels(g.socket, g.pmu, "", "", g.platform, g.stack), g.value);
   }
   Family backend{
       "pmukit_backend", "info", "", "The backend that counts a PMU's events: direct (registers) or perf", {}};

@@ -170,15 +170,16 @@ std::vector<GaugeSample> SeriesCollector::metric_samples(const std::vector<Row>&
   std::set<std::tuple<const metrics::Metric*, std::string, int>> seen;
   for (const auto& m : evaluate_metrics(run_.metrics, window, window_ns, options_.metric_params, true)) {
     if (!seen.insert({m.metric, m.pmu, m.socket}).second) continue;
-    auto inst = std::find_if(run_.metrics.begin(), run_.metrics.end(),
-                             [&](const auto& i) { return i.metric == m.metric && i.pmu == m.pmu; });
+    auto inst = std::find_if(run_.metrics.begin(), run_.metrics.end(), [&](const auto& i) {  // a stack's is per socket
+      return i.metric == m.metric && i.pmu == m.pmu && (i.group.empty() || i.socket == m.socket);
+    });
     bool counted = false;  // a per-box metric has rows on its box's socket only
     for (const auto& [variable, specs] : inst->specs)
       for (std::size_t s : specs) counted = counted || present.count({s, m.socket});
     if (!counted || !m.valid) continue;
     auto f = metric_family(m.metric->name(), m.metric->unit(), m.metric->spec().export_as);
     out.push_back({f.name, f.unit, m.metric->spec().description, m.pmu, run_.found.inventory.platform, m.socket,
-                   m.value * f.factor});
+                   m.value * f.factor, inst->stack});
   }
   return out;
 }

@@ -4,7 +4,9 @@
 # pmukit_build_info, and the Grafana dashboard's DRAM panel has data for every instance: the
 # neutral gauges (pmukit_dram_{read,write}_bytes_per_second, pmukit_dram_bytes_per_second where the
 # PMUs count reads and writes together), or pmukit_metric_unavailable_info saying why this machine's
-# PMUs cannot count it -- never a silently empty panel.
+# PMUs cannot count it -- never a silently empty panel. The PCIe panel has the Intel IIO stacks'
+# traffic (pcie_to_device/pcie_from_device per stack, labelled stack), the chip-to-chip panel the
+# UPI links' (chip_link_rx/tx), with the values the simulator models.
 . "$(dirname "$0")/common.sh"
 API="$PYTHON $(dirname "$0")/prometheus_api.py"
 command -v prometheus > /dev/null && command -v promtool > /dev/null ||
@@ -82,7 +84,39 @@ grep -q "metric=dram_write,platform=${PLATFORM_OF[yitian]},reason=no PMU here co
 has() { test "$(q "count(pmukit_$1_bytes_per_second{instance=\"${AT_OF[$2]}\"})" | cut -d' ' -f2)" -ge 1 ||
   { echo "$2: no $1" >&2; exit 1; }; }
 for m in spr-2s gnr-2s clx-2s icx-2s genoa-2s; do has dram_channel_read "$m"; has dram_channel_write "$m"; done
-for m in grace-2s t410-2s yitian; do has pcie_to_device "$m"; has pcie_from_device "$m"; done
-for m in grace-2s yitian; do has chip_link_rx "$m"; has chip_link_tx "$m"; done
-q "pmukit_metric_unavailable_info{instance=\"${AT_OF[spr-2s]}\", metric=\"pcie_to_device\"}" > "$T/spr.pcie"
-grep -q "platform=${PLATFORM_OF[spr-2s]},reason=no PMU here counts it (.*t410_pcie_read_bw on" "$T/spr.pcie"
+for m in grace-2s t410-2s yitian spr-2s gnr-2s clx-2s icx-2s; do has pcie_to_device "$m"; has pcie_from_device "$m"; done
+for m in grace-2s yitian spr-2s gnr-2s clx-2s icx-2s; do has chip_link_rx "$m"; has chip_link_tx "$m"; done
+for m in genoa-2s milan-2s; do
+  q "pmukit_metric_unavailable_info{instance=\"${AT_OF[$m]}\", metric=\"pcie_to_device\"}" > "$T/$m.pcie"
+  grep -q "platform=${PLATFORM_OF[$m]},reason=no PMU here counts it (.*iio_inbound_read_bw on uncore_iio_%u" "$T/$m.pcie"
+done
+for m in genoa-2s milan-2s t410-2s; do
+  q "pmukit_metric_unavailable_info{instance=\"${AT_OF[$m]}\", metric=\"chip_link_rx\"}" > "$T/$m.link"
+  grep -q "platform=${PLATFORM_OF[$m]},reason=no PMU here counts it (.*upi_link_rx_bw on uncore_upi_%u" "$T/$m.link"
+done
+# The values, as the simulator models the traffic. val EXPR EXPECTED: EXPR is one series, within 1e-9 of EXPECTED.
+val() {
+  q "$1" > "$T/val"
+  test "$(grep -c . "$T/val")" = 1 || { echo "not one series: $1: $(cat "$T/val")" >&2; exit 1; }
+  awk -v e="$2" '{ d = $NF - e; if (d < 0) d = -d; exit !(d <= 1e-9 * e) }' "$T/val" ||
+    { echo "$1: $(cat "$T/val"), expected $2" >&2; exit 1; }
+}
+# Intel PCIe per IIO stack: the stack's inbound reads (pcie_to_device) and writes (pcie_from_device),
+# 4 bytes a count, with every part of the stack in ch_mask. pmu-sim's invented IIO traffic
+# (platforms/sim/rates.json, iio_traffic) counts a rule's rate (8e8 reads, 4e8 writes a second) x the
+# stack's share (by the n of uncore_iio_<n>: stack_share[n % 8]) x the shares of the parts ch_mask
+# selects (part_share). SPR's PCIe0 stack is uncore_iio_2 (share 1.5) with parts 0-7 (1 + 0.5 +
+# 0.25 + 0.75 + 0.125 + 0.375 + 0.625 + 0.875 = 4.5); its DMI stack is uncore_iio_1 (share 2), part 7.
+I=${AT_OF[spr-2s]}
+val "pmukit_pcie_to_device_bytes_per_second{instance=\"$I\", socket=\"0\", stack=\"PCIe0\", pmu=\"uncore_iio_2\"}" \
+  "$((800000000 * 3 / 2 * 9 / 2 * 4))"
+val "pmukit_pcie_from_device_bytes_per_second{instance=\"$I\", socket=\"1\", stack=\"PCIe0\"}" \
+  "$((400000000 * 3 / 2 * 9 / 2 * 4))"
+val "pmukit_pcie_to_device_bytes_per_second{instance=\"$I\", socket=\"1\", stack=\"DMI\", pmu=\"uncore_iio_1\"}" \
+  "$((800000000 * 2 * 7 / 8 * 4))"
+# UPI: data flits, 9 to a 64-byte line (perf's upi_data_receive_bw/transmit_bw per link); pmu-sim's
+# default rate, 1e6 flits a second on each link.
+val "pmukit_chip_link_rx_bytes_per_second{instance=\"$I\", socket=\"1\", pmu=\"uncore_upi_0\"}" \
+  "$(awk 'BEGIN { printf "%.6f", 1e6 * 64 / 9 }')"
+val "pmukit_chip_link_tx_bytes_per_second{instance=\"${AT_OF[icx-2s]}\", socket=\"0\", pmu=\"uncore_upi_1\"}" \
+  "$(awk 'BEGIN { printf "%.6f", 1e6 * 64 / 9 }')"

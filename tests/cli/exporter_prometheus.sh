@@ -70,7 +70,8 @@ q "rate(pmukit_uncore_bytes_total{device=\"$DEVICE\"}[1s])" > "$T/device"
 grep -c . "$T/device" | grep -qx 1
 grep -q "device=$DEVICE,event=pcie_read,.*,pmu=$IIO_PMU,.*socket=0} 100000000$" "$T/device"
 # Every panel of the Grafana dashboard returns data (its variables as Grafana would fill them): a
-# figure, or the reason this machine's PMUs cannot give it (pcie_to_device, chip_link_rx on Intel).
+# figure (pcie_to_device per IIO stack, chip_link_rx per UPI link on Intel), or the reason this
+# machine's PMUs cannot give it.
 $API dashboard "$PROM" "$PMUKIT_SRC/packaging/examples/grafana-dashboard.json" "$AT" '$instance=.*' \
   '$__rate_interval=1s'
 # SIGTERM: the exporter stops counting and puts every register back (exit 0).

@@ -11,9 +11,18 @@
 //   DRAM_Reads, DRAM_Writes        bytes since start: dram_read, dram_write (per socket, system)
 //   Persistent_Memory_Reads/Writes 0 (pmukit counts no Intel Optane persistent memory; PCM's
 //                                  "Memory Bandwidth" panel adds them to the DRAM figures)
+//   PCIe_Read_Bytes, PCIe_Write_Bytes  bytes since start PCIe devices read from / wrote to memory:
+//                                  pcie_to_device, pcie_from_device (on Intel the IIO stacks'
+//                                  inbound reads and writes; PCM's collector counts the same
+//                                  traffic at the CHA), in the system's counters
+//                                  {aggregate="system",source="uncore",socket="S"} and summed
+//                                  {aggregate="system",source="uncore"}
+//   Incoming_Data_Traffic_On_Link_N  bytes since start UPI link N (uncore_upi_N) received:
+//                                  chip_link_rx (RxL data flits x 64/9, PCM's own formula),
+//                                  {aggregate="system",source="uncore",socket="S"}
 // Not covered: per-channel figures (pcm-sensor-server has none; pcm-memory's are a terminal view),
-// the UPI link traffic (Incoming_Data_Traffic_On_Link_N), PCIe_Read_Bytes/PCIe_Write_Bytes, and
-// the core counters.
+// Outgoing_Data_And_Non_Data_Traffic_On_Link_N (PCM's is data and non-data flits scaled by the
+// link's speed; chip_link_tx is data flits only), the link utilizations, and the core counters.
 #pragma once
 
 #include <string>

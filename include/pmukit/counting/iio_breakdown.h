@@ -29,4 +29,16 @@ std::vector<MetricInstance> add_iio_metric_events(Machine& machine, const discov
                                                   std::vector<syntax::EventSpec>& specs,
                                                   std::vector<std::string>& warnings);
 
+// The platform-neutral names among the metric arguments (pcie_to_device, pcie_from_device) whose
+// metrics here are per-part IIO metrics (iio_inbound_read_bw...): each bound to every IIO stack
+// with the ch_mask of all its parts, as --per-stack binds them (a stack that cannot be counted is
+// left out), their events appended to `specs`. Those arguments are taken out of `args`; the rest
+// (and a name no IIO stack here counts) are left for add_metric_events. Nothing on a machine without
+// an IIO stack mapping.
+std::vector<MetricInstance> add_neutral_iio_metrics(Machine& machine, const discovery::DiscoveryResult& found,
+                                                    const metrics::Catalog& catalog, std::vector<std::string>& args,
+                                                    const std::vector<std::string>& pmus,
+                                                    std::vector<syntax::EventSpec>& specs,
+                                                    std::vector<std::string>& warnings);
+
 }  // namespace pmukit::counting

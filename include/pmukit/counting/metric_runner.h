@@ -36,6 +36,7 @@ struct MetricInstance {
   std::string group;
   int socket = -1;    // with a group: the socket whose units it sums (a stack PMU has a unit per socket)
   std::string label;  // what the name shows after the metric: "uncore_iio_2 part 0"
+  std::string stack;  // per IIO stack: the stack's name ("PCIe0"), pmu-exporter's stack label
   std::string detail;
   std::string reason;
 };

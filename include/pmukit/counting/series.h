@@ -70,6 +70,7 @@ struct GaugeSample {
   std::string platform;  // the machine's platform ("spr"), "" when pmukit does not know it
   int socket = -1;
   double value = 0;
+  std::string stack;  // an IIO stack's name ("PCIe0") for a metric bound per stack (pcie_to_device on Intel)
 };
 
 struct BackendSample {

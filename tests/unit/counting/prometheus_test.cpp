@@ -82,6 +82,20 @@ TEST(Prometheus, TheTextFormatHasHelpTypeAndEscapedLabels) {
   EXPECT_EQ(text.find("# UNIT"), std::string::npos);
 }
 
+TEST(Prometheus, AMetricBoundPerIioStackHasTheStackLabel) {
+  counting::SeriesSnapshot s = snapshot();
+  s.gauges.push_back({"pmukit_pcie_to_device_bytes_per_second", "bytes_per_second", "PCIe", "uncore_iio_2", "spr", 0,
+                      2.16e10, "PCIe0"});
+  const std::string text = counting::render(s, Exposition::Prometheus, false);
+  EXPECT_NE(text.find("pmukit_pcie_to_device_bytes_per_second{socket=\"0\",pmu=\"uncore_iio_2\",stack=\"PCIe0\","
+                      "platform=\"spr\"} 21600000000\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("pmukit_bw_bytes_per_second{socket=\"1\",pmu=\"uncore_imc\",platform=\"spr\"} 1500000000\n"),
+            std::string::npos)
+      << text;
+}
+
 TEST(Prometheus, OpenMetricsNamesFamiliesWithUnitsAndEnds) {
   const std::string text = counting::render(snapshot(), Exposition::OpenMetrics, true);
   EXPECT_NE(text.find("# TYPE pmukit_uncore_bytes counter\n# UNIT pmukit_uncore_bytes bytes\n"), std::string::npos)

@@ -112,6 +112,8 @@ std::vector<MetricCase> other_cases() {
        6400,
        "by hand: 9 flits per 64 B: 1e8 lines in 1 s"},
       {"upi_data_receive_bw", {{"UNC_UPI_RxL_FLITS_ALL_DATA", 4.5e8}}, 2e9, 1600, "by hand: 5e7 lines of 64 B in 2 s"},
+      {"upi_link_rx_bw", {{"UNC_UPI_RxL_FLITS_ALL_DATA", 4.5e8}}, 2e9, 1.6, "by hand: 5e7 lines of 64 B in 2 s, GB/s"},
+      {"upi_link_tx_bw", {{"UNC_UPI_TxL_FLITS_ALL_DATA", 9e8}}, 1e9, 6.4, "by hand: 1e8 lines of 64 B in 1 s, GB/s"},
       {"llc_miss_local_memory_bandwidth_read",
        {{"UNC_CHA_REQUESTS_READS_LOCAL", 1e8}},
        1e9,

@@ -130,6 +130,25 @@ TEST(IioPerDevice, PerStackCountsEveryPartAndTheIommu) {
   EXPECT_EQ(rig.image_change(), "");
 }
 
+// The platform-neutral PCIe names (pmu-exporter's fleet configuration) are the IIO stacks' inbound
+// traffic on Intel, bound as --per-stack binds it: every stack with all its parts in ch_mask.
+TEST(IioPerDevice, NeutralPcieNamesAreCountedPerStack) {
+  test::BundledRig rig("spr-2s");
+  test::SimProcess sim(rig.root);
+  auto r = test::run_tool("pmu-raw", rig.args({"-M", "pcie_to_device,pcie_from_device", "--duration", "1", "-j"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::map<std::string, std::string> v;
+  for (const auto& j : lines_with(r.out, "metric-value"))  // one row a stack, under "S<socket> <its PMU>"
+    v[j["metric"].get<std::string>() + " " + j["socket"].get<std::string>()] = j["metric-value"];
+  // Inbound reads 8e8/s x 4 B = 3.2 GB/s for share 1: uncore_iio_2 (x1.5), parts 0-7 (x4.5);
+  // uncore_iio_1, the DMI stack (x2), part 7 only (x0.875). Inbound writes are half the reads.
+  EXPECT_EQ(v["iio_inbound_read_bw (ch_mask=0xff) S1 uncore_iio_2"], "21.600") << r.out;
+  EXPECT_EQ(v["iio_inbound_read_bw (ch_mask=0x80) S1 uncore_iio_1"], "5.600") << r.out;
+  EXPECT_EQ(v["iio_inbound_write_bw (ch_mask=0xff) S0 uncore_iio_2"], "10.800") << r.out;
+  EXPECT_EQ(v.size(), 40u) << r.out;  // 10 stacks a socket, each metric once
+  EXPECT_EQ(rig.image_change(), "");
+}
+
 // A stack whose CPUBUSNO entry is not valid has no root bus: the devices behind its root port are
 // listed with the reason, and every other device is still counted.
 TEST(IioPerDevice, UnmappedDeviceIsListedWithTheReason) {
