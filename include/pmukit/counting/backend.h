@@ -36,6 +36,9 @@ struct Row {
   std::uint64_t running_ns = 0;  // time it was on a counter (less when it is multiplexed)
   bool lost = false;             // an overflow the arithmetic could not account for
   std::string_view backend;      // "direct" or "perf"
+  // The counters the row already sums: 1 for a unit's row; a perf row sums its event on each CPU
+  // it was opened on (perf stat's "aggregate-number" counts them).
+  std::size_t units = 1;
 };
 
 // Adds a later read of the same event to `into`: the raw counts and both times are summed and the
