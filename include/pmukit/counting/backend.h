@@ -69,6 +69,9 @@ class Backend {
   virtual std::uint64_t max_read_period_ns() const { return UINT64_MAX; }
   // Why each PMU is counted the way it is ("uncore_imc_0..7: direct: MMIO through /dev/mem").
   virtual std::vector<std::string> notes() const = 0;
+  // The same in short, for a view that says what counts it in one line: how each backend counts
+  // (its units, its clock, its multiplexing), without the decision for each PMU.
+  virtual std::vector<std::string> summary() const { return notes(); }
   // Problems when putting registers back, for the exit status.
   virtual std::vector<std::string> finish() { return {}; }
 };
