@@ -35,7 +35,7 @@ class PcmIoView : public test::PcmViewRig {};
 // Cascade Lake: OB read from gnr_iio_outbound_read_bw's codes (DATA_REQ_BY_CPU.MEM_READ), which
 // pcm-iio uses on Skylake-SP too; spr_iio_outbound_read_bw does not apply to an SKX IIO.
 TEST_F(PcmIoView, CascadeLakeCsvPerDevice) {
-  machine("clx-2s");
+  on_machine("clx-2s");
   auto r = raw({"--io", "--duration", "1", "-x", ","});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "time,device,socket,stack,IB read,IB write,OB read,OB write,name,reason\n")) << r.out;
@@ -49,7 +49,7 @@ TEST_F(PcmIoView, CascadeLakeCsvPerDevice) {
 }
 
 TEST_F(PcmIoView, IceLakeTablePerDevice) {
-  machine("icx-2s");
+  on_machine("icx-2s");
   auto r = raw({"--io", "--duration", "1"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "1.000 s: PCIe bandwidth per device, MB/s\n")) << r.out;
@@ -63,7 +63,7 @@ TEST_F(PcmIoView, IceLakeTablePerDevice) {
 // Sapphire Rapids: every device --per-device lists, with the figure -M iio_inbound_read_bw gives it,
 // and SPR's outbound read.
 TEST_F(PcmIoView, SapphireRapidsJsonMatchesPerDeviceMetrics) {
-  machine("spr-2s");
+  on_machine("spr-2s");
   auto v = raw({"--io", "--duration", "1", "-j"});
   ASSERT_EQ(v.status, 0) << v.err;
   auto m = raw({"-M", "iio_inbound_read_bw", "--per-device", "--duration", "1", "-j"});
@@ -91,31 +91,28 @@ TEST_F(PcmIoView, SapphireRapidsJsonMatchesPerDeviceMetrics) {
 // -j as --memory's: a line per socket, {"interval" : T, "socket" : "S<n>", its devices (as --memory
 // its channels) in an array, their sums, "unit" : "MB/s"}, then the system's line with the sums of all.
 TEST_F(PcmIoView, JsonIntervalObjectsAsTheMemoryViews) {
-  machine("icx-2s");
+  on_machine("icx-2s");
   auto io = raw({"--io", "--duration", "1", "-j"});
   ASSERT_EQ(io.status, 0) << io.err;
   auto mem = raw({"--memory", "--duration", "1", "-j"});
   ASSERT_EQ(mem.status, 0) << mem.err;
   const auto lines = json_lines(io.out), memory = json_lines(mem.out);
   ASSERT_EQ(lines.size(), memory.size()) << io.out;  // S0, S1, system
+  const auto text = lines_of(io.out), memory_text = lines_of(mem.out);
   double ib_read = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const auto keys = [](const json& j) {
-      std::vector<std::string> k;
-      for (const auto& [key, value] : j.items()) k.push_back(key);
-      return k;
-    };
-    EXPECT_EQ(keys(lines[i]).front(), "interval");
-    EXPECT_EQ(keys(lines[i])[1], "socket");
-    EXPECT_EQ(keys(lines[i]).back(), "unit");
+    // The members in --memory's order and spacing: the interval and socket first, the unit last.
+    const auto lead = memory_text[i].substr(0, memory_text[i].find(", ", memory_text[i].find("\"socket\"")));
+    EXPECT_EQ(text[i].substr(0, lead.size()), lead) << text[i];
+    EXPECT_TRUE(text[i].ends_with(R"(, "unit" : "MB/s"})")) << text[i];
     EXPECT_EQ(lines[i]["interval"], memory[i]["interval"]);
     EXPECT_EQ(lines[i]["socket"], memory[i]["socket"]);
     EXPECT_EQ(lines[i]["unit"], "MB/s");
     EXPECT_EQ(lines[i].contains("devices"), memory[i].contains("channels"));
+    if (!lines[i].contains("devices")) continue;  // the system's line, checked below
     double sum = 0;
-    if (lines[i].contains("devices"))
-      for (const auto& d : lines[i]["devices"]) sum += d.value("ib_read", 0.0);
-    if (lines[i].contains("devices")) EXPECT_NEAR(lines[i]["ib_read"].get<double>(), sum, 0.05) << i;
+    for (const auto& d : lines[i]["devices"]) sum += d.value("ib_read", 0.0);
+    EXPECT_NEAR(lines[i]["ib_read"].get<double>(), sum, 0.05) << i;
     ib_read += sum;
   }
   EXPECT_GT(ib_read, 0);
@@ -134,7 +131,7 @@ TEST_F(PcmIoView, OutboundReadMetricFollowsTheCpuModelsEvents) {
        std::vector<std::array<std::string, 3>>{{"spr-2s", "spr_iio_outbound_read_bw", "gnr_iio_outbound_read_bw"},
                                                {"gnr-2s", "gnr_iio_outbound_read_bw", "spr_iio_outbound_read_bw"},
                                                {"clx-2s", "gnr_iio_outbound_read_bw", "spr_iio_outbound_read_bw"}}) {
-    machine(machine);
+    on_machine(machine);
     auto r = raw({"--io", "--duration", "1", "-j"});
     ASSERT_EQ(r.status, 0) << machine << ": " << r.err;
     EXPECT_TRUE(has(r.err, "--io counts iio_inbound_read_bw, iio_inbound_write_bw, iio_outbound_write_bw, " + used))
@@ -144,7 +141,7 @@ TEST_F(PcmIoView, OutboundReadMetricFollowsTheCpuModelsEvents) {
 }
 
 TEST_F(PcmIoView, RefusesWhatItDoesNotGoWith) {
-  machine("clx-2s", false);
+  on_machine("clx-2s", false);
   for (const auto& extra : std::vector<std::vector<std::string>>{
            {"--io", "-M", "iio_inbound_read_bw"}, {"--io", "--per-device"}, {"--io", "--memory"}}) {
     auto args = extra;
@@ -156,7 +153,7 @@ TEST_F(PcmIoView, RefusesWhatItDoesNotGoWith) {
 // The table's columns line up whatever the Stack/part text ("uncore_iio_7 part 2, shared with 4
 // other devices" on spr-2s): each figure ends where its heading does.
 TEST_F(PcmIoView, TableColumnsLineUpWithLongStackLabels) {
-  machine("spr-2s");
+  on_machine("spr-2s");
   auto r = raw({"--io", "--duration", "1"});
   ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream in(r.out);
@@ -192,7 +189,7 @@ TEST_F(PcmIoView, MachinesWithoutIioSayWhyAndWhatCountsInstead) {
            {"yitian", "; its PCIe bandwidth per root port: pmu-raw -M dwc_pcie_rx_bw,dwc_pcie_tx_bw --per-box "
                       "--metric-only -I 1000\n"},
            {"milan-2s", " (its uncore PMUs: amd_df, amd_l3; no PCIe bandwidth metric applies to them)\n"}}) {
-    machine(machine, false);
+    on_machine(machine, false);
     auto r = raw({"--io", "--duration", "1"});
     EXPECT_EQ(r.status, 2) << machine;
     EXPECT_EQ(r.err, head + rest) << machine;
@@ -201,7 +198,7 @@ TEST_F(PcmIoView, MachinesWithoutIioSayWhyAndWhatCountsInstead) {
 
 // The command the error suggests runs, a line per root port and metric, and no event lines.
 TEST_F(PcmIoView, SuggestedRootPortCommandRuns) {
-  machine("yitian");
+  on_machine("yitian");
   auto r = raw({"-M", "dwc_pcie_rx_bw,dwc_pcie_tx_bw", "--per-box", "--metric-only", "--duration", "1"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "dwc_pcie_rx_bw (dwc_rootport_0)")) << r.out;
@@ -212,7 +209,7 @@ TEST_F(PcmIoView, SuggestedRootPortCommandRuns) {
 // --per-device and --per-stack print pcm-iio's rows alone, as --metric-only does: not the encoded
 // IIO events they are computed from, unless -e asks for events too.
 TEST_F(PcmIoView, PerDeviceAndPerStackShowNoEventLinesUnlessAsked) {
-  machine("icx-2s");
+  on_machine("icx-2s");
   for (const char* per : {"--per-device", "--per-stack"}) {
     auto r = raw({"-M", "iio_inbound_read_bw", per, "--duration", "1"});
     ASSERT_EQ(r.status, 0) << per << ": " << r.err;

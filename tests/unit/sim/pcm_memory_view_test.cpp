@@ -48,7 +48,7 @@ std::vector<std::string> expected_csv(const Expected& e) {
 class PcmMemoryView : public test::PcmViewRig {
  protected:
   void check_csv(const Expected& e) {
-    machine(e.machine);
+    on_machine(e.machine);
     auto r = raw({"--memory", "--duration", "1", "-x", ","});
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(lines_of(r.out), expected_csv(e)) << r.out;
@@ -78,7 +78,7 @@ TEST_F(PcmMemoryView, GenoaCsvPerSocketAndChannel) {
 // Standard error: one line on what counts the view, not one per PMU (genoa-2s has 24 UMCs); perf
 // stat would print none.
 TEST_F(PcmMemoryView, OneLineOnStandardErrorWhateverThePmus) {
-  machine("genoa-2s");
+  on_machine("genoa-2s");
   auto r = raw({"--memory", "--duration", "2", "-j"});
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_EQ(lines_of(r.err).size(), 1u) << r.err;
@@ -90,7 +90,7 @@ TEST_F(PcmMemoryView, OneLineOnStandardErrorWhateverThePmus) {
 
 // The table: a header with the channels' columns, a row per socket and the system's, no event lines.
 TEST_F(PcmMemoryView, TableHasChannelColumnsAndNoEventLines) {
-  machine("clx-2s");
+  on_machine("clx-2s");
   auto r = raw({"--memory", "--duration", "1", "--refresh"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "1.000 s: memory bandwidth, MB/s\n")) << r.out;
@@ -103,7 +103,7 @@ TEST_F(PcmMemoryView, TableHasChannelColumnsAndNoEventLines) {
 }
 
 TEST_F(PcmMemoryView, JsonLinesPerSocketWithChannels) {
-  machine("spr-2s");
+  on_machine("spr-2s");
   auto r = raw({"--memory", "--duration", "1", "-j"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto lines = lines_of(r.out);
@@ -120,7 +120,7 @@ TEST_F(PcmMemoryView, JsonLinesPerSocketWithChannels) {
 }
 
 TEST_F(PcmMemoryView, RefusesWhatItDoesNotGoWith) {
-  machine("clx-2s", false);
+  on_machine("clx-2s", false);
   for (const auto& extra : std::vector<std::vector<std::string>>{
            {"--memory", "-M", "dram_read_bw"}, {"--memory", "--per-socket"}, {"--refresh", "-M", "dram_read_bw"}}) {
     auto args = extra;
@@ -137,7 +137,7 @@ TEST_F(PcmMemoryView, RefusesWhatItDoesNotGoWith) {
 //   grace-2s (SCF) and t410-2s (UCF): pmu-sim's default 1e6 counts/s: Grace reads 1e6 32-byte beats
 //     (32 MB/s) and writes 1e6 bytes (1 MB/s); Tegra410 reads and writes 1e6 bytes each (1 MB/s).
 TEST_F(PcmMemoryView, MilanShowsChannelTotalsAndNoReadWriteSplit) {
-  machine("milan-2s");
+  on_machine("milan-2s");
   auto table = raw({"--memory", "--duration", "1"});
   ASSERT_EQ(table.status, 0) << table.err;
   const std::string why = "not available: Read, Write: Zen 3's Data Fabric counts a channel's DRAM requests with data";
@@ -168,7 +168,7 @@ TEST_F(PcmMemoryView, MilanShowsChannelTotalsAndNoReadWriteSplit) {
 TEST_F(PcmMemoryView, GraceAndTegra410SocketReadWriteWithoutChannels) {
   for (const auto& [machine, read, write, pmu] : std::vector<std::tuple<const char*, double, double, const char*>>{
            {"grace-2s", 32, 1, "Grace's SCF PMU"}, {"t410-2s", 1, 1, "Tegra410's UCF PMU"}}) {
-    machine(machine);
+    on_machine(machine);
     auto r = raw({"--memory", "--duration", "1", "-x", ","});
     ASSERT_EQ(r.status, 0) << machine << ": " << r.err;
     EXPECT_TRUE(has(r.err, fmt::format("pmu-raw: --memory: not available: channels: {}", pmu))) << r.err;
@@ -183,7 +183,7 @@ TEST_F(PcmMemoryView, GraceAndTegra410SocketReadWriteWithoutChannels) {
 
 // Yitian's PMUs (CMN mesh, PCIe root ports) count no DRAM traffic: one line saying so, naming them.
 TEST_F(PcmMemoryView, MachineWithoutMemoryCountersSaysWhy) {
-  machine("yitian", false);
+  on_machine("yitian", false);
   auto r = raw({"--memory", "--duration", "1"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err,

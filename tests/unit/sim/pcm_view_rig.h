@@ -19,7 +19,7 @@ class PcmViewRig : public ::testing::Test {
  protected:
   // The machine the next raw() runs on: `name` written out afresh, pmu-sim running it unless
   // `simulate` is false (for what pmu-raw refuses before counting anything).
-  BundledRig& machine(const std::string& name, bool simulate = true) {
+  BundledRig& on_machine(const std::string& name, bool simulate = true) {
     sim_.reset();
     rig_ = std::make_unique<BundledRig>(name);
     if (simulate) sim_ = std::make_unique<SimProcess>(rig_->root);

@@ -37,7 +37,7 @@ class PcmViewsIcx : public test::PcmViewRig {};
 }  // namespace
 
 TEST_F(PcmViewsClx, DramBandwidthPerSocketAndChannelFromTheSkxCasEvents) {
-  machine("clx-2s");
+  on_machine("clx-2s");
   auto s = raw({"-M", "dram_read_bw,dram_write_bw,dram_bw", "--per-socket", "--duration", "1", "-x", ","});
   ASSERT_EQ(s.status, 0) << s.err;
   // 6 channels x 8e7 CAS/s x 64 B = 30.72 GB/s read, 6 x 4e7 x 64 B = 15.36 GB/s written, each socket.
@@ -53,7 +53,7 @@ TEST_F(PcmViewsClx, DramBandwidthPerSocketAndChannelFromTheSkxCasEvents) {
 // spr_dram_read_bw writes Sapphire Rapids' codes (event 0x05, umask 0xcf), which on a Skylake-SP
 // IMC are another event: refused, naming both kinds, and not listed for the machine.
 TEST_F(PcmViewsClx, SapphireRapidsCodedMetricsDoNotRunOnSkxImcs) {
-  machine("clx-2s", false);
+  on_machine("clx-2s", false);
   auto r = raw({"-M", "spr_dram_read_bw", "--duration", "1"});
   EXPECT_NE(r.status, 0);
   EXPECT_TRUE(has(r.err, "intel_spr_imc")) << r.err;
@@ -67,7 +67,7 @@ TEST_F(PcmViewsClx, SapphireRapidsCodedMetricsDoNotRunOnSkxImcs) {
 
 // The same metric on Sapphire Rapids reads SPR's named events: the figure spr_dram_read_bw gives.
 TEST_F(PcmViewsClx, TheSameDramMetricRunsOnSapphireRapids) {
-  machine("spr-2s");
+  on_machine("spr-2s");
   auto d = raw({"-M", "dram_read_bw,spr_dram_read_bw", "--per-socket", "--duration", "1", "-x", ","});
   ASSERT_EQ(d.status, 0) << d.err;
   EXPECT_TRUE(has(d.out, "S1,,,dram_read_bw (uncore_imc),,,51.200,GB/s")) << d.out;
@@ -75,7 +75,7 @@ TEST_F(PcmViewsClx, TheSameDramMetricRunsOnSapphireRapids) {
 }
 
 TEST_F(PcmViewsClx, PcieBandwidthPerDeviceFromTheUboxStacks) {
-  machine("clx-2s");
+  on_machine("clx-2s");
   auto r = raw({"-M", "iio_inbound_read_bw", "--per-device", "--duration", "1", "-j"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto v = device_values(r.out);
@@ -92,7 +92,7 @@ TEST_F(PcmViewsClx, PcieBandwidthPerDeviceFromTheUboxStacks) {
 // snr_uncore_imc_events, which icx_uncore_imc uses) on its MMIO channels: 4 controllers x 3
 // channels a socket (ICX_NUMBER_IMC_CHN), each 1e8 CAS/s in rates.json's intel_icx_imc rule.
 TEST_F(PcmViewsIcx, DramBandwidthPerSocketFromTheIcxCasEvents) {
-  machine("icx-2s");
+  on_machine("icx-2s");
   auto s = raw({"-M", "dram_read_bw", "--per-socket", "--duration", "1", "-x", ","});
   ASSERT_EQ(s.status, 0) << s.err;
   EXPECT_TRUE(has(s.out, "S1,,,dram_read_bw (uncore_imc),,,76.800,GB/s")) << s.out;  // 12 x 1e8 x 64 B
@@ -102,7 +102,7 @@ TEST_F(PcmViewsIcx, DramBandwidthPerSocketFromTheIcxCasEvents) {
 // ICX stacks from SAD_CONTROL_CFG (icx table: SAD id 1 is uncore_iio_0, 2 is uncore_iio_1, 4 is
 // uncore_iio_3), parts by root port device 2-5; inbound read 8e8 x 4 B x stack share x part share.
 TEST_F(PcmViewsIcx, PcieBandwidthPerDeviceFromTheSadStacks) {
-  machine("icx-2s");
+  on_machine("icx-2s");
   auto r = raw({"-M", "iio_inbound_read_bw", "--per-device", "--duration", "1", "-j"});
   ASSERT_EQ(r.status, 0) << r.err;
   auto v = device_values(r.out);
