@@ -39,6 +39,13 @@ std::vector<std::string> CompositeBackend::notes() const {
   return all;
 }
 
+std::vector<std::string> CompositeBackend::summary() const {
+  std::vector<std::string> all;
+  for (const auto& p : parts_)
+    for (auto& n : p->notes()) all.push_back(std::move(n));
+  return all;
+}
+
 std::vector<std::string> CompositeBackend::finish() {
   std::vector<std::string> errors;
   for (auto& p : parts_)

@@ -20,6 +20,7 @@ class CompositeBackend : public Backend {
   void reread(std::uint64_t window_ns, std::vector<Row>& rows, std::size_t& at) override;
   std::uint64_t max_read_period_ns() const override;
   std::vector<std::string> notes() const override;
+  std::vector<std::string> summary() const override;  // its parts' notes
   std::vector<std::string> finish() override;
 
  private:

@@ -78,7 +78,9 @@ void RowGroups::plan(const std::vector<Row>& rows) {
   for (const auto& key : keys_) slot_.push_back(position.at(key));
   first_.assign(n, rows.size());
   single_.assign(n, true);
+  members_.assign(n, 0);
   for (std::size_t i = 0; i < rows.size(); ++i) {
+    members_[slot_[i]] += rows[i].units;
     std::size_t& first = first_[slot_[i]];
     if (first != rows.size()) single_[slot_[i]] = false;
     first = std::min(first, i);

@@ -39,7 +39,7 @@ void check_workload(const std::vector<std::string>& command) {
   const std::string& name = command[0];
   if (name.find('/') != std::string::npos) {
     if (int err = executable_error(name))
-      throw Error(fmt::format("cannot run the workload '{}': {}; nothing was counted", name, errno_text(err)));
+      throw WorkloadError(fmt::format("workload failed: {}: {}; nothing was counted", name, errno_text(err)));
     return;
   }
   const char* path = std::getenv("PATH");
@@ -50,7 +50,7 @@ void check_workload(const std::vector<std::string>& command) {
     if (executable_error((dir.empty() ? "." : dir) + "/" + name) == 0) return;
     at = colon + 1;
   }
-  throw Error(fmt::format("cannot run the workload '{}': no such command in PATH; nothing was counted", name));
+  throw WorkloadError(fmt::format("workload failed: {}: no such command in PATH; nothing was counted", name));
 }
 
 pid_t spawn_workload(const std::vector<std::string>& command) {
@@ -66,7 +66,7 @@ pid_t spawn_workload(const std::vector<std::string>& command) {
   pid_t pid = 0;
   int rc = posix_spawnp(&pid, argv[0], nullptr, &attr, argv.data(), environ);
   posix_spawnattr_destroy(&attr);
-  if (rc != 0) throw Error(fmt::format("cannot run '{}': {}", command[0], errno_text(rc)));
+  if (rc != 0) throw WorkloadError(fmt::format("workload failed: {}: {}", command[0], errno_text(rc)));
   g_child.store(pid);
   return pid;
 }

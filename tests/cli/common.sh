@@ -64,3 +64,27 @@ exporter_start() {
   echo "pmu-exporter did not start listening" >&2
   return 1
 }
+# prometheus_start JOB TARGET...: a Prometheus (Debian's package) scraping each TARGET (HOST:PORT)
+# every 100 ms as job JOB, its config checked by promtool, in the background until the script
+# exits; returns once it is ready, with PROM=http://127.0.0.1:PORT set. Its log is $T/prometheus.err.
+prometheus_start() {
+  local job=$1 targets="" t port
+  shift
+  for t in "$@"; do targets+="${targets:+, }\"$t\""; done
+  port=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  PROM=http://127.0.0.1:$port
+  cat > "$T/prometheus.yml" << END
+scrape_configs:
+  - job_name: $job
+    scrape_interval: 100ms
+    scrape_timeout: 100ms
+    static_configs:
+      - targets: [$targets]
+END
+  promtool check config "$T/prometheus.yml" > /dev/null
+  prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$port" \
+    --log.level=warn 2> "$T/prometheus.err" &
+  SIM_PIDS+=($!)
+  trap 'stop_background; rm -rf "$T"' EXIT
+  "$PYTHON" "$(dirname "${BASH_SOURCE[0]}")/prometheus_api.py" wait-ready "$PROM/-/ready"
+}

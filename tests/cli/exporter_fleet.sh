@@ -17,11 +17,11 @@ for m in "${MACHINES[@]}"; do
   sim_start "$T/$m"
 done
 declare -A AT_OF PLATFORM_OF
-TARGETS=""
+TARGET_LIST=()
 for m in "${MACHINES[@]}"; do
   exporter_start "$PMUKIT_SRC/packaging/examples/exporter-fleet.json" --snapshot "$T/$m" --listen 127.0.0.1:0
   AT_OF[$m]=${EXPORTER#http://}
-  TARGETS+="${TARGETS:+, }\"${EXPORTER#http://}\""
+  TARGET_LIST+=("${EXPORTER#http://}")
   # One read of one second of virtual time: the metric gauges have a window.
   "$BIN/pmu-sim" advance "$T/$m" 1000
   $API wait-sample "$EXPORTER/metrics" pmukit_reads_total 2
@@ -31,21 +31,7 @@ for m in "${MACHINES[@]}"; do
   sed -n 's/^\([^#][^ ]*\) .*/\1/p' "$T/$m.metrics" | sort | uniq -d > "$T/$m.dup"
   test ! -s "$T/$m.dup" || { echo "$m: series exported twice:" >&2; cat "$T/$m.dup" >&2; exit 1; }
 done
-PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-PROM=http://127.0.0.1:$PORT
-cat > "$T/prometheus.yml" << END
-scrape_configs:
-  - job_name: pmukit
-    scrape_interval: 100ms
-    scrape_timeout: 100ms
-    static_configs:
-      - targets: [$TARGETS]
-END
-promtool check config "$T/prometheus.yml" > /dev/null
-prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$PORT" \
-  --log.level=warn 2> "$T/prometheus.err" &
-SIM_PIDS+=($!)
-$API wait-ready "$PROM/-/ready"
+prometheus_start pmukit "${TARGET_LIST[@]}"
 # Every target scraped a few times (a rate needs two samples in its window; the last target to be
 # scraped once has only one), each after its two reads.
 $API wait-value "$PROM" 'count(count_over_time(pmukit_reads_total[1s]) >= 3 and pmukit_reads_total == 2)' \

@@ -61,20 +61,7 @@ if grep -q '^Outgoing_' "$T/pcm.txt"; then exit 1; fi
 # No pmukit_ name in this mode: a PCM dashboard sees what pcm-sensor-server would serve.
 if grep -q '^pmukit_' "$T/pcm.txt"; then exit 1; fi
 
-PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-PROM=http://127.0.0.1:$PORT
-cat > "$T/prometheus.yml" << END
-scrape_configs:
-  - job_name: pcm
-    scrape_interval: 100ms
-    scrape_timeout: 100ms
-    static_configs:
-      - targets: ["${EXPORTER#http://}"]
-END
-prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$PORT" \
-  --log.level=warn 2> "$T/prometheus.err" &
-SIM_PIDS+=($!)
-$API wait-ready "$PROM/-/ready"
+prometheus_start pcm "${EXPORTER#http://}"
 NODE=${EXPORTER#http://}
 $API wait-value "$PROM" "DRAM_Reads{instance=\"$NODE\", socket=\"0\"}" 51200000000
 # PCM's dashboard's expressions (src/dashboard.cpp), $node filled in: once two scrapes are in, each

@@ -32,21 +32,7 @@ exporter_start "$T/exporter.json" --snapshot "$T/spr"
 curl -sS --fail "$EXPORTER/metrics" > "$T/metrics.txt"
 promtool check metrics < "$T/metrics.txt"
 
-PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-PROM=http://127.0.0.1:$PORT
-cat > "$T/prometheus.yml" << EOF
-scrape_configs:
-  - job_name: pmukit
-    scrape_interval: 100ms
-    scrape_timeout: 100ms
-    static_configs:
-      - targets: ["${EXPORTER#http://}"]
-EOF
-promtool check config "$T/prometheus.yml" > /dev/null
-prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" --web.listen-address="127.0.0.1:$PORT" \
-  --log.level=warn 2> "$T/prometheus.err" &
-SIM_PIDS+=($!)
-$API wait-ready "$PROM/-/ready"
+prometheus_start pmukit "${EXPORTER#http://}"
 # Read k is stamped (k - 1) x 200 ms after the first: move on once Prometheus has it.
 $API advance "$PROM" "$BIN/pmu-sim" "$T/spr" 200 12
 AT=$($API query "$PROM" 'timestamp(pmukit_reads_total)' | cut -d' ' -f2)

@@ -11,7 +11,8 @@
 "$BIN/pmu-sim" create genoa-2s "$T/genoa" > /dev/null
 sim_start "$T/genoa"
 raw() { "$BIN/pmu-raw" --snapshot "$T/genoa" -e amd_l3/l3_lookup_state.l3_hit/ --duration 0.5 "$@" 2> "$T/err"; }
-count() { sed -nE "s|^$1,([0-9]+),,amd_l3/l3_lookup_state.l3_hit/,.*|\1|p" "$2"; }
+# count GROUP FILE: the CSV count of GROUP's line (after the aggregate-number of a socket's line).
+count() { sed -nE "s|^$1,([0-9]+,)?([0-9]+),,amd_l3/l3_lookup_state.l3_hit/,.*|\2|p" "$2"; }
 
 raw -x, > "$T/merged"
 total=$(sed -nE 's|^([0-9]+),,amd_l3/l3_lookup_state.l3_hit/,.*|\1|p' "$T/merged")
@@ -33,6 +34,7 @@ test "$(sed -nE 's|^([0-9]+),,amd_l3/.*|\1|p' "$T/C")" = "$((2 * ccx0))"
 raw -x, --per-socket -C 48 > "$T/S"
 cut -d, -f1 "$T/S" | diff - <(echo S1)
 test "$(count S1 "$T/S")" = "$ccx0"
+grep -q '^S1,1,' "$T/S"  # perf stat's aggregate-number: the one L3 (CCX) of CPU 48 summed
 status 2 raw -C 1-3
 grep -q '^pmu-raw: error: -C 1-3: no PMU unit here counts from these CPUs' "$T/err"
 

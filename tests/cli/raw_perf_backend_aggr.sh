@@ -1,4 +1,4 @@
-# perf stat's -A, -C with --per-socket, and -r's spread in CSV and JSON, on this machine's real
+# perf stat's -A, --per-socket's aggregate-number, -C with --per-socket, and -r's spread in CSV and JSON, on this machine's real
 # perf PMUs (the msr PMU's tsc, which has no cpumask: perf counts it on every online CPU), with
 # perf stat's output shapes (issue 35 point 3):
 #   - -A: one line per CPU, "CPU0" first (CSV "CPU0,count,...", JSON "cpu":"0"), as perf stat -A;
@@ -35,7 +35,17 @@ grep -qE "^CPU$first +[0-9,]+ +msr/tsc/$" "$T/A.txt"
 socket=$(cat /sys/devices/system/cpu/cpu"$last"/topology/physical_package_id)
 raw -x, --per-socket -C "$last" > "$T/S"
 test "$(grep -c ',msr/tsc/,' "$T/S")" -eq 1
-grep -qE "^S$socket,[0-9]+,,msr/tsc/," "$T/S"
+grep -qE "^S$socket,1,[0-9]+,,msr/tsc/," "$T/S"
+# --per-socket: how many CPUs each socket's line sums after the socket (perf stat's
+# aggregate-number), msr/tsc/ counting on every online CPU; in JSON "aggregate-number".
+for c in $online; do cat /sys/devices/system/cpu/cpu"$c"/topology/physical_package_id; done | sort -n | uniq -c |
+  awk '{ print "S" $2 "," $1 }' > "$T/sockets"
+raw -x, --per-socket > "$T/S"
+cat "$T/S"
+cut -d, -f1,2 "$T/S" | diff "$T/sockets" -
+raw -j --per-socket > "$T/S.json"
+first_socket=$(head -1 "$T/sockets")
+grep -q "^{\"socket\":\"${first_socket%,*}\",\"aggregate-number\":${first_socket#*,},\"counter-value\":\"" "$T/S.json"
 
 # -r: the spread's field after the event in CSV, "variance" in JSON.
 raw -x, -r 3 > "$T/r"
@@ -51,6 +61,11 @@ if command -v perf > /dev/null && perf stat -a -x, -e msr/tsc/ -- true > /dev/nu
   perf stat -a -x, -A -e msr/tsc/ -- true 2> "$T/perf"
   raw -x, -A > "$T/ours"
   diff <(fields "$T/perf") <(fields "$T/ours")
+  # --per-socket: the socket, its aggregate-number (the CPUs summed) and the field count as perf's.
+  perf stat -a -x, --per-socket -e msr/tsc/ -- true 2> "$T/perf"
+  raw -x, --per-socket > "$T/ours"
+  head1() { awk -F, '{ print $1 "," $2 "/" NF }' "$1"; }
+  diff <(head1 "$T/perf") <(head1 "$T/ours")
   perf stat -a -x, -r 3 -e msr/tsc/ -- true 2> "$T/perf"
   raw -x, -r 3 > "$T/ours"
   # perf's variance field is the fourth, as ours.

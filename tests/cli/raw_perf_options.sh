@@ -15,19 +15,27 @@
 "$BIN/pmu-sim" create spr-2s "$T/spr" > /dev/null
 sim_start "$T/spr"
 raw() { "$BIN/pmu-raw" --snapshot "$T/spr" -e uncore_imc/cas_count_read/ --duration 0.5 "$@" 2> "$T/err"; }
-# value GROUP FILE: the CSV count of the line of GROUP ("S0", "N1", "uncore_imc_3").
-value() { sed -nE "s|^$1,([0-9.]+),MiB,uncore_imc/cas_count_read/,.*|\1|p" "$2"; }
+# value GROUP FILE: the CSV count of the line of GROUP ("S0", "N1", "uncore_imc_3"), after the
+# aggregate-number of a socket's, die's or node's line.
+value() { sed -nE "s|^$1,([0-9]+,)?([0-9.]+),MiB,uncore_imc/cas_count_read/,.*|\2|p" "$2"; }
+# units GROUP FILE: the aggregate-number of GROUP's line (perf stat's field after the socket).
+units() { sed -nE "s|^$1,([0-9]+),[0-9.]+,MiB,uncore_imc/cas_count_read/,.*|\1|p" "$2"; }
 
 raw -x, --per-socket > "$T/socket"
 s0=$(value S0 "$T/socket")
 s1=$(value S1 "$T/socket")
 test -n "$s0" && test -n "$s1"
+# perf stat --per-socket's aggregate-number after the socket: the 8 IMC units each line sums.
+test "$(units S0 "$T/socket")" = 8 && test "$(units S1 "$T/socket")" = 8
+raw -j --per-socket > "$T/socket.json"
+grep -q '^{"socket":"S1","aggregate-number":8,"counter-value":"' "$T/socket.json"
 raw -x, > "$T/merged"
 total=$(sed -nE 's|^([0-9.]+),MiB,uncore_imc/cas_count_read/,.*|\1|p' "$T/merged")
 
 # --per-box and --no-merge: a line per unit.
 raw -x, --per-box > "$T/box"
 test "$(grep -c ',MiB,' "$T/box")" -eq 8
+grep -qE '^uncore_imc_0,[0-9.]+,MiB,' "$T/box"  # no aggregate-number: perf's --no-merge has none
 raw -x, --no-merge > "$T/A"
 diff "$T/box" "$T/A"
 # -A and --no-aggr: a line per CPU the units count from, as perf stat -A (CPU0 and CPU4 here).
@@ -54,13 +62,15 @@ test "$(grep -c ',MiB,' "$T/die")" -eq 2
 test "$(value S0-D0 "$T/die")" = "$s0"
 test "$(value S1-D0 "$T/die")" = "$s1"
 raw -j --per-die > "$T/die.json"
-grep -q '"die":"S1-D0"' "$T/die.json"
+grep -q '^{"die":"S1-D0","aggregate-number":8,"counter-value":"' "$T/die.json"
+test "$(units S0-D0 "$T/die")" = 8
 
 # --per-node: the nodes pmu-sim wrote (node N = socket N)...
 raw -x, --per-node > "$T/node"
 cat "$T/node"
 test "$(value N0 "$T/node")" = "$s0"
 test "$(value N1 "$T/node")" = "$s1"
+test "$(units N1 "$T/node")" = 8
 # ...read from the machine root: every CPU on node 1 and none on node 0 puts both sockets' units on N1.
 nodes=$T/spr/sys/devices/system/node
 echo 0-7 > "$nodes/node1/cpulist"
@@ -69,6 +79,7 @@ raw -x, --per-node > "$T/node"
 cat "$T/node"
 test "$(grep -c ',MiB,' "$T/node")" -eq 1
 test "$(value N1 "$T/node")" = "$total"
+test "$(units N1 "$T/node")" = 16
 echo 0-3 > "$nodes/node0/cpulist"
 echo 4-7 > "$nodes/node1/cpulist"
 

@@ -98,13 +98,14 @@ INSTANTIATE_TEST_SUITE_P(
      1.000123456 S1          <not counted>       uncore_imc/event=0x03/
      1.000123456             1,000,000,000 ns    duration_time
 )"},
+        // perf stat --per-socket's aggregate-number after the socket: one unit a socket here.
         Case{Aggregation::PerSocket, Format::Csv,
-             R"(1.000123456;S0;1234567;;uncore_imc/event=0x01/;1000000000;100.00;;
-1.000123456;S1;7654321;;uncore_imc/event=0x01/;1000000000;100.00;;
-1.000123456;S0;61.04;MiB;uncore_imc/cas_count_read/;250000000;25.00;;
-1.000123456;S1;183.11;MiB;uncore_imc/cas_count_read/;250000000;25.00;;
-1.000123456;S0;<not counted>;;uncore_imc/event=0x03/;0;0.00;;
-1.000123456;S1;<not counted>;;uncore_imc/event=0x03/;0;0.00;;
+             R"(1.000123456;S0;1;1234567;;uncore_imc/event=0x01/;1000000000;100.00;;
+1.000123456;S1;1;7654321;;uncore_imc/event=0x01/;1000000000;100.00;;
+1.000123456;S0;1;61.04;MiB;uncore_imc/cas_count_read/;250000000;25.00;;
+1.000123456;S1;1;183.11;MiB;uncore_imc/cas_count_read/;250000000;25.00;;
+1.000123456;S0;1;<not counted>;;uncore_imc/event=0x03/;0;0.00;;
+1.000123456;S1;1;<not counted>;;uncore_imc/event=0x03/;0;0.00;;
 1.000123456;1000000000;ns;duration_time;0;100.00;;
 )"},
         Case{Aggregation::PerBox, Format::Csv,

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "pmukit/counting/workload.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/text.h"
 
@@ -171,6 +172,9 @@ int run_tool(const char* tool, CLI::App& app, int argc, char** argv, const std::
   } catch (const UsageError& e) {
     fmt::print(stderr, "{}: error: {}\n", tool, e.what());
     return 2;
+  } catch (const counting::WorkloadError& e) {  // as perf stat: "Workload failed: ...", status 255
+    fmt::print(stderr, "{}: error: {}\n", tool, e.what());
+    return 255;
   } catch (const Error& e) {
     fmt::print(stderr, "{}: error: {}\n", tool, e.what());
     return 1;

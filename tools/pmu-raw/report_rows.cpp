@@ -183,6 +183,11 @@ void Reporter::plan_text(std::size_t slot, const Row& r) {
   else
     put(event, r.event);
   const std::string_view s = o_.separator;
+  // perf stat --per-socket, --per-die and --per-node say how many they summed into a line (its
+  // "aggregate-number": CPUs there, units here) after its group, in CSV and JSON.
+  const counting::Grouping g = groups_.grouping();
+  const bool aggregated = group.size() && (g == counting::Grouping::PerSocket || g == counting::Grouping::PerDie ||
+                                           g == counting::Grouping::PerNode);
   switch (o_.format) {
   case Format::Table:  // time [group] value unit event [(percent%)]
     if (o_.aggregation != Aggregation::PerBox && o_.aggregation != Aggregation::Merged) {
@@ -195,8 +200,9 @@ void Reporter::plan_text(std::size_t slot, const Row& r) {
     mid.push_back(' ');
     put(mid, view(event));
     break;
-  case Format::Csv:  // time, [group,] value, unit, event, run time, percent,,
+  case Format::Csv:  // time, [group, [aggregate-number,]] value, unit, event, run time, percent,,
     if (group.size()) put(head, view(group)), put(head, s);
+    if (aggregated) put(head, groups_.members(slot)), put(head, s);
     for (std::string_view field : {std::string_view(), r.unit, view(event)}) put(mid, field), put(mid, s);
     put(tail, s), put(tail, s), put(tail, "\n");
     put(full_tail, s), put(full_tail, "100.00"), put(full_tail, view(tail));
@@ -207,6 +213,7 @@ void Reporter::plan_text(std::size_t slot, const Row& r) {
       json_string(head, view(group));
       head.push_back(',');
     }
+    if (aggregated) put(head, "\"aggregate-number\":"), put(head, groups_.members(slot)), head.push_back(',');
     put(mid, ",\"unit\":");
     json_string(mid, r.unit);
     put(mid, ",\"event\":");

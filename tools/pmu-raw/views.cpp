@@ -115,29 +115,33 @@ std::string memory_json(double t_s, const counting::MemoryView& v) {
   return s;
 }
 
-class MemoryPrinter : public counting::Sink {
+class MemoryPrinter : public ViewPrinter {
  public:
   MemoryPrinter(counting::MemoryViewMetrics names, const ReportOptions& report, bool refresh)
-      : names_(std::move(names)), report_(report), refresh_(refresh) {}
-  void interval(std::uint64_t since_start_ns, std::uint64_t, const std::vector<Row>& rows,
-                const std::vector<MetricRow>& metrics) override {
-    const double t = static_cast<double>(since_start_ns) / 1e9;
-    const auto view = counting::memory_view(names_, metrics, rows);
-    std::string text = report_.format == Format::Json  ? memory_json(t, view)
-                       : report_.format == Format::Csv ? memory_csv(t, view, report_.separator, !header_done_)
-                                                       : memory_table(t, view, names_.missing) + (refresh_ ? "" : "\n");
-    header_done_ = true;
-    write_view(report_.out, text, refresh_);
-  }
+      : ViewPrinter(report, refresh), names_(std::move(names)) {}
 
  private:
+  std::string text(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics,
+                   const ReportOptions& report, bool header) override {
+    const auto view = counting::memory_view(names_, metrics, rows);
+    return report.format == Format::Json  ? memory_json(t_s, view)
+           : report.format == Format::Csv ? memory_csv(t_s, view, report.separator, header)
+                                          : memory_table(t_s, view, names_.missing);
+  }
+
   counting::MemoryViewMetrics names_;
-  const ReportOptions& report_;
-  bool refresh_;
-  bool header_done_ = false;
 };
 
 }  // namespace
+
+void ViewPrinter::interval(std::uint64_t since_start_ns, std::uint64_t, const std::vector<Row>& rows,
+                           const std::vector<MetricRow>& metrics) {
+  const double t = static_cast<double>(since_start_ns) / 1e9;
+  std::string out = text(t, rows, metrics, report_, !header_done_);
+  if (report_.format == Format::Table && !refresh_) out += "\n";
+  header_done_ = true;
+  write_view(report_.out, out, refresh_);
+}
 
 void write_view(std::FILE* out, const std::string& text, bool refresh) {
   const std::string all = refresh ? kClearScreen + text : text;
@@ -155,7 +159,6 @@ int run_view(RawOptions& o, std::string_view option, const ViewPlanner& planner)
   auto machine = make_machine(o.machine);
   const auto plan = planner(*machine, families::discover(*machine).inventory);
   o.metrics = plan.metrics;
-  fmt::print(stderr, "pmu-raw: {} counts {}\n", option, fmt::join(plan.metrics, ", "));
   if (!plan.missing.empty()) fmt::print(stderr, "pmu-raw: {}: not available: {}\n", option, plan.missing);
   o.report.aggregation = plan.aggregation;
   o.report.interval = true;
@@ -163,7 +166,10 @@ int run_view(RawOptions& o, std::string_view option, const ViewPlanner& planner)
   for (const auto& w : run.warnings) fmt::print(stderr, "pmu-raw: warning: {}\n", w);
   std::FILE* out = open_output(o);
   o.report.out = out;
-  announce_backends(o, *run.backend);
+  // One line on what counts the view (perf stat would say nothing): its metrics and how each
+  // backend counts them, not a line per PMU as -e and -M runs print.
+  fmt::print(stderr, "pmu-raw: {} counts {}: {}\n", option, fmt::join(plan.metrics, ", "),
+             fmt::join(run.backend->summary(), "; "));
   // Redrawn in place only on a terminal, and only as the table: a file or pipe gets every interval.
   const bool refresh = o.refresh && o.report.format == Format::Table && ::isatty(::fileno(out));
   auto printer = plan.printer(o.report, refresh);

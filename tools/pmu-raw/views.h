@@ -23,6 +23,25 @@ struct ViewPlan {
 };
 using ViewPlanner = std::function<ViewPlan(Machine&, const discovery::Inventory&)>;
 
+// A view's sink: each interval's text, as the view makes it in the report's format, written (or
+// redrawn in place); a table is followed by an empty line unless redrawn.
+class ViewPrinter : public counting::Sink {
+ public:
+  ViewPrinter(const ReportOptions& report, bool refresh) : report_(report), refresh_(refresh) {}
+  void interval(std::uint64_t since_start_ns, std::uint64_t window_ns, const std::vector<Row>& rows,
+                const std::vector<MetricRow>& metrics) final;
+
+ protected:
+  // The interval's text; `header`: the first interval's (a CSV header goes before it).
+  virtual std::string text(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics,
+                           const ReportOptions& report, bool header) = 0;
+
+ private:
+  const ReportOptions& report_;
+  bool refresh_;
+  bool header_done_ = false;
+};
+
 // Counts a view's metrics per interval (-I, 1000 ms unless given, as PCM's 1 s) and prints each
 // interval's view; `option` names the view in errors. Returns the exit status as run_counting does.
 int run_view(RawOptions& options, std::string_view option, const ViewPlanner& plan);

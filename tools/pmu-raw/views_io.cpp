@@ -67,48 +67,83 @@ std::string io_csv(double t_s, const std::vector<counting::DeviceIo>& devices, c
   return s;
 }
 
-std::string io_json(double t_s, const std::vector<counting::DeviceIo>& devices) {
-  Text out;
-  for (const auto& d : devices) {
-    JsonLine j(out);
-    json_number(j.key("interval"), t_s);
-    j.string("device", d.bdf);
-    j.string("name", d.name);
-    if (d.socket >= 0) j.integer("socket", static_cast<std::uint64_t>(d.socket));
-    j.string("stack", d.where);
-    if (!d.reason.empty()) {
-      j.string("reason", d.reason);
-      continue;
-    }
-    j.number("ib_read", d.inbound_read);
-    j.number("ib_write", d.inbound_write);
-    if (d.has_outbound_read) j.number("ob_read", d.outbound_read);
-    j.number("ob_write", d.outbound_write);
-    j.string("unit", "MB/s");
-  }
-  return fmt::to_string(out);
+// A JSON string (its quotes, escaped as JSON needs).
+std::string json_text(std::string_view v) {
+  Text t;
+  json_string(t, v);
+  return fmt::to_string(t);
 }
 
-class IoPrinter : public counting::Sink {
+// A JSON figure: MB/s with two decimals, or null where it was not counted.
+std::string json_mb(double v, bool counted) {
+  return counted ? fmt::format("{:.2f}", v) : "null";
+}
+
+struct IoSums {
+  double ib_read = 0, ib_write = 0, ob_read = 0, ob_write = 0;
+  bool ob_read_known = true;
+  void add(const counting::DeviceIo& d) {
+    if (!d.reason.empty()) return;
+    ib_read += d.inbound_read, ib_write += d.inbound_write, ob_write += d.outbound_write;
+    ob_read += d.outbound_read, ob_read_known = ob_read_known && d.has_outbound_read;
+  }
+  std::string json() const {
+    return fmt::format(R"("ib_read" : {:.2f}, "ib_write" : {:.2f}, "ob_read" : {}, "ob_write" : {:.2f}, )"
+                       R"("unit" : "MB/s"}})"
+                       "\n",
+                       ib_read, ib_write, json_mb(ob_read, ob_read_known), ob_write);
+  }
+};
+
+std::string device_json(const counting::DeviceIo& d) {
+  auto s = fmt::format(R"({{"device" : {}, "name" : {}, "stack" : {})", json_text(d.bdf), json_text(d.name),
+                       json_text(d.where));
+  if (!d.reason.empty()) return s + fmt::format(R"(, "reason" : {}}})", json_text(d.reason));
+  return s + fmt::format(R"(, "ib_read" : {:.2f}, "ib_write" : {:.2f}, "ob_read" : {}, "ob_write" : {:.2f}}})",
+                         d.inbound_read, d.inbound_write, json_mb(d.outbound_read, d.has_outbound_read),
+                         d.outbound_write);
+}
+
+// -j: as --memory's, a JSON line per socket (its devices in an array, in BDF order, then their sums)
+// and one for the system; a device not counted has its reason in place of figures.
+std::string io_json(double t_s, const std::vector<counting::DeviceIo>& devices) {
+  std::vector<int> sockets;
+  for (const auto& d : devices)
+    if (std::find(sockets.begin(), sockets.end(), d.socket) == sockets.end()) sockets.push_back(d.socket);
+  std::sort(sockets.begin(), sockets.end());
+  std::string s;
+  IoSums system;
+  for (int socket : sockets) {
+    s += fmt::format(R"({{"interval" : {:.3f}, "socket" : {}, "devices" : [)", t_s,
+                     socket < 0 ? std::string("null") : fmt::format("\"S{}\"", socket));
+    IoSums sums;
+    bool first = true;
+    for (const auto& d : devices) {
+      if (d.socket != socket) continue;
+      s += (first ? "" : ", ") + device_json(d);
+      first = false;
+      sums.add(d), system.add(d);
+    }
+    s += "], " + sums.json();
+  }
+  return s + fmt::format(R"({{"interval" : {:.3f}, "socket" : "system", )", t_s) + system.json();
+}
+
+class IoPrinter : public ViewPrinter {
  public:
   IoPrinter(counting::IoViewMetrics names, const ReportOptions& report, bool refresh)
-      : names_(std::move(names)), report_(report), refresh_(refresh) {}
-  void interval(std::uint64_t since_start_ns, std::uint64_t, const std::vector<Row>&,
-                const std::vector<MetricRow>& metrics) override {
-    const double t = static_cast<double>(since_start_ns) / 1e9;
-    const auto devices = counting::io_view(names_, metrics);
-    std::string text = report_.format == Format::Json  ? io_json(t, devices)
-                       : report_.format == Format::Csv ? io_csv(t, devices, report_.separator, !header_done_)
-                                                       : io_table(t, devices) + (refresh_ ? "" : "\n");
-    header_done_ = true;
-    write_view(report_.out, text, refresh_);
-  }
+      : ViewPrinter(report, refresh), names_(std::move(names)) {}
 
  private:
+  std::string text(double t_s, const std::vector<Row>&, const std::vector<MetricRow>& metrics,
+                   const ReportOptions& report, bool header) override {
+    const auto devices = counting::io_view(names_, metrics);
+    return report.format == Format::Json  ? io_json(t_s, devices)
+           : report.format == Format::Csv ? io_csv(t_s, devices, report.separator, header)
+                                          : io_table(t_s, devices);
+  }
+
   counting::IoViewMetrics names_;
-  const ReportOptions& report_;
-  bool refresh_;
-  bool header_done_ = false;
 };
 
 // Why there is no --io here: no Intel IIO PMU; and what counts PCIe bandwidth instead, if anything.

@@ -36,6 +36,9 @@ struct Row {
   std::uint64_t running_ns = 0;  // time it was on a counter (less when it is multiplexed)
   bool lost = false;             // an overflow the arithmetic could not account for
   std::string_view backend;      // "direct" or "perf"
+  // The counters the row already sums: 1 for a unit's row; a perf row sums its event on each CPU
+  // it was opened on (perf stat's "aggregate-number" counts them).
+  std::size_t units = 1;
 };
 
 // Adds a later read of the same event to `into`: the raw counts and both times are summed and the
@@ -66,6 +69,9 @@ class Backend {
   virtual std::uint64_t max_read_period_ns() const { return UINT64_MAX; }
   // Why each PMU is counted the way it is ("uncore_imc_0..7: direct: MMIO through /dev/mem").
   virtual std::vector<std::string> notes() const = 0;
+  // The same in short, for a view that says what counts it in one line: how each backend counts
+  // (its units, its clock, its multiplexing), without the decision for each PMU.
+  virtual std::vector<std::string> summary() const { return notes(); }
   // Problems when putting registers back, for the exit status.
   virtual std::vector<std::string> finish() { return {}; }
 };

@@ -57,6 +57,9 @@ class RowGroups {
   // The lines of the last aggregate(), and the first row (of the rows it was given) in line `i`.
   std::size_t lines() const { return outputs_; }
   std::size_t first_row(std::size_t line) const { return first_[line]; }
+  // How many counters line `i` sums: its rows' units (perf stat's "aggregate-number" of a
+  // --per-socket line: the CPUs it summed), as planned.
+  std::size_t members(std::size_t line) const { return members_[line]; }
 
  private:
   bool plan_matches(const std::vector<Row>& rows) const;
@@ -79,6 +82,7 @@ class RowGroups {
   std::size_t outputs_ = 0;
   std::vector<std::size_t> first_;    // per line: the first row shown or summed in it
   std::vector<std::uint8_t> single_;  // and whether it is the only one
+  std::vector<std::size_t> members_;  // and how many counters (rows' units) it sums
   bool all_single_ = false;           // as many lines as rows: each the only one
   std::vector<const Row*> shown_;     // per line: its row, or its sum in merged_
   std::vector<Row> merged_;

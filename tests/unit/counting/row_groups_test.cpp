@@ -68,6 +68,23 @@ TEST(RowGroups, PerSocketSumsTheUnitsOfEachSocket) {
   EXPECT_EQ(g.placement(*lines[2]).socket, -1);  // duration_time: no socket
 }
 
+// perf stat's "aggregate-number": how many counters each line sums, a unit a row, or the CPUs a
+// perf row already sums.
+TEST(RowGroups, CountsTheCountersEachLineSums) {
+  auto input = rows();
+  input.push_back(row(0, "uncore_imc_4", 1, 50));
+  counting::RowGroups box(Grouping::PerBox);
+  box.aggregate(input);
+  for (std::size_t i = 0; i < box.lines(); ++i) EXPECT_EQ(box.members(i), 1u);
+  counting::RowGroups g(Grouping::PerSocket);
+  input[0].units = 4;  // a perf row, its event opened on 4 CPUs
+  g.aggregate(input);
+  ASSERT_EQ(g.lines(), 3u);
+  EXPECT_EQ(g.members(0), 5u);
+  EXPECT_EQ(g.members(1), 3u);
+  EXPECT_EQ(g.members(2), 1u);
+}
+
 TEST(RowGroups, PerBoxKeepsEveryUnitInNameOrder) {
   counting::RowGroups g(Grouping::PerBox);
   std::vector<Row> input{row(0, "uncore_imc_1", 0, 20), row(0, "uncore_imc_0", 0, 10)};

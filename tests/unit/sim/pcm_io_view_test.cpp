@@ -14,18 +14,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/bundled_rig.h"
-#include "support/sim_process.h"
-#include "support/test_support.h"
+#include "pcm_view_rig.h"
 
 using namespace pmukit;
 using nlohmann::json;
 
 namespace {
-
-bool has(const std::string& out, const std::string& text) {
-  return out.find(text) != std::string::npos;
-}
 
 std::vector<json> json_lines(const std::string& out) {
   std::vector<json> v;
@@ -34,14 +28,15 @@ std::vector<json> json_lines(const std::string& out) {
   return v;
 }
 
+class PcmIoView : public test::PcmViewRig {};
+
 }  // namespace
 
 // Cascade Lake: OB read from gnr_iio_outbound_read_bw's codes (DATA_REQ_BY_CPU.MEM_READ), which
 // pcm-iio uses on Skylake-SP too; spr_iio_outbound_read_bw does not apply to an SKX IIO.
-TEST(PcmIoView, CascadeLakeCsvPerDevice) {
-  test::BundledRig rig("clx-2s");
-  test::SimProcess sim(rig.root);
-  auto r = test::run_tool("pmu-raw", rig.args({"--io", "--duration", "1", "-x", ","}));
+TEST_F(PcmIoView, CascadeLakeCsvPerDevice) {
+  on_machine("clx-2s");
+  auto r = raw({"--io", "--duration", "1", "-x", ","});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "time,device,socket,stack,IB read,IB write,OB read,OB write,name,reason\n")) << r.out;
   // uncore_iio_1 (x2), part 0 (x1).
@@ -50,13 +45,12 @@ TEST(PcmIoView, CascadeLakeCsvPerDevice) {
   EXPECT_TRUE(has(r.out, "1.000,0000:5e:00.0,0,uncore_iio_3 part 2,400.00,200.00,5.00,10.00,\"Non-Volatile")) << r.out;
   EXPECT_TRUE(has(r.out, "1.000,0000:d8:00.0,1,uncore_iio_3 part 3,1200.00,600.00,15.00,30.00,")) << r.out;
   EXPECT_FALSE(has(r.out, "event=")) << r.out;
-  EXPECT_EQ(rig.image_change(), "");
+  EXPECT_EQ(image_change(), "");
 }
 
-TEST(PcmIoView, IceLakeTablePerDevice) {
-  test::BundledRig rig("icx-2s");
-  test::SimProcess sim(rig.root);
-  auto r = test::run_tool("pmu-raw", rig.args({"--io", "--duration", "1"}));
+TEST_F(PcmIoView, IceLakeTablePerDevice) {
+  on_machine("icx-2s");
+  auto r = raw({"--io", "--duration", "1"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "1.000 s: PCIe bandwidth per device, MB/s\n")) << r.out;
   EXPECT_TRUE(has(r.out, "IB read    IB write     OB read    OB write  Name\n")) << r.out;
@@ -68,12 +62,11 @@ TEST(PcmIoView, IceLakeTablePerDevice) {
 
 // Sapphire Rapids: every device --per-device lists, with the figure -M iio_inbound_read_bw gives it,
 // and SPR's outbound read.
-TEST(PcmIoView, SapphireRapidsJsonMatchesPerDeviceMetrics) {
-  test::BundledRig rig("spr-2s");
-  test::SimProcess sim(rig.root);
-  auto v = test::run_tool("pmu-raw", rig.args({"--io", "--duration", "1", "-j"}));
+TEST_F(PcmIoView, SapphireRapidsJsonMatchesPerDeviceMetrics) {
+  on_machine("spr-2s");
+  auto v = raw({"--io", "--duration", "1", "-j"});
   ASSERT_EQ(v.status, 0) << v.err;
-  auto m = test::run_tool("pmu-raw", rig.args({"-M", "iio_inbound_read_bw", "--per-device", "--duration", "1", "-j"}));
+  auto m = raw({"-M", "iio_inbound_read_bw", "--per-device", "--duration", "1", "-j"});
   ASSERT_EQ(m.status, 0) << m.err;
   std::map<std::string, double> expected;  // MB/s
   for (const auto& j : json_lines(m.out))
@@ -81,27 +74,65 @@ TEST(PcmIoView, SapphireRapidsJsonMatchesPerDeviceMetrics) {
       expected[j["device"]] = std::stod(j["metric-value"].get<std::string>()) * 1e3;
   ASSERT_FALSE(expected.empty()) << m.out;
   std::size_t counted = 0;
-  for (const auto& j : json_lines(v.out)) {
-    if (j.contains("reason")) continue;
-    ++counted;
-    const std::string bdf = j["device"];
-    ASSERT_TRUE(expected.count(bdf)) << bdf;
-    EXPECT_NEAR(j["ib_read"].get<double>(), expected[bdf], 0.5) << bdf;
-    EXPECT_DOUBLE_EQ(j["ib_read"].get<double>() / 80, j["ob_read"].get<double>()) << bdf;  // 3200 : 40 MB/s
+  for (const auto& line : json_lines(v.out)) {
+    if (!line.contains("devices")) continue;  // the system's line
+    for (const auto& j : line["devices"]) {
+      if (j.contains("reason")) continue;
+      ++counted;
+      const std::string bdf = j["device"];
+      ASSERT_TRUE(expected.count(bdf)) << bdf;
+      EXPECT_NEAR(j["ib_read"].get<double>(), expected[bdf], 0.5) << bdf;
+      EXPECT_NEAR(j["ib_read"].get<double>() / 80, j["ob_read"].get<double>(), 0.01) << bdf;  // 3200 : 40 MB/s
+    }
   }
   EXPECT_EQ(counted, expected.size()) << v.out;
 }
 
+// -j as --memory's: a line per socket, {"interval" : T, "socket" : "S<n>", its devices (as --memory
+// its channels) in an array, their sums, "unit" : "MB/s"}, then the system's line with the sums of all.
+TEST_F(PcmIoView, JsonIntervalObjectsAsTheMemoryViews) {
+  on_machine("icx-2s");
+  auto io = raw({"--io", "--duration", "1", "-j"});
+  ASSERT_EQ(io.status, 0) << io.err;
+  auto mem = raw({"--memory", "--duration", "1", "-j"});
+  ASSERT_EQ(mem.status, 0) << mem.err;
+  const auto lines = json_lines(io.out), memory = json_lines(mem.out);
+  ASSERT_EQ(lines.size(), memory.size()) << io.out;  // S0, S1, system
+  const auto text = lines_of(io.out), memory_text = lines_of(mem.out);
+  double ib_read = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    // The members in --memory's order and spacing: the interval and socket first, the unit last.
+    const auto lead = memory_text[i].substr(0, memory_text[i].find(", ", memory_text[i].find("\"socket\"")));
+    EXPECT_EQ(text[i].substr(0, lead.size()), lead) << text[i];
+    EXPECT_TRUE(text[i].ends_with(R"(, "unit" : "MB/s"})")) << text[i];
+    EXPECT_EQ(lines[i]["interval"], memory[i]["interval"]);
+    EXPECT_EQ(lines[i]["socket"], memory[i]["socket"]);
+    EXPECT_EQ(lines[i]["unit"], "MB/s");
+    EXPECT_EQ(lines[i].contains("devices"), memory[i].contains("channels"));
+    if (!lines[i].contains("devices")) continue;  // the system's line, checked below
+    double sum = 0;
+    for (const auto& d : lines[i]["devices"]) sum += d.value("ib_read", 0.0);
+    EXPECT_NEAR(lines[i]["ib_read"].get<double>(), sum, 0.05) << i;
+    ib_read += sum;
+  }
+  EXPECT_GT(ib_read, 0);
+  EXPECT_NEAR(lines.back()["ib_read"].get<double>(), ib_read, 0.05);
+  EXPECT_TRUE(has(io.out, R"({"interval" : 1.000, "socket" : "S0", "devices" : [{"device" : "0000:16:00.0", )"))
+      << io.out;
+  ASSERT_EQ(lines_of(io.err).size(), 1u) << io.err;  // what counts it, on one line
+  EXPECT_TRUE(has(io.err, "pmu-raw: --io counts iio_inbound_read_bw, ")) << io.err;
+  EXPECT_TRUE(has(io.err, ": direct register access (")) << io.err;
+}
+
 // SPR/EMR and GNR/SRF share the IIO PMU kind but not the outbound read event: the view takes the
 // metric whose generation's event perf's list for the CPU model has (SPR's DATA_REQ_OF_CPU.CMPD).
-TEST(PcmIoView, OutboundReadMetricFollowsTheCpuModelsEvents) {
+TEST_F(PcmIoView, OutboundReadMetricFollowsTheCpuModelsEvents) {
   for (const auto& [machine, used, not_used] :
        std::vector<std::array<std::string, 3>>{{"spr-2s", "spr_iio_outbound_read_bw", "gnr_iio_outbound_read_bw"},
                                                {"gnr-2s", "gnr_iio_outbound_read_bw", "spr_iio_outbound_read_bw"},
                                                {"clx-2s", "gnr_iio_outbound_read_bw", "spr_iio_outbound_read_bw"}}) {
-    test::BundledRig rig(machine);
-    test::SimProcess sim(rig.root);
-    auto r = test::run_tool("pmu-raw", rig.args({"--io", "--duration", "1", "-j"}));
+    on_machine(machine);
+    auto r = raw({"--io", "--duration", "1", "-j"});
     ASSERT_EQ(r.status, 0) << machine << ": " << r.err;
     EXPECT_TRUE(has(r.err, "--io counts iio_inbound_read_bw, iio_inbound_write_bw, iio_outbound_write_bw, " + used))
         << machine << ": " << r.err;
@@ -109,22 +140,21 @@ TEST(PcmIoView, OutboundReadMetricFollowsTheCpuModelsEvents) {
   }
 }
 
-TEST(PcmIoView, RefusesWhatItDoesNotGoWith) {
-  test::BundledRig rig("clx-2s");
+TEST_F(PcmIoView, RefusesWhatItDoesNotGoWith) {
+  on_machine("clx-2s", false);
   for (const auto& extra : std::vector<std::vector<std::string>>{
            {"--io", "-M", "iio_inbound_read_bw"}, {"--io", "--per-device"}, {"--io", "--memory"}}) {
     auto args = extra;
     args.insert(args.end(), {"--duration", "1"});
-    EXPECT_EQ(test::run_tool("pmu-raw", rig.args(args)).status, 2) << extra[1];
+    EXPECT_EQ(raw(args).status, 2) << extra[1];
   }
 }
 
 // The table's columns line up whatever the Stack/part text ("uncore_iio_7 part 2, shared with 4
 // other devices" on spr-2s): each figure ends where its heading does.
-TEST(PcmIoView, TableColumnsLineUpWithLongStackLabels) {
-  test::BundledRig rig("spr-2s");
-  test::SimProcess sim(rig.root);
-  auto r = test::run_tool("pmu-raw", rig.args({"--io", "--duration", "1"}));
+TEST_F(PcmIoView, TableColumnsLineUpWithLongStackLabels) {
+  on_machine("spr-2s");
+  auto r = raw({"--io", "--duration", "1"});
   ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream in(r.out);
   std::string line, header;
@@ -150,7 +180,7 @@ TEST(PcmIoView, TableColumnsLineUpWithLongStackLabels) {
 
 // No Intel IIO PMU: one line saying so, and the per-root-port command where a metric counts PCIe
 // bandwidth there (Tegra410's PCIe PMUs, DesignWare root ports), or the PMUs the machine has.
-TEST(PcmIoView, MachinesWithoutIioSayWhyAndWhatCountsInstead) {
+TEST_F(PcmIoView, MachinesWithoutIioSayWhyAndWhatCountsInstead) {
   const std::string head = "pmu-raw: error: --io: pcm-iio's per-device view counts on Intel IIO PMUs, and this "
                            "machine has none";
   for (const auto& [machine, rest] : std::vector<std::array<std::string, 2>>{
@@ -159,19 +189,17 @@ TEST(PcmIoView, MachinesWithoutIioSayWhyAndWhatCountsInstead) {
            {"yitian", "; its PCIe bandwidth per root port: pmu-raw -M dwc_pcie_rx_bw,dwc_pcie_tx_bw --per-box "
                       "--metric-only -I 1000\n"},
            {"milan-2s", " (its uncore PMUs: amd_df, amd_l3; no PCIe bandwidth metric applies to them)\n"}}) {
-    test::BundledRig rig(machine);
-    auto r = test::run_tool("pmu-raw", rig.args({"--io", "--duration", "1"}));
+    on_machine(machine, false);
+    auto r = raw({"--io", "--duration", "1"});
     EXPECT_EQ(r.status, 2) << machine;
     EXPECT_EQ(r.err, head + rest) << machine;
   }
 }
 
 // The command the error suggests runs, a line per root port and metric, and no event lines.
-TEST(PcmIoView, SuggestedRootPortCommandRuns) {
-  test::BundledRig rig("yitian");
-  test::SimProcess sim(rig.root);
-  auto r = test::run_tool(
-      "pmu-raw", rig.args({"-M", "dwc_pcie_rx_bw,dwc_pcie_tx_bw", "--per-box", "--metric-only", "--duration", "1"}));
+TEST_F(PcmIoView, SuggestedRootPortCommandRuns) {
+  on_machine("yitian");
+  auto r = raw({"-M", "dwc_pcie_rx_bw,dwc_pcie_tx_bw", "--per-box", "--metric-only", "--duration", "1"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(has(r.out, "dwc_pcie_rx_bw (dwc_rootport_0)")) << r.out;
   EXPECT_TRUE(has(r.out, "dwc_pcie_tx_bw (dwc_rootport_0)")) << r.out;
@@ -180,17 +208,15 @@ TEST(PcmIoView, SuggestedRootPortCommandRuns) {
 
 // --per-device and --per-stack print pcm-iio's rows alone, as --metric-only does: not the encoded
 // IIO events they are computed from, unless -e asks for events too.
-TEST(PcmIoView, PerDeviceAndPerStackShowNoEventLinesUnlessAsked) {
-  test::BundledRig rig("icx-2s");
-  test::SimProcess sim(rig.root);
+TEST_F(PcmIoView, PerDeviceAndPerStackShowNoEventLinesUnlessAsked) {
+  on_machine("icx-2s");
   for (const char* per : {"--per-device", "--per-stack"}) {
-    auto r = test::run_tool("pmu-raw", rig.args({"-M", "iio_inbound_read_bw", per, "--duration", "1"}));
+    auto r = raw({"-M", "iio_inbound_read_bw", per, "--duration", "1"});
     ASSERT_EQ(r.status, 0) << per << ": " << r.err;
     EXPECT_TRUE(has(r.out, "iio_inbound_read_bw (")) << per << ": " << r.out;
     EXPECT_FALSE(has(r.out, "event=0x83")) << per << ": " << r.out;
   }
-  auto both = test::run_tool("pmu-raw", rig.args({"-M", "iio_inbound_read_bw", "-e", "uncore_iio_2/event=0x1/",
-                                                  "--per-device", "--duration", "1"}));
+  auto both = raw({"-M", "iio_inbound_read_bw", "-e", "uncore_iio_2/event=0x1/", "--per-device", "--duration", "1"});
   ASSERT_EQ(both.status, 0) << both.err;
   EXPECT_TRUE(has(both.out, "uncore_iio_2/event=0x1/")) << both.out;
   EXPECT_TRUE(has(both.out, "iio_inbound_read_bw (uncore_iio_0 part 0)")) << both.out;

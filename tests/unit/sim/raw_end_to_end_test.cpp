@@ -72,6 +72,8 @@ TEST(RawEndToEnd, PerBoxAndPerSocketJson) {
   auto sockets = lines(s.out);
   ASSERT_EQ(sockets.size(), 2u);
   EXPECT_EQ(nlohmann::json::parse(sockets[1])["socket"], "S1");
+  // perf stat --per-socket's "aggregate-number": the units the line sums, socket 1's 8 IMCs.
+  EXPECT_EQ(nlohmann::json::parse(sockets[1])["aggregate-number"], 8);
   EXPECT_EQ(rig.image_change(), "");
 }
 
