@@ -12,6 +12,7 @@
 #include "pmukit/platform/database.h"
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/suggest.h"
 
 namespace pmukit::counting {
 
@@ -222,7 +223,15 @@ std::vector<const metrics::Metric*> named_metrics(const metrics::Catalog& catalo
   std::vector<const metrics::Metric*> out;
   for (const auto& m : catalog.metrics())
     if (m.spec().export_as == name) out.push_back(&m);
-  if (out.empty()) throw UsageError(fmt::format("-M '{}': no such metric (pmu-raw --list-metrics lists them)", name));
+  if (out.empty()) {
+    std::vector<std::string> names;  // every metric's and neutral name, for "did you mean"
+    for (const auto& m : catalog.metrics()) {
+      names.push_back(m.name());
+      if (!m.spec().export_as.empty()) names.push_back(m.spec().export_as);
+    }
+    throw UsageError(
+        fmt::format("-M '{}': no such metric{} (pmu-raw --list-metrics lists them)", name, did_you_mean(name, names)));
+  }
   return out;
 }
 
