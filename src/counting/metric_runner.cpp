@@ -2,6 +2,7 @@
 #include "pmukit/counting/metric_runner.h"
 
 #include <algorithm>
+#include <bit>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include "pmukit/platform/database.h"
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
+#include "pmukit/util/suggest.h"
 
 namespace pmukit::counting {
 
@@ -20,6 +22,17 @@ namespace {
 std::string core_pmu_shown(const std::string& pattern) {
   auto at = pattern.find("%u");
   return at == std::string::npos ? pattern : pattern.substr(0, at) + "N" + pattern.substr(at + 2);
+}
+
+// The sockets an instance's rows are on (1 for one socket, or for rows placed on none).
+double packages(const MetricInstance& inst, const std::vector<Row>& rows, int socket) {
+  if (socket >= 0) return 1;
+  std::uint64_t seen = 0;  // a bit a socket: no allocation per window
+  for (const auto& [variable, specs] : inst.specs)
+    for (const auto& r : rows)
+      if (r.socket >= 0 && std::find(specs.begin(), specs.end(), r.spec) != specs.end())
+        seen |= std::uint64_t{1} << (r.socket % 64);
+  return seen ? static_cast<double>(std::popcount(seen)) : 1.0;
 }
 
 // The count of each of the metric's variables, into `counts`: the sum of its specs' rows (of one
@@ -34,6 +47,22 @@ void variable_counts(const MetricInstance& inst, const std::vector<Row>& rows, i
         if (r.spec == s && (socket < 0 || r.socket == socket)) sum += static_cast<double>(r.count);
     counts[variable] = sum;
   }
+  // perf's source_count(X) (the PMUs that counted X) and #num_packages (the sockets summed).
+  for (const auto& [name, variable] : inst.metric->source_counts()) {
+    double n = 0;
+    const auto& specs = inst.specs.at(variable);
+    auto counted = [&](const Row& r) {
+      return std::find(specs.begin(), specs.end(), r.spec) != specs.end() && (socket < 0 || r.socket == socket);
+    };
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (!counted(rows[i])) continue;
+      bool first = true;  // the first row of its PMU name: the other sockets' rows of that PMU are the same PMU
+      for (std::size_t j = 0; j < i && first; ++j) first = !(counted(rows[j]) && rows[j].pmu == rows[i].pmu);
+      n += first ? 1 : 0;
+    }
+    counts[name] = n;
+  }
+  if (inst.metric->uses_num_packages()) counts[std::string(metrics::kNumPackages)] = packages(inst, rows, socket);
 }
 
 // Whether the instance has a row on `socket` (every socket does for -1, and where none of its rows
@@ -121,18 +150,20 @@ void add_member_rows(const MetricInstance& inst, const std::vector<Row>& rows, s
 }
 
 // Why a metric runs on no PMU here: none of its name, or (a generation's event codes) none of its kinds.
-std::string no_pmu_for(const metrics::Metric& m, const std::string& arg, const std::vector<std::string>& pmus,
-                       const PmuKinds& kinds) {
-  for (const auto& pmu : pmus)
-    if (m.applies_to(pmu)) {
-      const auto* k = kind_of(kinds, pmu);
-      return fmt::format("-M '{}': its events are those of {} PMUs, and {} here is {} (pmu-raw --list-metrics lists "
-                         "the metrics of this machine)",
-                         arg,
-                         m.spec().pmu_kinds.empty() ? "other" : fmt::format("{}", fmt::join(m.spec().pmu_kinds, "/")),
-                         pmu, k ? k->kind : "another kind");
-    }
-  return fmt::format("-M '{}': it counts on {} PMUs, and this machine has none", arg, m.pmu());
+std::string no_pmu_for(const std::vector<const metrics::Metric*>& variants, const std::string& arg,
+                       const std::vector<std::string>& pmus, const PmuKinds& kinds) {
+  std::vector<std::string> of;  // the kinds of every variant (a formula per generation)
+  for (const auto* v : variants) of.insert(of.end(), v->spec().pmu_kinds.begin(), v->spec().pmu_kinds.end());
+  for (const auto* v : variants)
+    for (const auto& pmu : pmus)
+      if (v->applies_to(pmu)) {
+        const auto* k = kind_of(kinds, pmu);
+        return fmt::format("-M '{}': its events are those of {} PMUs, and {} here is {} (pmu-raw --list-metrics "
+                           "lists the metrics of this machine)",
+                           arg, of.empty() ? "other" : fmt::format("{}", fmt::join(of, "/")), pmu,
+                           k ? k->kind : "another kind");
+      }
+  return fmt::format("-M '{}': it counts on {} PMUs, and this machine has none", arg, variants.front()->pmu());
 }
 
 }  // namespace
@@ -188,11 +219,19 @@ std::pair<std::string, std::string> metric_arg(const std::string& arg) {
 // The metrics an argument names: the metric of that name, or else every metric exported under that
 // platform-neutral name (export_as: "dram_read" is dram_read_bw on Intel, amd_dram_read_bw on AMD).
 std::vector<const metrics::Metric*> named_metrics(const metrics::Catalog& catalog, const std::string& name) {
-  if (const metrics::Metric* m = catalog.find(name)) return {m};
+  if (auto variants = catalog.variants(name); !variants.empty()) return variants;
   std::vector<const metrics::Metric*> out;
   for (const auto& m : catalog.metrics())
     if (m.spec().export_as == name) out.push_back(&m);
-  if (out.empty()) throw UsageError(fmt::format("-M '{}': no such metric (pmu-raw --list-metrics lists them)", name));
+  if (out.empty()) {
+    std::vector<std::string> names;  // every metric's and neutral name, for "did you mean"
+    for (const auto& m : catalog.metrics()) {
+      names.push_back(m.name());
+      if (!m.spec().export_as.empty()) names.push_back(m.spec().export_as);
+    }
+    throw UsageError(
+        fmt::format("-M '{}': no such metric{} (pmu-raw --list-metrics lists them)", name, did_you_mean(name, names)));
+  }
   return out;
 }
 
@@ -238,14 +277,14 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
       absent->push_back({name, neutral_absent_reason(named)});
       continue;
     }
-    if (out.size() == before && named.size() > 1)
+    if (out.size() == before && named.size() > 1 && !catalog.find(name))
       throw UsageError(fmt::format("-M '{}': none of the metrics exported under this name runs here", arg));
     if (out.size() == before && perf::is_core_pmu_name(m->pmu()))
       throw Error(fmt::format("-M '{}': a core metric, counted through the kernel's perf on the CPU's core PMU ({}), "
                               "and this machine's kernel has none (no core PMU driver, or a virtual machine without "
                               "a virtual PMU)",
                               name, core_pmu_shown(m->pmu())));
-    if (out.size() == before) throw UsageError(no_pmu_for(*m, arg, pmus, kinds));
+    if (out.size() == before) throw UsageError(no_pmu_for(named, arg, pmus, kinds));
   }
   return out;
 }

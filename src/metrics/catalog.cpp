@@ -181,6 +181,45 @@ void Catalog::add_pmu_types(std::string_view path, const json& file) {
   }
 }
 
+namespace {
+
+// The name, description, unit, group and export name of a metric entry (its "head").
+MetricSpec read_head(const json& m, const std::string& where) {
+  MetricSpec spec;
+  spec.name = text(m, "name", where);
+  if (!is_snake_case(spec.name)) fail(where, "the name must be snake_case, as perf's metric names are");
+  spec.description = text(m, "description", where);
+  spec.unit = text(m, "unit", where);
+  if (std::find(kUnits.begin(), kUnits.end(), spec.unit) == kUnits.end())
+    fail(where, fmt::format("unknown unit '{}' (one of {})", spec.unit, fmt::join(kUnits, ", ")));
+  if (m.contains("export_as")) {
+    spec.export_as = text(m, "export_as", where);
+    if (!is_snake_case(spec.export_as)) fail(where, "'export_as' must be snake_case");
+  }
+  if (m.contains("metric_group")) spec.metric_group = text(m, "metric_group", where);
+  return spec;
+}
+
+// The PMU, events, terms, kinds, expression and source of a metric or of one of its variants.
+void read_body(const Catalog& catalog, const json& m, const std::string& where, MetricSpec& spec) {
+  spec.pmu = text(m, "pmu", where);
+  const PmuType* type = catalog.find_pmu_type(spec.pmu);
+  if (!type)
+    fail(where,
+         fmt::format("unknown PMU type '{}' (PMU types are declared in a \"{}\" file)", spec.pmu, kPmuTypesSchema));
+  spec.events = read_events(m, *type, where);
+  spec.parameters = read_parameters(m, where);
+  spec.required_terms = text_list(m, "required_terms", where);
+  spec.pmu_kinds = text_list(m, "pmu_kinds", where);
+  for (const auto& term : spec.required_terms)
+    if (!type->has_term(term)) fail(where, fmt::format("required term '{}' is not a term of {}", term, type->pattern));
+  if (!m.at("expression").is_string()) fail(where, "'expression' must be a string");
+  spec.expression = m.at("expression").get<std::string>();
+  spec.source = text(m, "source", where);
+}
+
+}  // namespace
+
 void Catalog::add_metrics(std::string_view path, const json& file) {
   check_object(file, std::string(path), {"schema", "family", "description", "source", "metrics"});
   std::string family = text(file, "family", std::string(path));
@@ -192,39 +231,52 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
     std::string where = fmt::format("{}: metrics[{}]", path, i++);
     if (m.is_object() && m.contains("name") && m.at("name").is_string())
       where = fmt::format("{}: metric '{}'", path, m.at("name").get<std::string>());
-    check_object(m, where, {"name", "description", "unit", "pmu", "events", "expression", "source"},
-                 {"parameters", "required_terms", "pmu_kinds", "export_as"});
-    MetricSpec spec;
-    spec.name = text(m, "name", where);
-    if (!is_snake_case(spec.name)) fail(where, "the name must be snake_case, as perf's metric names are");
-    if (const Metric* other = find(spec.name)) fail(where, fmt::format("also defined in {}", other->spec().file));
-    spec.description = text(m, "description", where);
-    spec.unit = text(m, "unit", where);
-    if (std::find(kUnits.begin(), kUnits.end(), spec.unit) == kUnits.end())
-      fail(where, fmt::format("unknown unit '{}' (one of {})", spec.unit, fmt::join(kUnits, ", ")));
-    spec.pmu = text(m, "pmu", where);
-    const PmuType* type = find_pmu_type(spec.pmu);
-    if (!type)
-      fail(where,
-           fmt::format("unknown PMU type '{}' (PMU types are declared in a \"{}\" file)", spec.pmu, kPmuTypesSchema));
-    spec.events = read_events(m, *type, where);
-    spec.parameters = read_parameters(m, where);
-    spec.required_terms = text_list(m, "required_terms", where);
-    spec.pmu_kinds = text_list(m, "pmu_kinds", where);
-    for (const auto& term : spec.required_terms)
-      if (!type->has_term(term))
-        fail(where, fmt::format("required term '{}' is not a term of {}", term, type->pattern));
-    if (!m.at("expression").is_string()) fail(where, "'expression' must be a string");
-    spec.expression = m.at("expression").get<std::string>();
-    spec.source = text(m, "source", where);
-    if (m.contains("export_as")) {
-      spec.export_as = text(m, "export_as", where);
-      if (!is_snake_case(spec.export_as)) fail(where, "'export_as' must be snake_case");
+    if (m.is_object() && m.contains("variants")) {
+      add_variants(path, family, m, where);
+      continue;
     }
+    check_object(m, where, {"name", "description", "unit", "pmu", "events", "expression", "source"},
+                 {"parameters", "required_terms", "pmu_kinds", "export_as", "metric_group"});
+    MetricSpec spec = read_head(m, where);
+    if (const Metric* other = find(spec.name)) fail(where, fmt::format("also defined in {}", other->spec().file));
+    read_body(*this, m, where, spec);
     spec.family = family;
     spec.file = std::string(path);
     metrics_.emplace_back(std::move(spec));  // checks the expression against the bindings
   }
+}
+
+// One name with a formula for each generation (perf's per-model metric files): each variant is a
+// Metric of that name for its pmu_kinds, which no two variants share.
+void Catalog::add_variants(std::string_view path, const std::string& family, const json& m, const std::string& where) {
+  check_object(m, where, {"name", "description", "unit", "variants"}, {"export_as", "metric_group"});
+  const MetricSpec head = read_head(m, where);
+  if (const Metric* other = find(head.name)) fail(where, fmt::format("also defined in {}", other->spec().file));
+  if (!m.at("variants").is_array() || m.at("variants").empty()) fail(where, "'variants' must be a non-empty array");
+  std::vector<std::string> kinds_seen;
+  std::size_t i = 0;
+  for (const json& v : m.at("variants")) {
+    const std::string vwhere = fmt::format("{}: variants[{}]", where, i++);
+    check_object(v, vwhere, {"pmu", "pmu_kinds", "events", "expression", "source"}, {"parameters", "required_terms"});
+    MetricSpec spec = head;
+    read_body(*this, v, vwhere, spec);
+    if (spec.pmu_kinds.empty()) fail(vwhere, "'pmu_kinds' must name the kinds the variant is for");
+    for (const auto& k : spec.pmu_kinds) {
+      if (std::find(kinds_seen.begin(), kinds_seen.end(), k) != kinds_seen.end())
+        fail(vwhere, fmt::format("PMU kind '{}' is in an earlier variant too", k));
+      kinds_seen.push_back(k);
+    }
+    spec.family = family;
+    spec.file = std::string(path);
+    metrics_.emplace_back(std::move(spec));
+  }
+}
+
+std::vector<const Metric*> Catalog::variants(std::string_view name) const {
+  std::vector<const Metric*> out;
+  for (const auto& m : metrics_)
+    if (m.name() == name) out.push_back(&m);
+  return out;
 }
 
 const Metric* Catalog::find(std::string_view name) const {

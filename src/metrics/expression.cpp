@@ -90,8 +90,8 @@ class Expression::Parser {
     char c = s_[i];
     if (is_digit(c) || (c == '.' && i + 1 < s_.size() && is_digit(s_[i + 1]))) {
       lex_number(i);
-    } else if (is_name_start(c)) {
-      std::size_t j = i;
+    } else if (is_name_start(c) || (c == '#' && i + 1 < s_.size() && is_name_start(s_[i + 1]))) {
+      std::size_t j = i + 1;  // perf's "#num_packages": a name the evaluation supplies
       while (j < s_.size() && is_name_char(s_[j])) ++j;
       tok_.kind = Token::Kind::Name;
       tok_.text = s_.substr(i, j - i);
@@ -209,12 +209,8 @@ class Expression::Parser {
     }
     if (t.kind == Token::Kind::Name) {
       advance();
-      if (at('(')) return call(t, depth);
-      n.op = Op::Variable;
-      auto it = std::find(names_.begin(), names_.end(), t.text);
-      n.variable = static_cast<int>(it - names_.begin());
-      if (it == names_.end()) names_.emplace_back(t.text);
-      return add(n);
+      if (at('(') && t.text[0] != '#') return call(t, depth);
+      return variable(t.text, n);
     }
     if (at('(')) {
       std::size_t open = t.pos;
@@ -228,7 +224,33 @@ class Expression::Parser {
     unexpected();
   }
 
+  int variable(std::string_view name, Node n) {
+    n.op = Op::Variable;
+    auto it = std::find(names_.begin(), names_.end(), name);
+    n.variable = static_cast<int>(it - names_.begin());
+    if (it == names_.end()) names_.emplace_back(name);
+    return add(n);
+  }
+
+  // perf's source_count(EVENT): how many PMUs counted the event, a variable named
+  // "source_count(EVENT)" that the evaluation supplies.
+  int source_count(const Token& name) {
+    std::size_t open = tok_.pos;
+    advance();  // '('
+    Token arg = tok_;
+    if (arg.kind != Token::Kind::Name || arg.text[0] == '#') fail(arg.pos, "source_count() takes an event variable");
+    advance();
+    if (tok_.kind == Token::Kind::End) fail(open, "missing ')' for this '('");
+    if (!at(')')) unexpected();
+    Node n;
+    n.begin = static_cast<std::uint32_t>(name.pos);
+    n.end = static_cast<std::uint32_t>(tok_.pos + 1);
+    advance();  // ')'
+    return variable(fmt::format("source_count({})", arg.text), n);
+  }
+
   int call(const Token& name, int depth) {
+    if (name.text == "source_count") return source_count(name);
     Op op = Op::Min;
     if (name.text == "min")
       op = Op::Min;

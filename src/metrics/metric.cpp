@@ -48,13 +48,23 @@ Metric::Metric(MetricSpec spec)
     if (!std::isfinite(p.default_value))
       throw UsageError(fmt::format("{}: parameter '{}' has no finite default", where(), p.name));
   }
-  for (const auto& v : expression_.variables())
-    if (v != kDurationTime && v != kDurationSeconds && !bound.count(v))
-      throw UsageError(fmt::format("{}: expression '{}': '{}' is not {}, {}, an event variable or a parameter", where(),
-                                   spec_.expression, v, kDurationTime, kDurationSeconds));
+  for (const auto& v : expression_.variables()) {
+    if (v == kDurationTime || v == kDurationSeconds || v == kNumPackages || bound.count(v)) continue;
+    if (v.starts_with("source_count(")) {
+      std::string event = v.substr(13, v.size() - 14);
+      bool is_event = std::any_of(spec_.events.begin(), spec_.events.end(),
+                                  [&](const EventBinding& b) { return b.variable == event; });
+      if (is_event) {
+        source_counts_.emplace_back(v, std::move(event));
+        continue;
+      }
+    }
+    throw UsageError(fmt::format("{}: expression '{}': '{}' is not {}, {}, an event variable or a parameter", where(),
+                                 spec_.expression, v, kDurationTime, kDurationSeconds));
+  }
   // A binding the formula never reads is a typo in one of the two places, not harmless data.
   for (const auto& name : bound)
-    if (!expression_.uses(name))
+    if (!expression_.uses(name) && !expression_.uses(fmt::format("source_count({})", name)))
       throw UsageError(fmt::format("{}: '{}' is not used by the expression '{}'", where(), name, spec_.expression));
   if (std::string why = check_pmu_pattern(spec_.pmu); !why.empty())
     throw UsageError(fmt::format("{}: pmu '{}': {}", where(), spec_.pmu, why));

@@ -1,6 +1,7 @@
 // pmu-raw -- event listing, grouped by PMU kind with the PMUs that have it.
 #include "listing.h"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -99,33 +100,57 @@ int list_event_names(const MachineArgs& machine_args, const std::vector<std::str
   return 0;
 }
 
+namespace {
+
+// The groups --list-metrics shows a metric under: perf's MetricGroup (several, ';'-separated, and
+// "No_group" for perf's metrics without one, as perf list shows them), or pmukit's family.
+std::vector<std::string> groups_of(const metrics::Metric& m) {
+  std::vector<std::string> out;
+  if (m.spec().metric_group.empty()) return {m.spec().family};
+  for (auto g : split(m.spec().metric_group, ';'))
+    if (!g.empty()) out.emplace_back(g);
+  return out;
+}
+
+void print_metric(const metrics::Metric& m, const std::vector<std::string>& here) {
+  std::string where = here.empty()       ? "no PMU here"
+                      : here.size() <= 2 ? fmt::format("{}", fmt::join(here, ", "))
+                                         : fmt::format("{}, ... ({} PMUs)", here.front(), here.size());
+  fmt::print("  {:<34} [{}] on {}: {}\n", m.name(), m.unit(), where, m.spec().description);
+  fmt::print("  {:<34} {}{}\n", "", m.spec().expression,
+             m.spec().required_terms.empty() ? ""
+                                             : fmt::format("  (needs {})", fmt::join(m.spec().required_terms, ", ")));
+}
+
+}  // namespace
+
+// As perf list shows metrics: under each metric group (sorted), the metrics of the group.
 int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_only) {
   auto machine = make_machine(machine_args);
   auto found = families::discover(*machine);
   const auto pmus = counting::pmu_names(*machine, found.inventory);
   const auto kinds = counting::pmu_kinds_here(found.inventory);
   const auto catalog = metrics::Catalog::embedded();
-  std::size_t shown = 0;
+  std::map<std::string, std::vector<std::pair<const metrics::Metric*, std::vector<std::string>>>> by_group;
+  std::vector<std::string> names;
   for (const auto& m : catalog.metrics()) {
     std::vector<std::string> here;
     for (const auto& p : pmus)
       if (m.applies_to(p, counting::kind_of(kinds, p))) here.push_back(p);
     if (here.empty() && !all) continue;
-    ++shown;
-    if (names_only) {
-      fmt::print("{}\n", m.name());
-      continue;
-    }
-    std::string where = here.empty()       ? "no PMU here"
-                        : here.size() <= 2 ? fmt::format("{}", fmt::join(here, ", "))
-                                           : fmt::format("{}, ... ({} PMUs)", here.front(), here.size());
-    fmt::print("{:<34} [{}] on {}: {}\n", m.name(), m.unit(), where, m.spec().description);
-    fmt::print("{:<34} {}{}\n", "", m.spec().expression,
-               m.spec().required_terms.empty() ? ""
-                                               : fmt::format("  (needs {})", fmt::join(m.spec().required_terms, ", ")));
+    if (std::find(names.begin(), names.end(), m.name()) == names.end()) names.push_back(m.name());
+    for (const auto& g : groups_of(m)) by_group[g].emplace_back(&m, here);
   }
-  if (!shown && !names_only)
+  if (names_only) {
+    for (const auto& n : names) fmt::print("{}\n", n);
+    return 0;
+  }
+  if (names.empty())
     fmt::print("No metric applies to the PMUs of this machine (--list-metrics --all shows them all).\n");
+  for (const auto& [group, members] : by_group) {
+    fmt::print("{}{}:\n", group == by_group.begin()->first ? "" : "\n", group);
+    for (const auto& [m, here] : members) print_metric(*m, here);
+  }
   return 0;
 }
 

@@ -43,7 +43,11 @@ class Catalog {
   const std::vector<Metric>& metrics() const { return metrics_; }
   const std::vector<PmuType>& pmu_types() const { return pmu_types_; }
 
+  // The metric of this name (its first variant, when it has a formula per generation).
   const Metric* find(std::string_view name) const;
+  // Every variant of the metric of this name, in file order: one per generation's formula (perf's
+  // uncore_frequency on Skylake-SP, Ice Lake-SP and Sapphire Rapids); empty if there is none.
+  std::vector<const Metric*> variants(std::string_view name) const;
   // Throws UsageError("unknown metric '<name>'").
   const Metric& at(std::string_view name) const;
 
@@ -57,6 +61,8 @@ class Catalog {
  private:
   void add_pmu_types(std::string_view path, const nlohmann::json& file);
   void add_metrics(std::string_view path, const nlohmann::json& file);
+  void add_variants(std::string_view path, const std::string& family, const nlohmann::json& m,
+                    const std::string& where);
 
   std::vector<PmuType> pmu_types_;
   std::vector<Metric> metrics_;

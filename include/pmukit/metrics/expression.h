@@ -7,7 +7,10 @@
 //   primary := number | name | name '(' expr (',' expr)* ')' | '(' expr ')'
 //   number  := 12 | 1.5 | .5 | 1e9 | 6.1e-5 | 0x1f
 //   name    := [A-Za-z_][A-Za-z0-9_]*      -- an event variable, a parameter or DURATION_TIME
-// Functions: min(a, b) and max(a, b). There is no power, comparison or conditional: no vendor guide needs
+//            | '#' [A-Za-z_][A-Za-z0-9_]*  -- a value of the machine, as perf writes it: #num_packages
+// Functions: min(a, b) and max(a, b); perf's source_count(NAME), the number of PMUs that counted
+// the event variable NAME, is the variable "source_count(NAME)" (its value is the caller's).
+// There is no power, comparison or conditional: no vendor guide needs
 // one. Division by zero does not throw: the value is NaN and the evaluation says why.
 #pragma once
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pmukit/metrics/expression.h"
@@ -22,6 +23,8 @@ namespace pmukit::metrics {
 inline constexpr std::string_view kDurationTime = "DURATION_TIME";
 // perf's duration_time, as perf's metric files use it: the measurement time in seconds.
 inline constexpr std::string_view kDurationSeconds = "duration_time";
+// perf's #num_packages: the sockets whose counts the evaluation adds up (the caller's value).
+inline constexpr std::string_view kNumPackages = "#num_packages";
 
 // An expression variable and the event(s) it stands for, in perf term syntax on the metric's PMU.
 // With several events the variable is their sum (e.g. one CMN event on each of four CCLA nodes).
@@ -57,6 +60,9 @@ struct MetricSpec {
   // thing; "" = the metric's own name.
   std::string export_as;
   std::string source;  // the document and section the formula comes from
+  // perf's MetricGroup ("No_group" where perf's metric has none, as perf list shows it); "" = the
+  // metric is not perf's, and --list-metrics groups it under its family.
+  std::string metric_group;
   std::string family;  // the file's family: "grace"
   std::string file;    // "metrics/grace.json", "" when made in code
 };
@@ -76,6 +82,9 @@ class Metric {
   const std::vector<Parameter>& parameters() const { return spec_.parameters; }
   const Expression& expression() const { return expression_; }
   bool uses_duration() const { return expression_.uses(kDurationTime) || expression_.uses(kDurationSeconds); }
+  bool uses_num_packages() const { return expression_.uses(kNumPackages); }
+  // The expression's source_count(X) variables: {"source_count(X)", "X"}, X an event variable.
+  const std::vector<std::pair<std::string, std::string>>& source_counts() const { return source_counts_; }
 
   // Does the metric run on this kernel PMU ("nvidia_scf_pmu_1")? When pmukit knows the PMU's kind,
   // also: the kind is one of pmu_kinds (if given), and every named event (an event without '=':
@@ -106,6 +115,7 @@ class Metric {
 
   MetricSpec spec_;
   Expression expression_;
+  std::vector<std::pair<std::string, std::string>> source_counts_;
 };
 
 }  // namespace pmukit::metrics

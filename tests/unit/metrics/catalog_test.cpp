@@ -68,11 +68,11 @@ json with_metric(const char* key, json value) {
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
   EXPECT_EQ(c.metrics().size(),
-            163u);  // 118 uncore metrics (9 Intel IMC, 8 Intel IIO, 2 Intel UPI, 9 perf Intel uncore, 7 AMD, 5 CMN), 45
-                    // Grace core
-  EXPECT_EQ(
-      c.pmu_types().size(),
-      24u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD, uncore_cha/upi(_%u)
+            174u);  // 129 uncore (9 Intel IMC, 8 Intel IIO, 2 Intel UPI, 20 perf Intel uncore: 9 + 11 variants of 4,
+                    // 7 AMD, 5 CMN), 45 Grace core
+  EXPECT_EQ(c.pmu_types().size(),
+            25u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD,
+                   // uncore_cha/upi/upi_%u/iio
   for (const auto& m : c.metrics()) {
     const PmuType* t = c.find_pmu_type(m.pmu());
     ASSERT_NE(t, nullptr) << m.name();
@@ -273,4 +273,36 @@ TEST(Catalog, DocsListEveryMetric) {
   std::string doc = pmukit::read_file(pmukit::test::source_dir() / "docs" / "metrics.md");
   for (const auto& m : catalog().metrics())
     EXPECT_NE(doc.find("`" + m.name() + "`"), std::string::npos) << m.name() << " is missing from docs/metrics.md";
+}
+
+// One name, a formula per generation: perf's per-model files differ (uncore_frequency counts
+// UNC_CHA_CLOCKTICKS as event 0x00 up to Ice Lake-SP, 0x01 from Sapphire Rapids on).
+TEST(Catalog, VariantsAreOneNameWithAFormulaPerPmuKind) {
+  const auto v = catalog().variants("uncore_frequency");
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(catalog().find("uncore_frequency"), v[0]);
+  EXPECT_EQ(v[0]->spec().pmu_kinds, std::vector<std::string>{"intel_skx_cha"});
+  EXPECT_EQ(v[2]->spec().pmu_kinds, std::vector<std::string>{"intel_spr_cha"});
+  EXPECT_EQ(v[0]->events().at(0).events, std::vector<std::string>{"event=0x00"});
+  EXPECT_EQ(v[2]->events().at(0).events, std::vector<std::string>{"event=0x01"});
+  EXPECT_EQ(v[2]->spec().metric_group, "No_group");
+  EXPECT_EQ(catalog().variants("io_bandwidth_read").at(0)->pmu(), "uncore_iio");  // SKX/CLX: IIO, later: CHA
+  EXPECT_EQ(catalog().variants("io_bandwidth_read").at(2)->pmu(), "uncore_cha");
+  EXPECT_TRUE(catalog().variants("no_such_metric").empty());
+
+  json f = metrics_file();
+  json variant = {{"pmu", "nvidia_cmem_latency_pmu_%u"},
+                  {"pmu_kinds", {"k1"}},
+                  {"events", {{"REQ", "rd_req"}}},
+                  {"expression", "REQ / DURATION_TIME"},
+                  {"source", "test"}};
+  f["metrics"].push_back({{"name", "rate"}, {"description", "d"}, {"unit", "GHz"}, {"variants", {variant, variant}}});
+  EXPECT_EQ(error_of(f), "metrics/test.json: metric 'rate': variants[1]: PMU kind 'k1' is in an earlier variant too");
+  f["metrics"][1]["variants"][1]["pmu_kinds"] = {"k2"};
+  Catalog c = load(f);
+  EXPECT_EQ(c.variants("rate").size(), 2u);
+  f["metrics"][1]["variants"][1].erase("pmu_kinds");
+  EXPECT_EQ(error_of(f), "metrics/test.json: metric 'rate': variants[1]: missing key 'pmu_kinds'");
+  f["metrics"][1]["name"] = "lat";
+  EXPECT_NE(error_of(f).find("also defined in"), std::string::npos) << error_of(f);
 }

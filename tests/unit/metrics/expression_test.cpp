@@ -191,3 +191,19 @@ TEST(Expression, EmptyAndHugeInputsAreErrorsNotCrashes) {
   for (int i = 0; i < 2000; ++i) chain += "+1";
   EXPECT_EQ(eval(chain), 2001);
 }
+
+// perf's uncore formulas: source_count(EVENT) and #num_packages are variables the caller supplies.
+TEST(Expression, PerfsSourceCountAndNumPackagesAreVariables) {
+  auto e = Expression::parse("CLK / (source_count(CLK) * #num_packages) / 1e9 / duration_time");
+  EXPECT_EQ(e.variables(), (std::vector<std::string>{"#num_packages", "CLK", "duration_time", "source_count(CLK)"}));
+  // 2 sockets x 60 CHAs, 2.4e11 ticks in 1 s: 2 GHz a CHA.
+  auto r = e.evaluate({{"CLK", 2.4e11}, {"source_count(CLK)", 60}, {"#num_packages", 2}, {"duration_time", 1}});
+  ASSERT_TRUE(r.valid) << r.problem;
+  EXPECT_DOUBLE_EQ(r.value, 2.0);
+  EXPECT_EQ(parse_error("source_count(1)"), "expression 'source_count(1)': source_count() takes an event variable at "
+                                            "column 14");
+  EXPECT_EQ(parse_error("source_count(#num_packages)"),
+            "expression 'source_count(#num_packages)': source_count() takes an event variable at column 14");
+  EXPECT_EQ(parse_error("source_count(A, B)"), "expression 'source_count(A, B)': unexpected ',' at column 15");
+  EXPECT_EQ(parse_error("# 2"), "expression '# 2': unexpected character '#' at column 1");
+}

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -13,9 +14,18 @@ const metrics::Catalog& catalog() {
   return c;
 }
 
+const metrics::Metric* metric_of(const MetricCase& c) {
+  if (c.pmu_kind.empty()) return catalog().find(c.metric);
+  for (const auto* v : catalog().variants(c.metric)) {
+    const auto& kinds = v->spec().pmu_kinds;
+    if (std::find(kinds.begin(), kinds.end(), c.pmu_kind) != kinds.end()) return v;
+  }
+  return nullptr;
+}
+
 double expect_case(const MetricCase& c) {
   SCOPED_TRACE(c.metric + ": " + c.origin);
-  const metrics::Metric* m = catalog().find(c.metric);
+  const metrics::Metric* m = metric_of(c);
   if (!m) {
     ADD_FAILURE() << "no metric " << c.metric;
     return NAN;
@@ -38,6 +48,7 @@ std::vector<MetricCase> all_cases() {
   for (auto& c : pmukit::test::grace_core_cases()) all.push_back(c);
   for (auto& c : pmukit::test::other_cases()) all.push_back(c);
   for (auto& c : pmukit::test::amd_cases()) all.push_back(c);
+  for (auto& c : pmukit::test::perf_intel_variant_cases()) all.push_back(c);
   return all;
 }
 
@@ -50,9 +61,14 @@ TEST(MetricValues, EveryWorkedExampleEvaluatesToItsValue) {
 // A metric added to platforms/metrics/ without a worked example fails here.
 TEST(MetricValues, EveryCatalogMetricHasAWorkedExample) {
   std::set<std::string> covered;
-  for (const auto& c : all_cases()) covered.insert(c.metric);
-  for (const auto& m : pmukit::test::catalog().metrics())
+  std::set<const pmukit::metrics::Metric*> variants_covered;  // each generation's formula
+  for (const auto& c : all_cases()) covered.insert(c.metric), variants_covered.insert(pmukit::test::metric_of(c));
+  for (const auto& m : pmukit::test::catalog().metrics()) {
     EXPECT_TRUE(covered.count(m.name())) << m.name() << " (" << m.spec().file << ") has no worked example";
+    if (pmukit::test::catalog().variants(m.name()).size() > 1) {
+      EXPECT_TRUE(variants_covered.count(&m)) << m.name() << " for " << m.spec().pmu_kinds.front() << " has none";
+    }
+  }
   for (const auto& name : covered) EXPECT_NE(pmukit::test::catalog().find(name), nullptr) << name;
 }
 
@@ -60,7 +76,8 @@ TEST(MetricValues, EveryCatalogMetricHasAWorkedExample) {
 // ignores one of the events it binds.
 TEST(MetricValues, EveryExampleDependsOnEachOfItsCounts) {
   for (const auto& c : all_cases()) {
-    const auto& m = pmukit::test::catalog().at(c.metric);
+    ASSERT_NE(pmukit::test::metric_of(c), nullptr) << c.metric;
+    const auto& m = *pmukit::test::metric_of(c);
     for (const auto& [var, count] : c.counts) {
       if (count == 0) continue;
       auto changed = c.counts;

@@ -17,6 +17,8 @@ struct MetricCase {
   double expected = 0;  // written from the source's numbers, never from the metric's own formula
   std::string origin;
   std::map<std::string, double> parameters = {};
+  // For a metric with a formula per generation (variants): the PMU kind whose variant is meant.
+  std::string pmu_kind = {};
 };
 
 // NVIDIA Grace Performance Tuning Guide (Grace) examples and hand-computed values for the rest of grace.json.
@@ -29,9 +31,15 @@ std::vector<MetricCase> tegra410_cases();
 std::vector<MetricCase> other_cases();
 // Hand-computed values for amd.json (the Linux perf AMD metrics give formulas, no measurements).
 std::vector<MetricCase> amd_cases();
+// Hand-computed values for the per-generation variants of perf_intel_uncore.json (perf's
+// uncore_frequency, llc_demand_data_read_miss_latency, io_bandwidth_read/write).
+std::vector<MetricCase> perf_intel_variant_cases();
 
 // The embedded catalog, loaded once for all tests.
 const metrics::Catalog& catalog();
+
+// The metric a case is for: the variant of its pmu_kind, or the metric of its name; nullptr if none.
+const metrics::Metric* metric_of(const MetricCase& c);
 
 // Evaluates the case and checks the value to 1e-12 relative; returns the value.
 double expect_case(const MetricCase& c);

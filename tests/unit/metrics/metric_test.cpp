@@ -161,3 +161,22 @@ TEST(Metric, ExpressionErrorsNameTheFileAndMetric) {
   s.pmu = "nvidia_cmem_latency_pmu_%d";
   EXPECT_EQ(spec_error(s), "metrics/test.json: metric 'lat': pmu 'nvidia_cmem_latency_pmu_%d': '%d' is not %u or %x");
 }
+
+// source_count(X) must name an event variable; #num_packages is always known; a binding read only
+// through source_count() is used.
+TEST(Metric, SourceCountNamesAnEventVariable) {
+  MetricSpec s = latency_spec();
+  s.expression = "CYCLES / (source_count(CYCLES) * #num_packages) + RD_CUM_OUTS / RD_REQ";
+  Metric m(s);
+  ASSERT_EQ(m.source_counts().size(), 1u);
+  EXPECT_EQ(m.source_counts()[0].first, "source_count(CYCLES)");
+  EXPECT_EQ(m.source_counts()[0].second, "CYCLES");
+  EXPECT_TRUE(m.uses_num_packages());
+  auto e = m.evaluate(
+      {{"CYCLES", 1200}, {"source_count(CYCLES)", 6}, {"#num_packages", 2}, {"RD_CUM_OUTS", 10}, {"RD_REQ", 5}}, 1);
+  EXPECT_DOUBLE_EQ(e.value, 102);
+  s.expression = "RD_CUM_OUTS / RD_REQ / source_count(NOPE) + CYCLES";
+  EXPECT_NE(spec_error(s).find("'source_count(NOPE)' is not"), std::string::npos) << spec_error(s);
+  s.expression = "RD_CUM_OUTS / RD_REQ / source_count(CYCLES)";
+  EXPECT_EQ(spec_error(s).find("not used"), std::string::npos) << spec_error(s);
+}

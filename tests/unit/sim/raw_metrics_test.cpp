@@ -97,4 +97,9 @@ TEST(RawMetrics, PerfmonEventFileNamesWork) {
   auto bad = test::run_tool("pmu-raw", m.args({"-M", "no_such_metric", "--duration", "1"}));
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("-M 'no_such_metric': no such metric"), std::string::npos) << bad.err;
+  // A misspelt metric name: perf's nearest one.
+  bad = test::run_tool("pmu-raw", m.args({"-M", "uncore_frequncy", "--duration", "1"}));
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("-M 'uncore_frequncy': no such metric (did you mean 'uncore_frequency'?)"), std::string::npos)
+      << bad.err;
 }

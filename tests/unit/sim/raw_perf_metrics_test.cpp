@@ -86,3 +86,110 @@ TEST(RawPerfMetrics, MemoryBandwidthReadOnCascadeLakeAndIceLake) {
         << machine << ": " << r.out;
   }
 }
+
+// perf's uncore_frequency: UNC_CHA_CLOCKTICKS / (source_count(UNC_CHA_CLOCKTICKS) * #num_packages)
+// / 1e9 / duration_time, the clock of one CHA: each CHA of every socket ticks at the simulator's
+// rate, so the value is that rate in GHz, on the whole machine and on each socket. The clock
+// event is 0x01 on Sapphire Rapids and 0x00 on Cascade Lake and Ice Lake-SP.
+TEST(RawPerfMetrics, UncoreFrequencyIsOneChasClockOnEachGeneration) {
+  for (auto [machine, code] : {std::pair{"spr-2s", "0x0001"}, {"clx-2s", "0x0000"}, {"icx-2s", "0x0000"}}) {
+    test::BundledRig m(machine);
+    test::SimProcess sim(m.root);
+    const auto [cha, kind] = boxes(m, "uncore_cha");
+    ASSERT_GT(cha, 0u) << machine;
+    const double ghz = sim_rate(kind, code) / 1e9;
+    auto r = test::run_tool("pmu-raw", m.args({"-M", "uncore_frequency", "--duration", "1", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << machine << ": " << r.err;
+    EXPECT_NEAR(value_of(r.out, "uncore_frequency (uncore_cha)"), ghz, 1e-6) << machine << ": " << r.out;
+    EXPECT_NE(r.out.find(",GHz"), std::string::npos) << r.out;
+    r = test::run_tool("pmu-raw", m.args({"-M", "uncore_frequency", "--per-socket", "--duration", "1", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << machine << ": " << r.err;
+    EXPECT_NEAR(value_of(r.out, "uncore_frequency (uncore_cha)"), ghz, 1e-6) << machine << ": " << r.out;
+  }
+}
+
+// perf's llc_demand_data_read_miss_latency: 1e9 * (OCCUPANCY / INSERTS) / (CLOCKTICKS /
+// (source_count(OCCUPANCY) * #num_packages)) * duration_time: the TOR occupancy per insert in CHA
+// clocks, in ns. TOR events 0x36 / 0x35 with umask 0xc817fe01 (bits 15:0: 0x0136 / 0x0135).
+TEST(RawPerfMetrics, LlcDemandDataReadMissLatencyOnSapphireRapidsAndIceLake) {
+  for (auto [machine, clock] : {std::pair{"spr-2s", "0x0001"}, {"icx-2s", "0x0000"}}) {
+    test::BundledRig m(machine);
+    test::SimProcess sim(m.root);
+    const auto [cha, kind] = boxes(m, "uncore_cha");
+    ASSERT_GT(cha, 0u);
+    auto r =
+        test::run_tool("pmu-raw", m.args({"-M", "llc_demand_data_read_miss_latency", "--duration", "2", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << machine << ": " << r.err;
+    const double ns = 1e9 * (sim_rate(kind, "0x0136") / sim_rate(kind, "0x0135")) / sim_rate(kind, clock);
+    EXPECT_NEAR(value_of(r.out, "llc_demand_data_read_miss_latency (uncore_cha)"), ns, ns * 1e-9)
+        << machine << ": " << r.out;
+  }
+}
+
+// perf's io_bandwidth_read/write: IIO data requests of four parts x 4 bytes on Cascade Lake, CHA
+// TOR inserts of IO reads (PCIRDCUR) and writes (ITOM, ITOMCACHENEAR) x 64 bytes from Ice Lake-SP
+// on (hits and misses apart on Ice Lake-SP), MB/s.
+TEST(RawPerfMetrics, IoBandwidthFromIioOnCascadeLakeAndFromChaLater) {
+  struct Case {
+    const char* machine;
+    const char* unit;
+    const char* metric;
+    const char* code;
+    double events_x_bytes;  // events of that code in the formula x bytes each
+  };
+  for (const Case& c : {Case{"clx-2s", "uncore_iio", "io_bandwidth_read", "0x0483", 4 * 4},
+                        Case{"clx-2s", "uncore_iio", "io_bandwidth_write", "0x0183", 4 * 4},
+                        Case{"icx-2s", "uncore_cha", "io_bandwidth_read", "0x0435", 2 * 64},
+                        Case{"icx-2s", "uncore_cha", "io_bandwidth_write", "0x0435", 4 * 64},
+                        Case{"spr-2s", "uncore_cha", "io_bandwidth_read", "0x0435", 1 * 64},
+                        Case{"spr-2s", "uncore_cha", "io_bandwidth_write", "0x0435", 2 * 64}}) {
+    test::BundledRig m(c.machine);
+    // IIO events count by the simulator's invented shares of stacks and parts unless given a rate,
+    // which every part then counts alike.
+    const std::string iio_rate = std::string("intel_skx_iio:") + c.code + "=100000000";
+    test::SimProcess sim(m.root, std::string(c.unit) == "uncore_iio" ? std::vector<std::string>{"--rate", iio_rate}
+                                                                     : std::vector<std::string>{});
+    const auto [n, kind] = boxes(m, c.unit);
+    ASSERT_GT(n, 0u) << c.machine << " " << c.unit;
+    auto r = test::run_tool("pmu-raw", m.args({"-M", c.metric, "--duration", "1", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << c.machine << ": " << r.err;
+    const double rate = std::string(c.unit) == "uncore_iio" ? 1e8 : sim_rate(kind, c.code);
+    const double mbs = n * rate * c.events_x_bytes / 1e6;
+    EXPECT_NEAR(value_of(r.out, std::string(c.metric) + " (" + c.unit + ")"), mbs, mbs * 1e-9)
+        << c.machine << ": " << r.out;
+  }
+}
+
+// --list-metrics groups the metrics as perf list does: perf's MetricGroup (No_group for perf's
+// uncore metrics, which have none) or pmukit's family, each group's heading once, sorted.
+TEST(RawPerfMetrics, ListMetricsShowsPerfsMetricGroups) {
+  test::BundledRig m("spr-2s");
+  auto r = test::run_tool("pmu-raw", m.args({"--list-metrics"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  r.out.insert(0, "\n");  // each heading after a line end, the first too
+  const auto no_group = r.out.find("\nNo_group:\n");
+  ASSERT_NE(no_group, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\nNo_group:\n", no_group + 1), std::string::npos) << r.out;
+  const auto freq = r.out.find("\n  uncore_frequency ");
+  ASSERT_NE(freq, std::string::npos) << r.out;
+  EXPECT_GT(freq, no_group);
+  EXPECT_NE(r.out.find("[GHz] on uncore_cha"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("UNC_CHA_CLOCKTICKS / (source_count(UNC_CHA_CLOCKTICKS) * #num_packages)"), std::string::npos);
+  const auto imc = r.out.find("\nintel_imc:\n");  // pmukit's own metrics, under their family
+  ASSERT_NE(imc, std::string::npos) << r.out;
+  EXPECT_GT(imc, no_group) << "groups sorted: No_group before intel_imc";
+  // Only the Sapphire Rapids formula runs here; with --all each generation's is listed, the name
+  // once in --names-only.
+  EXPECT_EQ(r.out.rfind("\n  uncore_frequency "), freq) << r.out;
+  r = test::run_tool("pmu-raw", m.args({"--list-metrics", "--all"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::size_t shown = 0;
+  for (auto at = r.out.find("\n  uncore_frequency "); at != std::string::npos;
+       at = r.out.find("\n  uncore_frequency ", at + 1))
+    ++shown;
+  EXPECT_EQ(shown, 3u) << r.out;  // Skylake-SP/Cascade Lake, Ice Lake-SP, Sapphire Rapids on
+  r = test::run_tool("pmu-raw", m.args({"--list-metrics", "--all", "--names-only"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\nuncore_frequency\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\nuncore_frequency\n"), r.out.rfind("\nuncore_frequency\n")) << r.out;
+}
