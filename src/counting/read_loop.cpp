@@ -185,6 +185,17 @@ void ReadLoop::poll(std::uint64_t now) {
   // Either vector holds the backend's rows at its front once it has been read into (pending_ may
   // have duration_time rows after them): where the backend's rows are the same every read, only
   // their counts are written again.
+  if (backend_rows_ && !have_pending_ && pending_.size() >= *backend_rows_) {
+    // The first read since the last report: straight into pending_, which holds the same rows (one
+    // vector of rows touched every interval rather than two in turn).
+    pending_.resize(*backend_rows_);
+    std::size_t at = 0;
+    backend_.reread(now - last_read_, pending_, at);
+    last_read_ = now;
+    hold();
+    have_pending_ = true;
+    return;
+  }
   if (backend_rows_ && read_.size() >= *backend_rows_) {
     read_.resize(*backend_rows_);
     std::size_t at = 0;
