@@ -22,8 +22,9 @@ scaling: 16, 64, 256, 1024 and 4096 MMIO counters (IMC boxes x 4, the gnr-2s spe
         slope, without the timer wakeup and write every interval pays); the per-counter cost must
         stay flat (linear growth).
 startup: median CPU and wall time and max RSS of each tool's start (`--version`) against
-        /bin/true, and of `pmu-discover --dump` and `pmu-raw --interval-count 1` on the simulated
-        gnr-2s against `lspci -vvv` on its tree and `perf stat --interval-count 1` on this machine.
+        /bin/true, and of `pmu-discover --dump` and `pmu-raw --interval-count 1` (500 counters) on the
+        simulated gnr-2s against `lspci -vvv` on its tree and `perf stat -a --interval-count 1` on
+        this machine (six events, and msr/tsc/ alone); every command once a round, RUNS rounds.
 floor:  pmu-raw --per-box -x, against bench/interval_floor (a hand-written C loop: the counters'
         pages mapped, one load per counter, integers formatted by hand, one write per interval) on
         the same MMIO counters (1024 and 4096 by default: the scaling machines) and the same
@@ -273,10 +274,18 @@ def scaling(work):
         previous = (counters, ours, theirs)
 
 
-def median_run(argv, runs):
-    """Median CPU and wall seconds of `runs` runs after a warm-up, and the max RSS of one more."""
-    results = [measured(argv, stdout=subprocess.DEVNULL) for _ in range(runs + 1)][1:]
-    return statistics.median(r[0] for r in results), statistics.median(r[1] for r in results), max_rss(argv)
+def interleaved(lines, runs):
+    """Each command's median CPU and wall seconds and CPU spread (min-max) over `runs` rounds, each
+    round running every command once in turn (after one warm-up round), and the max RSS of one more."""
+    for _, argv in lines:
+        measured(argv, stdout=subprocess.DEVNULL)
+    results = {name: [] for name, _ in lines}
+    for _ in range(runs):
+        for name, argv in lines:
+            results[name].append(measured(argv, stdout=subprocess.DEVNULL))
+    return [(name, (statistics.median(r[0] for r in results[name]), statistics.median(r[1] for r in results[name]),
+                    max_rss(argv), min(r[0] for r in results[name]), max(r[0] for r in results[name])))
+            for name, argv in lines]
 
 
 def startup(work, runs):
@@ -297,20 +306,22 @@ def startup(work, runs):
             raw += ["-e", e]
         lines.append(("pmu-raw --interval-count 1 (gnr-2s)", raw))
         if shutil.which("perf"):
-            lines.append((f"perf stat -a -I {interval} --interval-count 1", [
-                "perf", "stat", "-a", "-x,", "-I", str(interval), "--interval-count", "1", "-o", "/dev/null", "-e",
-                ",".join(PERF_EVENTS)]))
+            perf_stat = ["perf", "stat", "-a", "-x,", "-I", str(interval), "--interval-count", "1", "-o", "/dev/null"]
+            lines.append((f"perf stat -a -I {interval} --interval-count 1 (6 ev)", perf_stat + ["-e", ",".join(PERF_EVENTS)]))
+            lines.append((f"perf stat -a -I {interval} --interval-count 1 msr/tsc/", perf_stat + ["-e", "msr/tsc/"]))
         if not shutil.which("/usr/bin/time"):
             sys.exit("interval_cpu: startup needs /usr/bin/time for max RSS (apt-get install time)")
-        rows = [(name, median_run(argv, runs)) for name, argv in lines]
+        rows = interleaved(lines, runs)
     finally:
         sim.terminate()
         sim.wait()
     base = rows[0][1]
-    print(f"{runs} runs each, medians (max RSS: the largest)")
-    print(f"{'command':<40} {'CPU ms':>7} {'x true':>6} {'wall ms':>8} {'max RSS KiB':>11}")
-    for name, (cpu, wall, rss) in rows:
-        print(f"{name:<40} {1e3 * cpu:7.2f} {cpu / base[0]:6.1f} {1e3 * wall:8.2f} {rss:11d}")
+    print(f"{runs} interleaved rounds, medians (CPU range: min-max; max RSS: one more run); "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs")
+    print(f"{'command':<46} {'CPU ms':>7} {'range':>13} {'x true':>6} {'wall ms':>8} {'max RSS KiB':>11}")
+    for name, (cpu, wall, rss, low, high) in rows:
+        print(f"{name:<46} {1e3 * cpu:7.2f} {1e3 * low:6.2f}-{1e3 * high:6.2f} {cpu / base[0]:6.1f} {1e3 * wall:8.2f} "
+              f"{rss:11d}")
 
 
 def floor_plan(work, snap, events, one_csv):
