@@ -193,7 +193,7 @@ void ReadLoop::poll(std::uint64_t now) {
     backend_.reread(now - last_read_, pending_, at);
     last_read_ = now;
     hold();
-    have_pending_ = true;
+    have_pending_ = pending_reread_ = true;
     return;
   }
   if (backend_rows_ && read_.size() >= *backend_rows_) {
@@ -210,6 +210,7 @@ void ReadLoop::poll(std::uint64_t now) {
   if (!have_pending_) {
     pending_.swap(read_);  // no copy; each keeps its storage
     have_pending_ = true;
+    pending_reread_ = false;
     return;
   }
   for (std::size_t i = 0; i < read_.size(); ++i) add_read(pending_[i], read_[i]);
@@ -228,6 +229,7 @@ void ReadLoop::report(std::uint64_t now) {
   finish_rows(pending_);
   if (o_.evaluate_metrics)
     evaluate_metrics(run_.metrics, pending_, now - last_, run_.params, run_.per_socket, metrics_);
+  sink_.rows_as_before = pending_reread_;
   sink_.interval(now - t0_, now - last_, pending_, metrics_.rows);
   have_pending_ = false;  // pending_ keeps its storage for the next interval
   last_ = now;
