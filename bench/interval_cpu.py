@@ -5,6 +5,7 @@ Usage: interval_cpu.py BUILD_DIR direct  [SECONDS] [INTERVAL_MS] [REPEATS]
        interval_cpu.py BUILD_DIR perf    [SECONDS] [INTERVAL_MS]
        interval_cpu.py BUILD_DIR scaling [SECONDS] [INTERVAL_MS] [REPEATS]
        interval_cpu.py BUILD_DIR startup [RUNS]
+       interval_cpu.py BUILD_DIR floor   [SECONDS] [INTERVAL_MS] [REPEATS] [COUNTERS...]
 
 direct: the bundled gnr-2s machine under `pmu-sim run --realtime`; pmu-raw programs and reads
         500 counters (80 CHA boxes x 4 and 32 IIO x 1 over MSR; 24 IMC x 4 over MMIO; 12 B2CMI
@@ -21,8 +22,15 @@ scaling: 16, 64, 256, 1024 and 4096 MMIO counters (IMC boxes x 4, the gnr-2s spe
         slope, without the timer wakeup and write every interval pays); the per-counter cost must
         stay flat (linear growth).
 startup: median CPU and wall time and max RSS of each tool's start (`--version`) against
-        /bin/true, and of `pmu-discover --dump` and `pmu-raw --interval-count 1` on the simulated
-        gnr-2s against `lspci -vvv` on its tree and `perf stat --interval-count 1` on this machine.
+        /bin/true, and of `pmu-discover --dump` and `pmu-raw --interval-count 1` (500 counters) on the
+        simulated gnr-2s against `lspci -vvv` on its tree and `perf stat -a --interval-count 1` on
+        this machine (six events, and msr/tsc/ alone); every command once a round, RUNS rounds.
+floor:  pmu-raw --per-box -x, against bench/interval_floor (a hand-written C loop: the counters'
+        pages mapped, one load per counter, integers formatted by hand, one write per interval) on
+        the same MMIO counters (1024 and 4096 by default: the scaling machines) and the same
+        number of intervals, the two interleaved; each side's per-interval CPU is its run's CPU less
+        its one-interval run's, over the intervals between; median and spread over REPEATS (default
+        5) rounds, and the ratio of the medians. Both write the same CSV lines (checked).
 CPU time is user+system of the measuring process alone (wait4 rusage), so the simulator's own
 work is not counted. Intervals are checked by counting the CSV lines each tool wrote.
 System calls per interval (direct): `strace -c -f` of `-I 10 --interval-count 101` less that of
@@ -266,10 +274,18 @@ def scaling(work):
         previous = (counters, ours, theirs)
 
 
-def median_run(argv, runs):
-    """Median CPU and wall seconds of `runs` runs after a warm-up, and the max RSS of one more."""
-    results = [measured(argv, stdout=subprocess.DEVNULL) for _ in range(runs + 1)][1:]
-    return statistics.median(r[0] for r in results), statistics.median(r[1] for r in results), max_rss(argv)
+def interleaved(lines, runs):
+    """Each command's median CPU and wall seconds and CPU spread (min-max) over `runs` rounds, each
+    round running every command once in turn (after one warm-up round), and the max RSS of one more."""
+    for _, argv in lines:
+        measured(argv, stdout=subprocess.DEVNULL)
+    results = {name: [] for name, _ in lines}
+    for _ in range(runs):
+        for name, argv in lines:
+            results[name].append(measured(argv, stdout=subprocess.DEVNULL))
+    return [(name, (statistics.median(r[0] for r in results[name]), statistics.median(r[1] for r in results[name]),
+                    max_rss(argv), min(r[0] for r in results[name]), max(r[0] for r in results[name])))
+            for name, argv in lines]
 
 
 def startup(work, runs):
@@ -290,20 +306,111 @@ def startup(work, runs):
             raw += ["-e", e]
         lines.append(("pmu-raw --interval-count 1 (gnr-2s)", raw))
         if shutil.which("perf"):
-            lines.append((f"perf stat -a -I {interval} --interval-count 1", [
-                "perf", "stat", "-a", "-x,", "-I", str(interval), "--interval-count", "1", "-o", "/dev/null", "-e",
-                ",".join(PERF_EVENTS)]))
+            perf_stat = ["perf", "stat", "-a", "-x,", "-I", str(interval), "--interval-count", "1", "-o", "/dev/null"]
+            lines.append((f"perf stat -a -I {interval} --interval-count 1 (6 ev)", perf_stat + ["-e", ",".join(PERF_EVENTS)]))
+            lines.append((f"perf stat -a -I {interval} --interval-count 1 msr/tsc/", perf_stat + ["-e", "msr/tsc/"]))
         if not shutil.which("/usr/bin/time"):
             sys.exit("interval_cpu: startup needs /usr/bin/time for max RSS (apt-get install time)")
-        rows = [(name, median_run(argv, runs)) for name, argv in lines]
+        rows = interleaved(lines, runs)
     finally:
         sim.terminate()
         sim.wait()
     base = rows[0][1]
-    print(f"{runs} runs each, medians (max RSS: the largest)")
-    print(f"{'command':<40} {'CPU ms':>7} {'x true':>6} {'wall ms':>8} {'max RSS KiB':>11}")
-    for name, (cpu, wall, rss) in rows:
-        print(f"{name:<40} {1e3 * cpu:7.2f} {cpu / base[0]:6.1f} {1e3 * wall:8.2f} {rss:11d}")
+    print(f"{runs} interleaved rounds, medians (CPU range: min-max; max RSS: one more run); "
+          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs")
+    print(f"{'command':<46} {'CPU ms':>7} {'range':>13} {'x true':>6} {'wall ms':>8} {'max RSS KiB':>11}")
+    for name, (cpu, wall, rss, low, high) in rows:
+        print(f"{name:<46} {1e3 * cpu:7.2f} {1e3 * low:6.2f}-{1e3 * high:6.2f} {cpu / base[0]:6.1f} {1e3 * wall:8.2f} "
+              f"{rss:11d}")
+
+
+def floor_plan(work, snap, events, one_csv):
+    """interval_floor's plan for the lines pmu-raw wrote in its first interval: each box's counter
+    k (the k-th -e event, as pmu-raw places four events on four counters), its control, and the
+    event's selection (event | umask << 8: the SPR-style boxes' control)."""
+    inv = json.loads(subprocess.run([f"{tools}/pmu-discover", "--snapshot", snap, "--json"], check=True,
+                                    capture_output=True, text=True).stdout)
+    units = {u["name"]: u for u in inv["units"]}
+    tails = [e.split("/", 1)[1] for e in events]
+    path = os.path.join(work, "floor.plan")
+    with open(one_csv) as f, open(path, "w") as out:
+        lines = [line.rstrip("\n").split(",") for line in f if line.strip() and not line.startswith("#")]
+        for fields in lines:
+            if fields[0] != lines[0][0]:
+                break
+            box, event = fields[1], ",".join(fields[4:-4])
+            k = tails.index(event.split("/", 1)[1])
+            sel = re.search(r"event=(0x[0-9a-f]+),umask=(0x[0-9a-f]+)", event)
+            u = units[box]["intel-uncore"]
+            out.write(f"{u['ctr'][k]} {units[box]['width']} {box} {event} {u['ctl'][k]} "
+                      f"{int(sel[1], 16) | int(sel[2], 16) << 8:x}\n")
+    return path
+
+
+def same_lines(ours, theirs):
+    """Both CSVs hold the same lines but for the numbers (time, count, run time)."""
+    def shape(path):
+        with open(path) as f:
+            return [tuple(x for i, x in enumerate(line.split(",")) if i not in (0, 2, len(line.split(",")) - 4))
+                    for line in f if line.strip() and not line.startswith("#")]
+    a, b = shape(ours), shape(theirs)
+    if a != b:
+        sys.exit(f"interval_cpu: pmu-raw and interval_floor wrote different lines ({len(a)} and {len(b)})")
+
+
+def spread(values):
+    q = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
+    return f"median {1e6 * statistics.median(values):7.1f} us (IQR {1e6 * q[0]:.1f}-{1e6 * q[2]:.1f}, " \
+           f"range {1e6 * min(values):.1f}-{1e6 * max(values):.1f})"
+
+
+def floor_size(work, n, intervals):
+    """pmu-raw and interval_floor, interleaved, on n MMIO counters; returns per-interval CPU lists."""
+    snap = os.path.join(work, f"floor-{n}")
+    subprocess.run([f"{tools}/pmu-sim", "create", "--spec", mmio_spec(work, n), snap], check=True,
+                   stdout=subprocess.DEVNULL)
+    sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"], stdout=subprocess.DEVNULL)
+    try:
+        raw = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "--per-box", "-x,", "-I", str(interval)]
+        for e in IMC_EVENTS:
+            raw += ["-e", e]
+        ours, theirs = os.path.join(work, "raw.csv"), os.path.join(work, "floor.csv")
+        for _ in range(100):  # until the simulator serves the snapshot
+            if subprocess.run(raw + ["--interval-count", "1", "-o", ours], stderr=subprocess.DEVNULL).returncode == 0:
+                break
+            time.sleep(0.05)
+        plan = floor_plan(work, snap, IMC_EVENTS, ours)
+        floor = [os.path.join(build, "bench", "interval_floor"), f"{snap}/dev/mem", plan, str(interval)]
+        sides = {"pmu-raw": lambda k, out: raw + ["--interval-count", str(k), "-o", out],
+                 "floor": lambda k, out: floor + [str(k), out]}
+        per = {name: [] for name in sides}
+        for _ in range(repeats):
+            for name, argv in sides.items():
+                out = ours if name == "pmu-raw" else theirs
+                one, _ = measured(argv(1, out))
+                cpu, _ = measured(argv(intervals, out))
+                if csv_lines(out) != intervals * n:
+                    sys.exit(f"interval_cpu: {name} wrote {csv_lines(out)} lines, not {intervals} x {n}")
+                per[name].append((cpu - one) / (intervals - 1))
+            same_lines(ours, theirs)
+        return per
+    finally:
+        sim.terminate()
+        sim.wait()
+
+
+def floor_mode(work, sizes):
+    intervals = max(2, round(seconds * 1000 / interval))
+    print(f"pmu-raw --per-box -x, -I {interval} --interval-count {intervals} against bench/interval_floor, "
+          f"{repeats} interleaved rounds; per-interval CPU = (run - one-interval run) / {intervals - 1}")
+    for n in sizes:
+        per = floor_size(work, n, intervals)
+        ratios = [a / b for a, b in zip(per["pmu-raw"], per["floor"])]
+        print(f"{n:5d} counters  pmu-raw {spread(per['pmu-raw'])}")
+        print(f"{'':15} floor   {spread(per['floor'])}")
+        print(f"{'':15} ratio of medians {statistics.median(per['pmu-raw']) / statistics.median(per['floor']):.2f}"
+              f" (per round {min(ratios):.2f}-{max(ratios):.2f})")
+    print(f"machine: {' '.join(f'{x:.2f}' for x in os.getloadavg())} load average at the end, {os.cpu_count()} CPUs")
 
 
 with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as work:
@@ -314,6 +421,10 @@ with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as work:
         direct(work, mmio, "MMIO only")
     elif mode == "scaling":
         scaling(work)
+    elif mode == "floor":
+        if len(sys.argv) <= 5:
+            repeats = 5
+        floor_mode(work, [int(x) for x in sys.argv[6:]] or [1024, 4096])
     elif mode == "startup":
         startup(work, int(sys.argv[3]) if len(sys.argv) > 3 else 20)
     else:

@@ -185,6 +185,17 @@ void ReadLoop::poll(std::uint64_t now) {
   // Either vector holds the backend's rows at its front once it has been read into (pending_ may
   // have duration_time rows after them): where the backend's rows are the same every read, only
   // their counts are written again.
+  if (backend_rows_ && !have_pending_ && pending_.size() >= *backend_rows_) {
+    // The first read since the last report: straight into pending_, which holds the same rows (one
+    // vector of rows touched every interval rather than two in turn).
+    pending_.resize(*backend_rows_);
+    std::size_t at = 0;
+    backend_.reread(now - last_read_, pending_, at);
+    last_read_ = now;
+    hold();
+    have_pending_ = pending_reread_ = true;
+    return;
+  }
   if (backend_rows_ && read_.size() >= *backend_rows_) {
     read_.resize(*backend_rows_);
     std::size_t at = 0;
@@ -199,6 +210,7 @@ void ReadLoop::poll(std::uint64_t now) {
   if (!have_pending_) {
     pending_.swap(read_);  // no copy; each keeps its storage
     have_pending_ = true;
+    pending_reread_ = false;
     return;
   }
   for (std::size_t i = 0; i < read_.size(); ++i) add_read(pending_[i], read_[i]);
@@ -217,6 +229,7 @@ void ReadLoop::report(std::uint64_t now) {
   finish_rows(pending_);
   if (o_.evaluate_metrics)
     evaluate_metrics(run_.metrics, pending_, now - last_, run_.params, run_.per_socket, metrics_);
+  sink_.rows_as_before = pending_reread_;
   sink_.interval(now - t0_, now - last_, pending_, metrics_.rows);
   have_pending_ = false;  // pending_ keeps its storage for the next interval
   last_ = now;

@@ -89,8 +89,8 @@ void RowGroups::plan(const std::vector<Row>& rows) {
 }
 
 // A line of one row shows that row; a line of several shows their sum, made in a reused vector.
-const std::vector<const Row*>& RowGroups::aggregate(const std::vector<Row>& rows) {
-  replanned_ = !plan_matches(rows);
+const std::vector<const Row*>& RowGroups::aggregate(const std::vector<Row>& rows, bool as_before) {
+  replanned_ = !(as_before && rows.size() == rows_.size() && rows.size() == keys_.size()) && !plan_matches(rows);
   if (replanned_) plan(rows);
   shown_.resize(outputs_);
   merged_.resize(outputs_);

@@ -180,7 +180,7 @@ counting::LoopOptions loop_options(const RawOptions& o) {
 void Printer::interval(std::uint64_t since_start_ns, std::uint64_t, const std::vector<Row>& rows,
                        const std::vector<MetricRow>& metrics) {
   if (verbose_) print_counters(rows);
-  reporter_.interval(static_cast<double>(since_start_ns) / 1e9, rows, metrics);
+  reporter_.interval(static_cast<double>(since_start_ns) / 1e9, rows, metrics, rows_as_before);
 }
 
 void Printer::totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {

@@ -157,7 +157,8 @@ void Reporter::print_breakdown_metric(const std::string& time, const MetricRow& 
   }
 }
 
-void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
+void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics,
+                        bool as_before) {
   if (o_.format == Format::Table && !header_done_) {
     fmt::format_to(out(), "#{:>15}{}{:>21} {:<5} {}\n", "time",
                    o_.aggregation == Aggregation::PerSocket || breakdown() ? " sock"
@@ -170,7 +171,7 @@ void Reporter::interval(double t_s, const std::vector<Row>& rows, const std::vec
   char time[64];
   const auto written = o_.format == Format::Table ? fmt::format_to_n(time, sizeof time, "{:16.9f} ", t_s)
                                                   : fmt::format_to_n(time, sizeof time, "{:.9f}", t_s);
-  print_rows(std::string_view(time, std::min(written.size, sizeof time)), rows, metrics);
+  print_rows(std::string_view(time, std::min(written.size, sizeof time)), rows, metrics, as_before);
   write_or_throw(o_.out, buf_);
   buf_.clear();
 }

@@ -46,7 +46,9 @@ class Reporter {
  public:
   explicit Reporter(ReportOptions options) : o_(std::move(options)), groups_(grouping(o_.aggregation), o_.places) {}
   // Interval mode: one block per interval, `t_s` seconds since start.
-  void interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
+  // `as_before`: the rows are the last interval's (counting::Sink::rows_as_before).
+  void interval(double t_s, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics,
+                bool as_before = false);
   // The final summary (also after interval mode, as perf prints nothing more than the intervals
   // there: only used without -I).
   void totals(const std::vector<Row>& rows, const std::vector<MetricRow>& metrics, const std::string& target,
@@ -74,7 +76,8 @@ class Reporter {
                                        : counting::Grouping::PerSocket;
   }
   bool breakdown() const { return o_.aggregation == Aggregation::PerDevice || o_.aggregation == Aggregation::PerStack; }
-  void print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics);
+  void print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics,
+                  bool as_before = false);
   // One aggregated row, between its planned text: `head` before the value, `mid` after it (up to
   // the run time; in the table, to the end) and `tail` after the run time and percentage.
   void print_table_row(const Row& r, std::string_view head, std::string_view mid, std::size_t line);

@@ -236,7 +236,8 @@ void Reporter::plan_text(std::size_t slot, const Row& r) {
   plan_full_tail_[slot] = fmt::to_string(full_tail);
 }
 
-void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
+void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics,
+                          bool as_before) {
   interval_.clear();
   if (o_.format == Format::Json && !time.empty()) json_number(interval_, time_value(time));
   lead_.clear();
@@ -249,7 +250,7 @@ void Reporter::print_rows(std::string_view time, const std::vector<Row>& rows, c
     for (const auto& m : metrics) breakdown() ? print_breakdown_metric(std::string(time), m) : print_metric(time, m);
     return;
   }
-  const auto& merged = groups_.aggregate(rows);
+  const auto& merged = groups_.aggregate(rows, as_before);
   if (groups_.replanned()) plan(rows);
   usual_lead_.clear();
   if (o_.format == Format::Json) usual_lead_.push_back('{');

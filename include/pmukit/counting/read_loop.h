@@ -50,6 +50,10 @@ class Sink {
   virtual void totals(std::uint64_t elapsed_ns, const std::vector<Row>& rows, const std::vector<MetricRow>& metrics) {
     (void)elapsed_ns, (void)rows, (void)metrics;
   }
+  // Set by the read loop before each interval(): whether its rows are the last interval()'s rows
+  // (the same events, units and order; only the counts and times new), as a backend that rereads
+  // gives them. A sink may then reuse what it worked out from them without checking them again.
+  bool rows_as_before = false;
 };
 
 class ReadLoop {
@@ -110,6 +114,7 @@ class ReadLoop {
   std::vector<Row> read_;     // the latest read
   std::vector<Row> pending_;  // counts read since the last report (valid while have_pending_)
   bool have_pending_ = false;
+  bool pending_reread_ = false;              // pending_'s rows are the last report's, reread
   std::optional<std::size_t> backend_rows_;  // how many rows each read gives, where always the same
   MetricScratch metrics_;                    // the interval's metric rows
 };

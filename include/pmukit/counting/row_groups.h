@@ -49,8 +49,9 @@ class RowGroups {
   // One line per (event, placement), ordered by event (the row's spec), then placement. A line of
   // several rows is their sum, as perf stat sums them: the scaled counts, the raw counts, the
   // enabled and the running times, and any lost overflow; its names are the first row's. Valid
-  // until the next call and while `rows` lives.
-  const std::vector<const Row*>& aggregate(const std::vector<Row>& rows);
+  // until the next call and while `rows` lives. `as_before`: the caller knows the rows are the last
+  // call's (events, units, order; only counts and times new), so the plan is not checked again.
+  const std::vector<const Row*>& aggregate(const std::vector<Row>& rows, bool as_before = false);
   // Whether the last aggregate() planned anew (the first call, or rows that differ from the last
   // in number, event or unit): what a caller keeps per line must then be made again.
   bool replanned() const { return replanned_; }

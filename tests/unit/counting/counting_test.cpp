@@ -65,11 +65,13 @@ struct Sums : counting::Sink {
   std::map<std::size_t, std::uint64_t> totals_by_spec;
   std::uint64_t elapsed = 0;
   std::vector<std::uint64_t> windows;
+  std::vector<bool> as_before;  // each interval's rows_as_before
   void interval(std::uint64_t, std::uint64_t window_ns, const std::vector<counting::Row>& rows,
                 const std::vector<counting::MetricRow>&) override {
     auto& sums = intervals.emplace_back();
     for (const auto& r : rows) sums[r.spec] += r.count;
     windows.push_back(window_ns);
+    as_before.push_back(rows_as_before);
   }
   void totals(std::uint64_t elapsed_ns, const std::vector<counting::Row>& rows,
               const std::vector<counting::MetricRow>&) override {
@@ -108,6 +110,8 @@ TEST(ReadLoop, ASecondsTotalsAreTheSumOfItsIntervals) {
   EXPECT_TRUE(whole.intervals.empty());
   ASSERT_EQ(parts.intervals.size(), 4u);
   EXPECT_EQ(parts.windows, std::vector<std::uint64_t>(4, 250'000'000));
+  // The direct backend rereads: after the first interval, each interval's rows are the last one's.
+  EXPECT_EQ(parts.as_before, (std::vector<bool>{false, true, true, true}));
   EXPECT_TRUE(parts.totals_by_spec.empty());
   ASSERT_EQ(whole.totals_by_spec.size(), 3u);
   for (const auto& [spec, total] : whole.totals_by_spec) {

@@ -109,6 +109,22 @@ TEST(RowGroups, PlansOnceWhileTheRowsStayTheSame) {
   EXPECT_TRUE(g.replanned());
 }
 
+// A caller that knows the rows are the last call's (a rereading backend) has them shown without
+// the plan being checked; rows that are not, by their number, are still planned anew.
+TEST(RowGroups, RowsAsBeforeKeepThePlan) {
+  counting::RowGroups g(Grouping::PerSocket);
+  auto input = rows();
+  g.aggregate(input, true);  // nothing planned yet: planned now, whatever the caller says
+  EXPECT_TRUE(g.replanned());
+  input[0].count = 11;
+  const auto& lines = g.aggregate(input, true);
+  EXPECT_FALSE(g.replanned());
+  EXPECT_EQ(lines[0]->count, 31u);
+  input.pop_back();
+  EXPECT_EQ(g.aggregate(input, true).size(), 2u);
+  EXPECT_TRUE(g.replanned());
+}
+
 // Where the units count from, as counting::pmu_places gives it: socket 0's IMC units on die 0 and
 // die 1 (NUMA nodes 0 and 2), socket 1's on its die 0 (node 1). One PMU name per box on every
 // socket, as Linux's uncore PMUs.
