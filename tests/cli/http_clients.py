@@ -49,6 +49,7 @@ def slowloris(port, n):
     socks = connect_all(port, n)
     for s in socks:
         s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n")
+    print(f"open {n}", flush=True)  # every connection made and its request begun
     open_ = set(range(n))
     deadline = time.monotonic() + 60
     while open_ and time.monotonic() < deadline:
