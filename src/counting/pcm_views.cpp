@@ -51,10 +51,12 @@ constexpr OutboundRead kOutboundReads[] = {{"spr_iio_outbound_read_bw", "unc_iio
 
 bool applies_here(const metrics::Catalog& catalog, const std::string& name, const std::vector<std::string>& pmus,
                   const PmuKinds& kinds) {
-  const auto* m = catalog.find(name);
-  if (!m) return false;
-  return std::any_of(pmus.begin(), pmus.end(),
-                     [&](const std::string& p) { return m->applies_to(p, kind_of(kinds, p)); });
+  // Every variant: a metric with a formula per generation (dram_read_bw on GNR's sub-channels).
+  for (const auto* m : catalog.variants(name))
+    if (std::any_of(pmus.begin(), pmus.end(),
+                    [&](const std::string& p) { return m->applies_to(p, kind_of(kinds, p)); }))
+      return true;
+  return false;
 }
 
 // MB/s from a metric's value in its unit.

@@ -297,8 +297,8 @@ const std::vector<std::string> kMmio = {"uncore_imc/event=0x05,umask=0xcf/",   "
                                         "uncore_b2cxl/event=0x03,umask=0x00/", "uncore_b2cxl/event=0x04,umask=0x00/",
                                         "uncore_b2cxl/event=0x05,umask=0x00/", "uncore_b2cxl/event=0x06,umask=0x00/",
                                         "uncore_b2cxl/event=0x07,umask=0x00/", "uncore_b2cxl/event=0x08,umask=0x00/"};
-// With a metric on every IMC box: the metric's own IMC events, so the boxes' counters are not
-// oversubscribed.
+// With a metric on every IMC box (GNR: both sub-channels of each): the metric's own IMC events, so the boxes' counters
+// are not oversubscribed.
 const std::vector<std::string> kB2cxl = {"uncore_b2cxl/event=0x01,umask=0x00/", "uncore_b2cxl/event=0x02,umask=0x00/"};
 // Five IMC events on four counters: every IMC box multiplexes, its fifth event off the counters
 // (counted 0 of the window, scaled as perf scales it). The next set would go on after 1 s, past
@@ -313,27 +313,11 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         LoopCase{"PerBoxCsv", kMmio, {}, Aggregation::PerBox, Format::Csv, 4, "uncore_b2cxl_1/event=0x08"},
         LoopCase{"MergedTable", kMmio, {}, Aggregation::Merged, Format::Table, 4, "uncore_imc/event=0x02"},
-        LoopCase{"MergedTableWithMetric",
-                 kB2cxl,
-                 {"spr_imc_read_bw"},
-                 Aggregation::Merged,
-                 Format::Table,
-                 4,
-                 "spr_imc_read_bw"},
-        LoopCase{"PerBoxJsonWithMetric",
-                 kB2cxl,
-                 {"spr_imc_read_bw"},
-                 Aggregation::PerBox,
-                 Format::Json,
-                 4,
-                 "spr_imc_read_bw"},
-        LoopCase{"PerSocketCsvWithMetric",
-                 kB2cxl,
-                 {"spr_imc_read_bw"},
-                 Aggregation::PerSocket,
-                 Format::Csv,
-                 4,
-                 "spr_imc_read_bw"},
+        LoopCase{
+            "MergedTableWithMetric", kB2cxl, {"imc_read_bw"}, Aggregation::Merged, Format::Table, 4, "imc_read_bw"},
+        LoopCase{"PerBoxJsonWithMetric", kB2cxl, {"imc_read_bw"}, Aggregation::PerBox, Format::Json, 4, "imc_read_bw"},
+        LoopCase{
+            "PerSocketCsvWithMetric", kB2cxl, {"imc_read_bw"}, Aggregation::PerSocket, Format::Csv, 4, "imc_read_bw"},
         LoopCase{"MultiplexedPerBoxCsv", kImcMultiplexed, {}, Aggregation::PerBox, Format::Csv, 1000, "<not counted>"}),
     [](const auto& p) { return std::string(p.param.name); });
 

@@ -157,9 +157,25 @@ TEST(BuiltinEvents, PerfsCasCountIsTheKernelsCasCountRead) {
     EXPECT_EQ(e->topic, "uncore memory");
     EXPECT_EQ(term_values(e->terms), term_values(kernel.terms)) << e->terms;
   }
-  const auto* gnr = builtin_uncore_events("gnr")->find("UNC_M_CAS_COUNT_SCH0.RD");
-  ASSERT_NE(gnr, nullptr);
-  EXPECT_EQ(term_values(gnr->terms), term_values(kernel.terms));
+}
+
+// GNR/SRF count CAS commands per sub-channel (gnr_uncore_imc_events): the kernel's four aliases are
+// perf's UNC_M_CAS_COUNT_SCH0/SCH1.RD/WR, and there is no channel-wide cas_count_read.
+TEST(BuiltinEvents, GnrCasCountsAreTheKernelsSubChannelAliases) {
+  const auto* kind = platform::Database::builtin().pmu_kind("intel_gnr_imc");
+  ASSERT_NE(kind, nullptr);
+  EXPECT_EQ(kind->events.count("cas_count_read"), 0U);
+  EXPECT_EQ(kind->events.count("cas_count_write"), 0U);
+  for (const char* model : {"gnr", "srf"})
+    for (auto [perf, alias] : {std::pair{"UNC_M_CAS_COUNT_SCH0.RD", "cas_count_read_sch0"},
+                               {"UNC_M_CAS_COUNT_SCH1.RD", "cas_count_read_sch1"},
+                               {"UNC_M_CAS_COUNT_SCH0.WR", "cas_count_write_sch0"},
+                               {"UNC_M_CAS_COUNT_SCH1.WR", "cas_count_write_sch1"}}) {
+      const auto* e = builtin_uncore_events(model)->find(perf);
+      ASSERT_NE(e, nullptr) << model << " " << perf;
+      EXPECT_EQ(term_values(e->terms), term_values(kind->events.at(alias).terms)) << model << " " << perf;
+    }
+  EXPECT_EQ(term_values(kind->events.at("cas_count_read_sch1").terms), term_values("event=0x06,umask=0xcf"));
 }
 
 // The kernel's tools/perf/pmu-events lists of an older version (v1.20 SPR, v1.15 GNR): every event

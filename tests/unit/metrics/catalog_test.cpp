@@ -68,8 +68,8 @@ json with_metric(const char* key, json value) {
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
   EXPECT_EQ(c.metrics().size(),
-            174u);  // 129 uncore (9 Intel IMC, 8 Intel IIO, 2 Intel UPI, 20 perf Intel uncore: 9 + 11 variants of 4,
-                    // 7 AMD, 5 CMN), 45 Grace core
+            182u);  // 137 uncore (14 Intel IMC: 4 + 10 variants of 5, 8 Intel IIO, 2 Intel UPI, 23 perf Intel
+                    // uncore: 6 + 17 variants of 7, 7 AMD, 5 CMN), 45 Grace core
   EXPECT_EQ(c.pmu_types().size(),
             25u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD,
                    // uncore_cha/upi/upi_%u/iio
@@ -113,8 +113,9 @@ TEST(Catalog, ListsMetricsByPmuTypeOrPmuName) {
   EXPECT_EQ(names(catalog().for_pmu("dwc_rootport_3018")),
             (std::vector<std::string>{"dwc_pcie_rx_bw", "dwc_pcie_tx_bw"}));
   EXPECT_EQ(names(catalog().for_pmu("pcie_bdf_200")), (std::vector<std::string>{"pcie_bdf_rx_bw", "pcie_bdf_tx_bw"}));
-  EXPECT_EQ(catalog().for_pmu("uncore_imc_0").size(), 4u);  // imc_read_bw, imc_write_bw and the two spr_ ones
-  EXPECT_EQ(catalog().for_pmu("arm_cmn_0").size(), 5u);     // 4 CCLA link bandwidths, the HN-F memory estimate
+  // imc_read_bw and imc_write_bw (a variant for GNR's sub-channels each) and the two spr_ ones
+  EXPECT_EQ(catalog().for_pmu("uncore_imc_0").size(), 6u);
+  EXPECT_EQ(catalog().for_pmu("arm_cmn_0").size(), 5u);  // 4 CCLA link bandwidths, the HN-F memory estimate
   EXPECT_TRUE(catalog().for_pmu("no_such_pmu_0").empty());
   EXPECT_TRUE(catalog().for_pmu("no_such_pmu_%u").empty());
 }
