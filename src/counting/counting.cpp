@@ -111,7 +111,7 @@ Run::Run(Machine& machine, const Request& request, const std::function<void(cons
   for (const auto& f : request.event_files) event_files.push_back(events::PerfmonEvents::load(f));
   machine.check_no_links(machine.param("sim.path") / "clock");  // mapped read-write by name
   time = sim::machine_clock(machine);
-  found = families::discover(machine);
+  found = request.discovered ? *request.discovered : families::discover(machine);
   spec_scales = apply_event_names(machine, event_files, found.inventory, specs);  // names resolve on the whole machine
   keep_units_on_cpus(found.inventory, found.topology, request.cpus);
   asked_events = specs.size();

@@ -9,7 +9,6 @@
 #include "pmukit/access/bdf.h"
 #include "pmukit/families/coresight/nvidia_rcmap.h"
 #include "pmukit/families/intel/iio_devices.h"
-#include "pmukit/families/registry.h"
 #include "pmukit/pci/device.h"
 #include "pmukit/syntax/event_parser.h"
 #include "pmukit/util/error.h"
@@ -110,8 +109,8 @@ std::string filters_text(const std::vector<DeviceFilter>& filters) {
 
 }  // namespace
 
-std::vector<DeviceFilter> device_filters(Machine& machine, const std::string& device) {
-  auto found = families::discover(machine);
+std::vector<DeviceFilter> device_filters(Machine& machine, const discovery::DiscoveryResult& found,
+                                         const std::string& device) {
   if (const auto* scheme = discovery::iio_scheme_for(found.cpu)) return intel_filters(machine, found, *scheme, device);
   return nvidia_filters(machine, found.devices, device);
 }
@@ -134,10 +133,10 @@ std::string check_device_event(const std::string& event, const std::string& devi
                      filters_text(filters), device, event);
 }
 
-void bind_device_events(Machine& machine, std::vector<SeriesEvent>& events) {
+void bind_device_events(Machine& machine, const discovery::DiscoveryResult& found, std::vector<SeriesEvent>& events) {
   for (auto& e : events) {
     if (e.device.empty()) continue;
-    auto filters = device_filters(machine, e.device);
+    auto filters = device_filters(machine, found, e.device);
     std::string bound;
     auto why = check_device_event(e.event, e.device, filters, bound);
     if (!why.empty()) throw Error(why);

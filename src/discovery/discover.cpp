@@ -1,48 +1,23 @@
 // pmukit -- reads what every family needs once, and runs the families' discoverers in order.
 #include "pmukit/discovery/discover.h"
 
-#include <map>
-#include <nlohmann/json.hpp>
-
 #include "pmukit/acpi/devices.h"
 #include "pmukit/discovery/unit_overlap.h"
 #include "pmukit/platform/database.h"
-#include "pmukit/platform/embedded.h"
 
 namespace pmukit::discovery {
 
 namespace {
 
-struct KindPlatform {
-  std::string name, description;
-};
-
-// PMU kind -> the platform a machine with it is: the "platform" of the kind in pmus/*.json (the
-// Grace SCF is on Grace only). Read once, and only for a machine whose CPU model names none.
-const std::map<std::string, KindPlatform, std::less<>>& kind_platforms() {
-  static const auto table = [] {
-    std::map<std::string, KindPlatform, std::less<>> out;
-    for (const auto& f : platform::embedded_files()) {
-      if (!f.path.starts_with("pmus/")) continue;
-      const auto doc = nlohmann::json::parse(f.data);
-      for (const auto& p : doc.at("pmus"))
-        if (p.contains("platform"))
-          out[p.at("kind").get<std::string>()] = {p["platform"].at("name"), p["platform"].at("description")};
-    }
-    return out;
-  }();
-  return table;
-}
-
 // A machine whose CPU model names no platform (Arm: /proc/cpuinfo has no model the database
 // knows) is named by its PMUs: the first unit whose kind says which platform has it.
-void platform_from_units(Inventory& inv) {
-  const auto& table = kind_platforms();
+// The database parses only the pmus/ file defining each kind asked about.
+void platform_from_units(const platform::Database& db, Inventory& inv) {
   for (const auto& u : inv.units) {
-    auto it = table.find(u.pmu_kind);
-    if (it == table.end()) continue;
-    inv.platform = it->second.name;
-    inv.platform_description = it->second.description;
+    const platform::PmuKind* kind = db.pmu_kind(u.pmu_kind);
+    if (!kind || !kind->platform) continue;
+    inv.platform = kind->platform->name;
+    inv.platform_description = kind->platform->description;
     return;
   }
 }
@@ -70,7 +45,7 @@ DiscoveryResult discover(Machine& machine, std::span<const Family* const> famili
   // After every family: a register two units claim is found whichever families they are.
   warn_overlapping_units(r.inventory);
   for (const Family* f : families) f->finish(facts, r.inventory);
-  if (r.inventory.platform.empty()) platform_from_units(r.inventory);
+  if (r.inventory.platform.empty()) platform_from_units(db, r.inventory);
   return r;
 }
 

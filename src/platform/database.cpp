@@ -124,6 +124,9 @@ PmuKind parse_pmu_kind(const json& p, const json& attrs, std::string where) {
   k.kind = json_string(p, "kind", where);
   where += " pmu " + k.kind;
   k.description = json_string(p, "description", where, false);
+  if (p.contains("platform"))
+    k.platform = PmuKind::Platform{json_string(p["platform"], "name", where + " platform"),
+                                   json_string(p["platform"], "description", where + " platform")};
   parse_formats(p, attrs, where, k);
   if (p.contains("event_mask"))
     k.config_mask = json_number(p["event_mask"], where + " event_mask") |

@@ -10,6 +10,7 @@
 #include "counting.h"
 #include "http_routes.h"
 #include "pmukit/counting/device_events.h"
+#include "pmukit/families/registry.h"
 #include "pmukit/util/clock.h"
 #include "pmukit/util/error.h"
 #include "pmukit/util/signals.h"
@@ -68,12 +69,13 @@ int run_exporter(const Options& o) {
   if (!o.listen.empty()) exporter::parse_listen(o.listen, "--listen", config);
   if (!o.naming.empty()) exporter::set_naming(config, *exporter::naming(o.naming));
   auto machine = tools::make_machine(o.machine);
+  counting::Request request;
+  request.discovered = families::discover(*machine);  // once: for the device labels and the Run
   try {  // a device label is the machine's: the event is bound to (or checked against) its PMU and filter
-    counting::bind_device_events(*machine, config.events);
+    counting::bind_device_events(*machine, *request.discovered, config.events);
   } catch (const Error& e) {
     throw Error(fmt::format("{}: {}", o.config, e.what()));
   }
-  counting::Request request;
   for (const auto& e : config.events) request.events.push_back(e.event);
   request.metrics = config.metrics;
   request.neutral_metrics_optional = true;

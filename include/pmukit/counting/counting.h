@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ struct Request {
   // A metric named by its platform-neutral name (dram_read) that no PMU here counts is listed in
   // Run::absent_metrics instead of refused (pmu-exporter: one configuration for a fleet).
   bool neutral_metrics_optional = false;
+  // The machine as a caller already discovered it (pmu-exporter, to bind its device labels): the
+  // Run counts on these units and does not discover the machine a second time.
+  std::optional<discovery::DiscoveryResult> discovered;
 };
 
 struct Run {

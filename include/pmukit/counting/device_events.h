@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pmukit/counting/series.h"
+#include "pmukit/discovery/discover.h"
 
 namespace pmukit {
 class Machine;
@@ -19,9 +20,11 @@ struct DeviceFilter {
   std::string terms;  // "ch_mask=0x1,fc_mask=0x7", "src_bdf=0x0100,src_bdf_en=1", "bw_in_port0"
 };
 
-// The filters that count `device` ("DDDD:BB:DD.F") on this machine, as pmu-rcmap prints them.
-// Throws Error naming the device when it is not on the machine or no PCIe PMU counts it.
-std::vector<DeviceFilter> device_filters(Machine& machine, const std::string& device);
+// The filters that count `device` ("DDDD:BB:DD.F") on this machine, as `found` (its discovery)
+// and pmu-rcmap see it. Throws Error naming the device when it is not on the machine or no PCIe
+// PMU counts it.
+std::vector<DeviceFilter> device_filters(Machine& machine, const discovery::DiscoveryResult& found,
+                                         const std::string& device);
 
 // Every event of `events` that names a device is made to count that device, and only it:
 //  - an event on a PMU type with none of the filter's terms ("uncore_iio/event=0x83,umask=0x04/")
@@ -29,7 +32,7 @@ std::vector<DeviceFilter> device_filters(Machine& machine, const std::string& de
 //  - an event on a PMU instance must be on the device's PMU with its filter (ch_mask, src_bdf...: every
 //    term of the filter but the transaction-type mask fc_mask, with the same value).
 // Throws Error in one line naming the device, the PMU and filter that see it, and what the event has.
-void bind_device_events(Machine& machine, std::vector<SeriesEvent>& events);
+void bind_device_events(Machine& machine, const discovery::DiscoveryResult& found, std::vector<SeriesEvent>& events);
 
 // The check alone: "" when `event` counts `device` through one of `filters`, the reason otherwise;
 // `bound` gets the event bound to the first filter when it names only the PMU type.

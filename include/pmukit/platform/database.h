@@ -92,6 +92,12 @@ struct IntelUncore {
 struct PmuKind {
   std::string kind;
   std::string description;
+  // The platform a machine with this kind is, for kinds found on one platform only (the Grace
+  // SCF): names an Arm machine, whose /proc/cpuinfo has no model the CPU table knows.
+  struct Platform {
+    std::string name, description;
+  };
+  std::optional<Platform> platform;
   std::map<std::string, std::string> formats;
   std::map<std::string, syntax::EventAlias> events;
   std::map<std::string, std::string> event_help;   // alias -> description

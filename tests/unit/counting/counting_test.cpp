@@ -3,6 +3,7 @@
 // workload's lifetime bounding the run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -57,6 +58,24 @@ TEST(BackendChoice, APmuOfItsOwnModeOverridesTheRequestsMode) {
   EXPECT_NE(usage_error(*rig.machine, request).find("event 'uncore_cha/clockticks/': the kernel has no perf PMU"),
             std::string::npos);
   EXPECT_EQ(rig.image_change(), "");
+}
+
+// A caller that discovered the machine already (pmu-exporter, for its device labels) hands the
+// result to the Run, which counts on those units and does not discover again: a unit left out of
+// the given inventory is not counted.
+TEST(Run, CountsOnTheUnitsTheCallerDiscovered) {
+  test::BundledRig rig("spr-2s");
+  test::SimProcess sim(rig.root);
+  counting::Request request;
+  request.events = {"uncore_imc/cas_count_read/"};
+  request.discovered = rig.found;
+  auto& units = request.discovered->inventory.units;
+  const auto is_imc = [](const discovery::PmuUnit& u) { return u.name.starts_with("uncore_imc_"); };
+  ASSERT_EQ(std::count_if(units.begin(), units.end(), is_imc), 16);
+  units.erase(std::find_if(units.begin(), units.end(), is_imc));
+  counting::Run run(*rig.machine, request);
+  ASSERT_FALSE(run.backend->notes().empty());
+  EXPECT_EQ(run.backend->notes().front(), "uncore_imc: direct, 15 units");
 }
 
 // Each event's totals by spec, summed over its units.

@@ -66,13 +66,13 @@ TEST(DeviceEvents, SprDevicesAreBoundToThePmuAndPartPmuRcmapGives) {
   std::vector<counting::SeriesEvent> events(1);
   events[0].event = "uncore_iio/event=0x83,umask=0x04/";
   events[0].device = device;
-  counting::bind_device_events(*rig.machine, events);
+  counting::bind_device_events(*rig.machine, rig.found, events);
   EXPECT_EQ(events[0].event, f.pmu + "/event=0x83,umask=0x04," + f.terms + "/");
   // The README's old example: the IIO PMU number of another stack, the device's ch_mask.
   std::string other = f.pmu == "uncore_iio_1" ? "uncore_iio_2" : "uncore_iio_1";
   events[0].event = other + "/event=0x83,umask=0x04," + f.terms + "/";
   try {
-    counting::bind_device_events(*rig.machine, events);
+    counting::bind_device_events(*rig.machine, rig.found, events);
     FAIL() << "another stack's PMU was accepted";
   } catch (const Error& e) {
     std::string what = e.what();
@@ -84,13 +84,13 @@ TEST(DeviceEvents, SprDevicesAreBoundToThePmuAndPartPmuRcmapGives) {
 
 TEST(DeviceEvents, Tegra410DevicesAreBoundToTheirRootComplexPmu) {
   test::BundledRig rig("t410-2s");
-  auto filters = counting::device_filters(*rig.machine, "0005:41:00.0");
+  auto filters = counting::device_filters(*rig.machine, rig.found, "0005:41:00.0");
   ASSERT_FALSE(filters.empty());
   EXPECT_EQ(filters.front().pmu.rfind("nvidia_pcie_pmu_", 0), 0u) << filters.front().pmu;
   std::vector<counting::SeriesEvent> events(1);
   events[0].event = "nvidia_pcie_pmu/event=0x4/";
   events[0].device = "0005:41:00.0";
-  counting::bind_device_events(*rig.machine, events);
+  counting::bind_device_events(*rig.machine, rig.found, events);
   EXPECT_EQ(events[0].event, filters.front().pmu + "/event=0x4," + filters.front().terms + "/");
-  EXPECT_THROW(counting::device_filters(*rig.machine, "0005:ff:1f.7"), Error);
+  EXPECT_THROW(counting::device_filters(*rig.machine, rig.found, "0005:ff:1f.7"), Error);
 }
