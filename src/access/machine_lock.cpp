@@ -35,25 +35,47 @@ std::string open_error(const Machine& machine, const std::filesystem::path& path
   return machine.files().describe_error(path, err);
 }
 
-// Opens (creating) a lock file inside the root, never through a link: a lock file planted as a
-// link to a file outside the snapshot must not be created, truncated or written (O_NOFOLLOW).
-int open_lock_file(const Machine& machine, const std::filesystem::path& path, std::string_view what, LockFileId& id) {
-  const auto& files = machine.files();
-  machine.check_no_links(path);  // a link among the lock's directories could lead the write out
-  int mkdir_err = 0;
+// Creates the directories of a lock file inside the root, never through a link (a link among
+// them could lead the write out); 0, or the errno creating them failed with (the open after it
+// says what is wrong).
+int prepare_lock_directory(const Machine& machine, const std::filesystem::path& path) {
+  machine.check_no_links(path);
   try {
-    files.create_directories(path.parent_path());
+    machine.files().create_directories(path.parent_path());
   } catch (const SystemError& e) {
-    mkdir_err = e.code();  // the open below says what is wrong
+    return e.code();
   } catch (const Error&) {
   }
-  auto r = files.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0644);
-  if (!r.fd) throw Error(open_error(machine, path, r.err == ENOENT && mkdir_err ? mkdir_err : r.err, what));
+  return 0;
+}
+
+// The lock file open as `r` must be a regular file: its device and inode.
+int checked_lock_fd(OpenResult r, const std::filesystem::path& path, LockFileId& id) {
   struct stat st {};
   if (::fstat(r.fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
     throw Error(fmt::format("{}: the lock is {}, not a regular file", path.string(), file_type_name(st.st_mode)));
   id = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
   return r.fd.release();
+}
+
+constexpr int kLockFlags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK;
+
+// Opens (creating) a lock file inside the root, never through a link: a lock file planted as a
+// link to a file outside the snapshot must not be created, truncated or written (O_NOFOLLOW).
+int open_lock_file(const Machine& machine, const std::filesystem::path& path, std::string_view what, LockFileId& id) {
+  const int mkdir_err = prepare_lock_directory(machine, path);
+  auto r = machine.files().open(path, kLockFlags, 0644);
+  if (!r.fd) throw Error(open_error(machine, path, r.err == ENOENT && mkdir_err ? mkdir_err : r.err, what));
+  return checked_lock_fd(std::move(r), path, id);
+}
+
+// The same, by name in the lock directory open as `dir` (UnitLocks: its directories are checked
+// and created once, not once per unit).
+int open_lock_file_at(const Machine& machine, int dir, const std::filesystem::path& path, LockFileId& id) {
+  OpenResult r;
+  r.fd = UniqueFd(::openat(dir, path.filename().c_str(), kLockFlags | O_CLOEXEC, 0644));
+  if (!r.fd) throw Error(open_error(machine, path, errno, "unit lock"));
+  return checked_lock_fd(std::move(r), path, id);
 }
 
 std::string read_holder(int fd) {
@@ -132,8 +154,10 @@ std::filesystem::path unit_lock_path(const Machine& machine, std::string_view un
   return machine.param("units.path") / (name + ".lock");
 }
 
-UnitLock::UnitLock(const Machine& machine, std::string_view unit) : path_(unit_lock_path(machine, unit)) {
-  fd_ = open_lock_file(machine, path_, "unit lock", id_);
+UnitLock::UnitLock(const Machine& machine, std::string_view unit) : UnitLock(machine, unit, -1) {}
+
+UnitLock::UnitLock(const Machine& machine, std::string_view unit, int dir) : path_(unit_lock_path(machine, unit)) {
+  fd_ = dir >= 0 ? open_lock_file_at(machine, dir, path_, id_) : open_lock_file(machine, path_, "unit lock", id_);
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     const std::string holder = read_holder(fd_);
@@ -153,13 +177,25 @@ const UnitLock& UnitLocks::take(std::string_view unit) {
   auto& slot = held_[std::string(unit)];
   if (!slot) {
     try {
-      slot = std::make_unique<UnitLock>(machine_, unit);
+      slot = std::make_unique<UnitLock>(machine_, unit, directory(unit));
     } catch (...) {
       held_.erase(std::string(unit));
       throw;
     }
   }
   return *slot;
+}
+
+// The directory of the unit locks, checked, created and opened at the first lock taken; -1 where
+// it cannot be (each lock then opens its own path, and says what is wrong).
+int UnitLocks::directory(std::string_view unit) {
+  if (dir_tried_) return dir_.get();
+  dir_tried_ = true;
+  const auto path = unit_lock_path(machine_, unit);
+  if (prepare_lock_directory(machine_, path) != 0) return -1;
+  auto r = machine_.files().open(path.parent_path(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  if (r.fd) dir_ = std::move(r.fd);
+  return dir_.get();
 }
 
 std::vector<LockFileId> UnitLocks::files() const {

@@ -154,6 +154,12 @@ void WriteGuard::own(const std::vector<Reg>& regs) {
     if (!saved_.count(r)) saved_.emplace(r, io_.read(r));
 }
 
+std::uint64_t WriteGuard::read_saved(const Reg& r) {
+  if (writes_ == 0 && !known_elsewhere_)
+    if (auto it = saved_.find(r); it != saved_.end()) return it->second;
+  return io_.read(r);
+}
+
 std::uint64_t WriteGuard::original(const Reg& r) const {
   auto it = saved_.find(r);
   if (it == saved_.end()) throw Error(fmt::format("{}: not a register of a unit in use", r.str()));

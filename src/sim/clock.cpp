@@ -48,9 +48,17 @@ bool server_gone(int fd) {
 
 // futex(2) on the page's doorbell: the page is a MAP_SHARED file mapping, so the (not private)
 // futex is keyed on the file page and reaches the other process.
-void ring(std::uint32_t& doorbell) {
+void ring(std::uint32_t& doorbell, int waiters = 1) {
   at(doorbell).fetch_add(1);
-  ::syscall(SYS_futex, &doorbell, FUTEX_WAKE, 1, nullptr, nullptr, 0);
+  ::syscall(SYS_futex, &doorbell, FUTEX_WAKE, waiters, nullptr, nullptr, 0);
+}
+
+// Sleeps while `bell` still reads `seen`, at most kPollNs * 500 (10 ms): the caller then looks
+// whether the server is still there. EAGAIN, EINTR, ETIMEDOUT: back to the caller's check.
+void wait_bell(std::uint32_t& bell, std::uint32_t seen) {
+  constexpr std::uint64_t kMaxWaitNs = kPollNs * 500;
+  const timespec ts{0, static_cast<long>(kMaxWaitNs)};
+  ::syscall(SYS_futex, &bell, FUTEX_WAIT, seen, &ts, nullptr, 0);
 }
 
 ClockPage* map_page(const std::filesystem::path& path, bool create) {
@@ -145,10 +153,12 @@ class SimClock final : public Clock, public pmu::Settle {
     at(page_->request_ns).store(t);
     std::uint64_t seq = at(page_->seq).fetch_add(1) + 1;
     ring(page_->doorbell);
-    while (at(page_->ack).load() < seq) {
+    for (;;) {
+      const std::uint32_t bell = at(page_->answered).load();  // before ack: an answer after it rings
+      if (at(page_->ack).load() >= seq) break;
       if (interruptible && g_interrupted.load()) break;
       check_answering(start);
-      nap_ns(kPollNs);
+      wait_bell(page_->answered, bell);
     }
     at(page_->client).store(0);
     return !g_interrupted.load();
@@ -272,6 +282,7 @@ std::uint64_t ClockServer::limit(std::uint64_t request_ns, std::uint64_t now) co
 void ClockServer::complete(std::uint64_t seq, std::uint64_t now) {
   at(page_->now_ns).store(now);
   at(page_->ack).store(seq);
+  ring(page_->answered, INT32_MAX);  // the client waiting for it (blocked on the bell)
 }
 
 }  // namespace pmukit::sim

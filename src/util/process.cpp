@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <mutex>
 #include <string>
 
 #include "pmukit/util/text.h"
@@ -37,6 +38,8 @@ std::string read_boot_id() {
   return std::string(trim(text));
 }
 
+ProcessIdentity read_self();
+
 }  // namespace
 
 std::optional<std::uint64_t> parse_stat_start_time(std::string_view stat) {
@@ -55,7 +58,19 @@ std::string sanitize_program_name(std::string_view name) {
   return std::string(name);
 }
 
+// Read once per process (a tool asks for it once per unit lock it takes): a forked child has
+// another pid and start time, so it reads its own.
 ProcessIdentity ProcessIdentity::self() {
+  static std::mutex lock;
+  static ProcessIdentity cached;
+  const std::lock_guard<std::mutex> hold(lock);
+  if (cached.pid != static_cast<long>(::getpid())) cached = read_self();
+  return cached;
+}
+
+namespace {
+
+ProcessIdentity read_self() {
   ProcessIdentity p;
   p.pid = static_cast<long>(::getpid());
   p.pid_ns = ns_inode("/proc/self");
@@ -64,6 +79,8 @@ ProcessIdentity ProcessIdentity::self() {
   p.program = sanitize_program_name(program_invocation_short_name);
   return p;
 }
+
+}  // namespace
 
 std::optional<ProcessIdentity> ProcessIdentity::of(long pid) {
   if (pid <= 0) return std::nullopt;

@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pmukit/util/confined_root.h"
 #include "pmukit/util/error.h"
 
 namespace pmukit {
@@ -70,6 +71,8 @@ class UnitLock {
   // Never waits: throws UnitInUse when another process holds it; Error when the file cannot be
   // created (a read-only snapshot) or is not a regular file.
   UnitLock(const Machine& machine, std::string_view unit);
+  // The same, the file opened by name in the lock directory open as `dir` (-1: by its path).
+  UnitLock(const Machine& machine, std::string_view unit, int dir);
   ~UnitLock();
   UnitLock(const UnitLock&) = delete;
   UnitLock& operator=(const UnitLock&) = delete;
@@ -95,8 +98,12 @@ class UnitLocks {
   std::vector<std::string> names() const;
 
  private:
+  int directory(std::string_view unit);
+
   const Machine& machine_;
   std::map<std::string, std::unique_ptr<UnitLock>> held_;
+  UniqueFd dir_;  // units.path, open once (directory())
+  bool dir_tried_ = false;
 };
 
 // "pmu-exporter (pid 4242)" from a lock file's "PID PROGRAM" text (an older pmukit wrote "PID"

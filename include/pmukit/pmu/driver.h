@@ -100,7 +100,8 @@ class UnitDriver {
   const discovery::PmuUnit& unit() const { return unit_; }
   const UnitLayout& layout() const { return layout_; }
 
-  // Another agent's counting, as the register that shows it, or nullopt. Reads, never writes.
+  // Another agent's counting, as the register that shows it, or nullopt. Reads (or takes the values
+  // the guard saved just before: WriteGuard::read_saved), never writes.
   virtual std::optional<Busy> busy(WriteGuard& guard) const = 0;
   // Whether the events fit the unit's counters and encodings; nullopt when they do. No I/O.
   virtual std::optional<DoesNotFit> fit(const std::vector<syntax::EncodedEvent>& events) const = 0;

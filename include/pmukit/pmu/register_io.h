@@ -142,12 +142,18 @@ class WriteGuard {
   // Declares registers a unit owns and saves their current values (each read once, ever).
   void own(const std::vector<Reg>& regs);
   // Declares one register with an original value known from elsewhere (a journal), not read.
-  void own_as(const Reg& r, std::uint64_t original) { saved_.insert_or_assign(r, original); }
+  void own_as(const Reg& r, std::uint64_t original) {
+    saved_.insert_or_assign(r, original);
+    known_elsewhere_ = true;
+  }
   bool owns(const Reg& r) const { return saved_.count(r) != 0; }
   std::uint64_t original(const Reg& r) const;
   std::size_t saved() const { return saved_.size(); }
 
   std::uint64_t read(const Reg& r) { return io_.read(r); }
+  // The value own() read, while nothing has been written through the guard (it is the register's
+  // value then: a unit's lock is held before it is saved); read again otherwise.
+  std::uint64_t read_saved(const Reg& r);
   // Throws Error without writing when `r` is not owned. Each write is a write point
   // (pmu/journal.h write_point).
   void write(const Reg& r, std::uint64_t value);
@@ -166,6 +172,7 @@ class WriteGuard {
   RegisterIo& io_;
   std::map<Reg, std::uint64_t> saved_;
   std::size_t writes_ = 0;
+  bool known_elsewhere_ = false;  // own_as() was called: a saved value may not be the register's
   std::vector<WriteRecord>* trace_ = nullptr;
   std::set<Reg> commands_;
   Settle* settle_ = nullptr;

@@ -8,9 +8,9 @@
 // advance) is cut at every read, so that a multiplexed unit turns and a narrow counter is read on
 // time, as on hardware. In real-time mode pmu-sim
 // steps on its own; a client only uses the page for barriers (waiting until the simulator has seen
-// its writes: the page is the direct session's pmu::Settle). A client waiting for its answer polls a
-// shared counter with short sleeps, never a guessed delay; the server waiting for a request blocks on
-// the page's doorbell (a futex), so an idle pmu-sim takes no CPU.
+// its writes: the page is the direct session's pmu::Settle). A client waiting for its answer blocks on
+// the page's answer bell and the server waiting for a request on its doorbell (futexes, never a
+// guessed delay), so neither a waiting pmu-raw nor an idle pmu-sim takes CPU.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +54,8 @@ struct ClockPage {
   std::uint64_t client;  // non-zero while a client holds the page
   // Rung (incremented, and its futex woken) after each request: what an idle server sleeps on.
   std::uint32_t doorbell;
-  std::uint32_t reserved;
+  // Rung (incremented, and its futex woken) after each answer: what a waiting client sleeps on.
+  std::uint32_t answered;
   // A hold (Clock::hold_at): the process `hold_pid` acts at `hold_ns`, and the server moves no other
   // client's request past it (it answers at hold_ns; the client waits for the hold to move on and
   // asks again). 0 pid: no hold. A hold whose process is gone is ignored.

@@ -68,11 +68,11 @@ class IntelBoxDriver : public UnitDriver {
   std::optional<Busy> busy(WriteGuard& g) const override {
     for (unsigned i = 0; i < counters_; ++i) {
       const Reg& ctl = layout_.at(Role::CounterControl, i);
-      if (auto v = g.read(ctl)) return Busy{ctl, v, fmt::format("counter control {} is {:#x}", ctl.str(), v)};
+      if (auto v = g.read_saved(ctl)) return Busy{ctl, v, fmt::format("counter control {} is {:#x}", ctl.str(), v)};
     }
     if (fixed_) {
       const Reg& ctl = layout_.at(Role::FixedControl);
-      if (auto v = g.read(ctl)) return Busy{ctl, v, fmt::format("fixed counter control is {:#x}", v)};
+      if (auto v = g.read_saved(ctl)) return Busy{ctl, v, fmt::format("fixed counter control is {:#x}", v)};
     }
     return std::nullopt;
   }

@@ -320,3 +320,20 @@ TEST(IntelDriver, SimulatorCountsAConstrainedEventOnlyOnItsCounters) {
   EXPECT_EQ(io.read(pmu::msr(0, 0x3001)), 5000u);
   EXPECT_EQ(io.read(pmu::msr(0, 0x3003)), 0u);
 }
+
+// The busy check takes the controls own() has just saved (no second read of each): the saved value
+// while nothing has been written through the guard, the register's own value after a write.
+TEST(IntelDriver, ReadSavedIsWhatOwnReadUntilTheFirstWrite) {
+  Rig rig(machine_spec());
+  pmu::RegisterIo io(*rig.machine);
+  pmu::WriteGuard guard(io);
+  guard.own({pmu::msr(0, 0x2000)});
+  io.write(pmu::msr(0, 0x2000), 7);  // behind the guard: read_saved does not read again
+  EXPECT_EQ(guard.read_saved(pmu::msr(0, 0x2000)), 0u);
+  EXPECT_EQ(guard.read_saved(pmu::msr(0, 0x2001)), io.read(pmu::msr(0, 0x2001)));  // not owned: read
+  guard.write(pmu::msr(0, 0x2000), 5);
+  EXPECT_EQ(guard.read_saved(pmu::msr(0, 0x2000)), 5u);
+  pmu::WriteGuard journaled(io);
+  journaled.own_as(pmu::msr(0, 0x2000), 9);  // an original from a journal is not the register's value
+  EXPECT_EQ(journaled.read_saved(pmu::msr(0, 0x2000)), 5u);
+}

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <fstream>
 #include <regex>
 #include <thread>
 
@@ -121,4 +122,22 @@ TEST(ClockHold, AJumpWhileEventsTakeTurnsGivesEachItsShare) {
   EXPECT_NEAR(static_cast<double>(count_of(r.out, "pcie_bdf_200/Tx_PCIe_TLP_Data_Payload/")), 1e6, 1) << r.out;
   EXPECT_NEAR(static_cast<double>(count_of(r.out, "pcie_bdf_200/Rx_PCIe_TLP_Data_Payload/")), 3e6, 1) << r.out;
   EXPECT_NE(r.out.find("(50.00%)"), std::string::npos) << r.out;
+}
+
+// A client waiting for its answer sleeps on the page's answer bell (a futex), not on a timer: the
+// server rings it once per answer.
+TEST(ClockHold, EachAnswerRingsTheAnswerBell) {
+  test::BundledRig m("yitian");
+  sim::ClockServer server(*m.machine, sim::SimMode::Virtual);
+  auto answered = [&] {
+    sim::ClockPage page{};
+    std::ifstream f(server.path(), std::ios::binary);
+    f.read(reinterpret_cast<char*>(&page), sizeof page);
+    return page.answered;
+  };
+  const std::uint32_t before = answered();
+  server.complete(1, 1000);
+  EXPECT_EQ(answered(), before + 1);
+  server.complete(2, 2000);
+  EXPECT_EQ(answered(), before + 2);
 }
