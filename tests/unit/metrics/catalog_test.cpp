@@ -310,12 +310,12 @@ TEST(Catalog, VariantsAreOneNameWithAFormulaPerPmuKind) {
   EXPECT_EQ(error_of(g), "metrics/test.json: metric 'rate': variants[1]: PMU kind 'k1' is in an earlier variant too");
   g["metrics"][1]["variants"][0]["not_platforms"] = {"srf"};
   Catalog by_platform = load(g);
-  const auto v = by_platform.variants("rate");
-  ASSERT_EQ(v.size(), 2u);
-  EXPECT_TRUE(v[0]->for_platform("spr") && v[0]->for_platform(""));
-  EXPECT_FALSE(v[0]->for_platform("srf"));
-  EXPECT_TRUE(v[1]->for_platform("srf"));
-  EXPECT_FALSE(v[1]->for_platform("spr") || v[1]->for_platform(""));  // an unknown platform is none of them
+  const auto apart = by_platform.variants("rate");
+  ASSERT_EQ(apart.size(), 2u);
+  EXPECT_TRUE(apart[0]->for_platform("spr") && apart[0]->for_platform(""));
+  EXPECT_FALSE(apart[0]->for_platform("srf"));
+  EXPECT_TRUE(apart[1]->for_platform("srf"));
+  EXPECT_FALSE(apart[1]->for_platform("spr") || apart[1]->for_platform(""));  // an unknown platform is none of them
   f["metrics"][1]["variants"][1].erase("pmu_kinds");
   EXPECT_EQ(error_of(f), "metrics/test.json: metric 'rate': variants[1]: missing key 'pmu_kinds'");
   f["metrics"][1]["name"] = "lat";

@@ -2,9 +2,13 @@
 // and LLC miss latencies by target, IO from the CHA TOR, PMem and IIO bandwidth, MSIs. Every value is
 // worked out by hand from perf's MetricExpr (intel/perfmon 6dadedf <cpu>_metrics_perf.json); the
 // choice of formula by PMU kind and by platform (Sierra Forest's IA_MISS_DRD_OPT) is checked too.
+#include <cctype>
+
 #include <gtest/gtest.h>
 
 #include "metric_cases.h"
+#include "pmukit/events/builtin_events.h"
+#include "pmukit/util/text.h"
 
 namespace pmukit::test {
 
@@ -210,8 +214,14 @@ TEST(PerfIntelMore, SierraForestHasItsOwnFormulaOnTheSameChaKind) {
     EXPECT_FALSE(srf->for_platform("spr")) << name;
     EXPECT_FALSE(spr->for_platform("srf")) << name;
     // IA_MISS_DRD_OPT: umask 0xc827fe01 (and _LOCAL 0xc826fe01) where Sapphire Rapids has 0xc817fe01 (0xc816fe01).
-    EXPECT_NE(srf->events().at(0).events.at(0).find("umask=0xc82"), std::string::npos) << name;
-    EXPECT_NE(spr->events().at(0).events.at(0).find("umask=0xc81"), std::string::npos) << name;
+    const auto counts = [](const pmukit::metrics::Metric* v, const char* umask) {
+      for (const auto& b : v->events())
+        for (const auto& e : b.events)
+          if (e.find(umask) != std::string::npos) return true;
+      return false;
+    };
+    EXPECT_TRUE(counts(srf, "umask=0xc82") && !counts(srf, "umask=0xc81")) << name;
+    EXPECT_TRUE(counts(spr, "umask=0xc81") && !counts(spr, "umask=0xc82")) << name;
   }
 }
 
@@ -225,4 +235,71 @@ TEST(PerfIntelMore, UnavailableMetricsSayWhy) {
   EXPECT_NE(skx->reason.find("config1"), std::string::npos) << skx->reason;
   EXPECT_EQ(catalog().find_unavailable("numa_reads_addressed_to_local_dram", "spr"), nullptr);  // counted there
   for (const auto& u : catalog().unavailable()) EXPECT_FALSE(u.reason.empty()) << u.name;
+}
+
+namespace {
+
+// "event=0x35,umask=0xc816fe01" -> {event: 0x35, umask: 0xc816fe01}; an IIO umask's extension
+// (GNR/SRF write PortMask and FCMask into it too) left out.
+std::map<std::string, std::uint64_t> term_values(const std::string& terms, bool iio) {
+  std::map<std::string, std::uint64_t> out;
+  for (auto t : pmukit::split(terms, ',')) {
+    auto eq = t.find('=');
+    out[std::string(t.substr(0, eq))] = std::stoull(std::string(t.substr(eq + 1)), nullptr, 0);
+  }
+  if (iio && out.count("umask")) out["umask"] &= 0xff;
+  return out;
+}
+
+// perf's event of a formula variable: UNC_CHA_TOR_INSERTS_IA_MISS_DRD_LOCAL is UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL.
+const pmukit::events::PerfmonEvent* perf_event(const pmukit::events::PerfmonEvents& file, const std::string& variable) {
+  for (const auto& e : file.events()) {
+    std::string n = e.name;
+    for (char& ch : n) ch = ch == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (n == variable) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// Every raw event of perf's formulas is the event of perf's name on each platform the formula runs
+// on (platforms/perfmon/<model>_uncore_events.json, the same perfmon commit): the name exists there
+// and its EventCode/UMask/PortMask/FCMask are the terms.
+TEST(PerfIntelMore, EveryEventOfAFormulaIsPerfsOnEachPlatformItRunsOn) {
+  struct Model {
+    const char* name;
+    std::map<std::string, std::string> kinds;  // of uncore_cha, uncore_imc, uncore_iio
+  };
+  const std::vector<Model> models = {
+      {"skx", {{"uncore_cha", "intel_skx_cha"}, {"uncore_imc", "intel_skx_imc"}, {"uncore_iio", "intel_skx_iio"}}},
+      {"icx", {{"uncore_cha", "intel_icx_cha"}, {"uncore_imc", "intel_icx_imc"}, {"uncore_iio", "intel_snr_iio"}}},
+      {"spr", {{"uncore_cha", "intel_spr_cha"}, {"uncore_imc", "intel_spr_imc"}, {"uncore_iio", "intel_snr_iio"}}},
+      {"emr", {{"uncore_cha", "intel_spr_cha"}, {"uncore_imc", "intel_spr_imc"}, {"uncore_iio", "intel_snr_iio"}}},
+      {"gnr", {{"uncore_cha", "intel_spr_cha"}, {"uncore_imc", "intel_gnr_imc"}, {"uncore_iio", "intel_snr_iio"}}},
+      {"srf", {{"uncore_cha", "intel_spr_cha"}, {"uncore_imc", "intel_gnr_imc"}, {"uncore_iio", "intel_snr_iio"}}}};
+  std::size_t checked = 0;
+  for (const auto& m : catalog().metrics()) {
+    if (m.spec().family != "perf_intel_uncore" || m.pmu() == "uncore_upi") continue;
+    for (const auto& model : models) {
+      const auto& kinds = m.spec().pmu_kinds;
+      const std::string kind = model.kinds.at(m.pmu());
+      if (!m.for_platform(model.name) || (!kinds.empty() && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()))
+        continue;
+      const auto* file = pmukit::events::builtin_uncore_events(model.name);
+      ASSERT_NE(file, nullptr) << model.name;
+      for (const auto& b : m.events())
+        for (const auto& ev : b.events) {
+          if (b.variable.rfind("UNC_", 0) != 0 || ev.find('=') == std::string::npos) continue;
+          const auto* e = perf_event(*file, b.variable);
+          ASSERT_NE(e, nullptr) << m.name() << " on " << model.name << ": perf has no " << b.variable;
+          EXPECT_EQ(e->pmu_type, m.pmu()) << m.name() << " " << b.variable;
+          const bool iio = m.pmu() == "uncore_iio";
+          EXPECT_EQ(term_values(ev, iio), term_values(e->terms, iio))
+              << m.name() << " on " << model.name << ": " << b.variable << " " << ev << " vs perf's " << e->terms;
+          ++checked;
+        }
+    }
+  }
+  EXPECT_GT(checked, 200u);
 }
