@@ -123,8 +123,9 @@ Run::Run(Machine& machine, const Request& request, const std::function<void(cons
     std::vector<std::string> rest = request.metrics;
     const auto pmus = pmu_names(machine, found.inventory);
     metrics = add_neutral_iio_metrics(machine, found, catalog, rest, pmus, specs, warnings);
-    auto named = add_metric_events(catalog, rest, pmus, pmu_kinds_here(found.inventory), specs,
-                                   request.neutral_metrics_optional ? &absent_metrics : nullptr);
+    auto named =
+        add_metric_events(catalog, rest, pmus, pmu_kinds_here(found.inventory), specs,
+                          request.neutral_metrics_optional ? &absent_metrics : nullptr, found.inventory.platform);
     metrics.insert(metrics.end(), std::make_move_iterator(named.begin()), std::make_move_iterator(named.end()));
   }
   if (std::all_of(specs.begin(), specs.end(), is_duration_time) && !absent_metrics.empty())

@@ -151,12 +151,17 @@ void add_member_rows(const MetricInstance& inst, const std::vector<Row>& rows, s
 
 // Why a metric runs on no PMU here: none of its name, or (a generation's event codes) none of its kinds.
 std::string no_pmu_for(const std::vector<const metrics::Metric*>& variants, const std::string& arg,
-                       const std::vector<std::string>& pmus, const PmuKinds& kinds) {
+                       const std::vector<std::string>& pmus, const PmuKinds& kinds, std::string_view platform) {
   std::vector<std::string> of;  // the kinds of every variant (a formula per generation)
   for (const auto* v : variants) of.insert(of.end(), v->spec().pmu_kinds.begin(), v->spec().pmu_kinds.end());
   for (const auto* v : variants)
     for (const auto& pmu : pmus)
-      if (v->applies_to(pmu)) {
+      if (v->matches_pmu(pmu) && !v->for_platform(platform))
+        return fmt::format("-M '{}': perf's formula for {} PMUs here is for other platforms than this one ({})", arg,
+                           pmu, platform.empty() ? "not known" : platform);
+  for (const auto* v : variants)
+    for (const auto& pmu : pmus)
+      if (v->matches_pmu(pmu)) {
         const auto* k = kind_of(kinds, pmu);
         return fmt::format("-M '{}': its events are those of {} PMUs, and {} here is {} (pmu-raw --list-metrics "
                            "lists the metrics of this machine)",
@@ -216,6 +221,15 @@ std::pair<std::string, std::string> metric_arg(const std::string& arg) {
   return {arg.substr(0, slash), extra};
 }
 
+// Why perf's metric of this name is not counted here (on this platform, or on any when "" or not
+// listed for it): where perf has it, and the reason.
+std::string unavailable_text(const std::string& arg, const metrics::Catalog& catalog, std::string_view platform) {
+  const metrics::UnavailableMetric* u = catalog.find_unavailable(arg, platform);
+  if (!u) u = catalog.find_unavailable(arg);
+  return fmt::format("-M '{}': perf's metric on {} ({}), which pmukit does not count: {}", arg,
+                     fmt::join(u->platforms, "/"), u->description, u->reason);
+}
+
 // The metrics an argument names: the metric of that name, or else every metric exported under that
 // platform-neutral name (export_as: "dram_read" is dram_read_bw on Intel, amd_dram_read_bw on AMD).
 std::vector<const metrics::Metric*> named_metrics(const metrics::Catalog& catalog, const std::string& name) {
@@ -223,6 +237,7 @@ std::vector<const metrics::Metric*> named_metrics(const metrics::Catalog& catalo
   std::vector<const metrics::Metric*> out;
   for (const auto& m : catalog.metrics())
     if (m.spec().export_as == name) out.push_back(&m);
+  if (out.empty() && catalog.find_unavailable(name)) throw UsageError(unavailable_text(name, catalog, {}));
   if (out.empty()) {
     std::vector<std::string> names;  // every metric's and neutral name, for "did you mean"
     for (const auto& m : catalog.metrics()) {
@@ -253,8 +268,8 @@ std::string neutral_absent_reason(const std::vector<const metrics::Metric*>& nam
 
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
                                               const std::vector<std::string>& pmus, const PmuKinds& kinds,
-                                              std::vector<syntax::EventSpec>& specs,
-                                              std::vector<AbsentMetric>* absent) {
+                                              std::vector<syntax::EventSpec>& specs, std::vector<AbsentMetric>* absent,
+                                              std::string_view platform) {
   std::vector<MetricInstance> out;
   for (const auto& arg : split_metric_list(args)) {
     const auto [name, extra] = metric_arg(arg);
@@ -270,7 +285,7 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
           throw UsageError(
               fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term, name, term));
       for (const auto& pmu : pmus)
-        if (m->applies_to(pmu, kind_of(kinds, pmu))) out.push_back(bind_metric(*m, pmu, extra, specs));
+        if (m->applies_to(pmu, kind_of(kinds, pmu), platform)) out.push_back(bind_metric(*m, pmu, extra, specs));
     }
     const metrics::Metric* m = named.front();
     if (out.size() == before && absent && neutral) {
@@ -284,7 +299,9 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
                               "and this machine's kernel has none (no core PMU driver, or a virtual machine without "
                               "a virtual PMU)",
                               name, core_pmu_shown(m->pmu())));
-    if (out.size() == before) throw UsageError(no_pmu_for(named, arg, pmus, kinds));
+    if (out.size() == before && catalog.find_unavailable(name, platform))
+      throw UsageError(unavailable_text(name, catalog, platform));
+    if (out.size() == before) throw UsageError(no_pmu_for(named, arg, pmus, kinds, platform));
   }
   return out;
 }

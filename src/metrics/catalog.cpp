@@ -211,6 +211,8 @@ void read_body(const Catalog& catalog, const json& m, const std::string& where, 
   spec.parameters = read_parameters(m, where);
   spec.required_terms = text_list(m, "required_terms", where);
   spec.pmu_kinds = text_list(m, "pmu_kinds", where);
+  spec.platforms = text_list(m, "platforms", where);
+  spec.not_platforms = text_list(m, "not_platforms", where);
   for (const auto& term : spec.required_terms)
     if (!type->has_term(term)) fail(where, fmt::format("required term '{}' is not a term of {}", term, type->pattern));
   if (!m.at("expression").is_string()) fail(where, "'expression' must be a string");
@@ -218,12 +220,52 @@ void read_body(const Catalog& catalog, const json& m, const std::string& where, 
   spec.source = text(m, "source", where);
 }
 
+// Whether two variants sharing a PMU kind are for different platforms: one lists its platforms and
+// the other is for none of them.
+bool platforms_apart(const MetricSpec& a, const MetricSpec& b) {
+  const auto in = [](const std::vector<std::string>& v, const std::string& p) {
+    return std::find(v.begin(), v.end(), p) != v.end();
+  };
+  const auto covers = [&](const MetricSpec& x, const std::string& p) {
+    return (x.platforms.empty() || in(x.platforms, p)) && !in(x.not_platforms, p);
+  };
+  const auto apart = [&](const MetricSpec& listed, const MetricSpec& other) {
+    return !listed.platforms.empty() && std::none_of(listed.platforms.begin(), listed.platforms.end(),
+                                                     [&](const std::string& p) { return covers(other, p); });
+  };
+  return apart(a, b) || apart(b, a);
+}
+
+// perf's metrics pmukit does not count, each with the reason ("unavailable" in a metrics file).
+void read_unavailable(const json& file, std::string_view path, const std::string& family,
+                      std::vector<UnavailableMetric>& out) {
+  if (!file.contains("unavailable")) return;
+  if (!file.at("unavailable").is_array()) fail(std::string(path), "'unavailable' must be an array");
+  std::size_t i = 0;
+  for (const json& u : file.at("unavailable")) {
+    const std::string where = fmt::format("{}: unavailable[{}]", path, i++);
+    check_object(u, where, {"name", "description", "platforms", "reason", "source"});
+    UnavailableMetric m;
+    m.name = text(u, "name", where);
+    if (!is_snake_case(m.name)) fail(where, "the name must be snake_case, as perf's metric names are");
+    m.description = text(u, "description", where);
+    m.platforms = text_list(u, "platforms", where);
+    if (m.platforms.empty()) fail(where, "'platforms' must name the platforms perf has the metric for");
+    m.reason = text(u, "reason", where);
+    m.source = text(u, "source", where);
+    m.family = family;
+    m.file = std::string(path);
+    out.push_back(std::move(m));
+  }
+}
+
 }  // namespace
 
 void Catalog::add_metrics(std::string_view path, const json& file) {
-  check_object(file, std::string(path), {"schema", "family", "description", "source", "metrics"});
+  check_object(file, std::string(path), {"schema", "family", "description", "source", "metrics"}, {"unavailable"});
   std::string family = text(file, "family", std::string(path));
   if (!is_snake_case(family)) fail(std::string(path), fmt::format("family '{}' is not snake_case", family));
+  read_unavailable(file, path, family, unavailable_);
   if (!file.at("metrics").is_array() || file.at("metrics").empty())
     fail(std::string(path), "'metrics' must be a non-empty array");
   std::size_t i = 0;
@@ -235,8 +277,9 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
       add_variants(path, family, m, where);
       continue;
     }
-    check_object(m, where, {"name", "description", "unit", "pmu", "events", "expression", "source"},
-                 {"parameters", "required_terms", "pmu_kinds", "export_as", "metric_group"});
+    check_object(
+        m, where, {"name", "description", "unit", "pmu", "events", "expression", "source"},
+        {"parameters", "required_terms", "pmu_kinds", "platforms", "not_platforms", "export_as", "metric_group"});
     MetricSpec spec = read_head(m, where);
     if (const Metric* other = find(spec.name)) fail(where, fmt::format("also defined in {}", other->spec().file));
     read_body(*this, m, where, spec);
@@ -247,25 +290,28 @@ void Catalog::add_metrics(std::string_view path, const json& file) {
 }
 
 // One name with a formula for each generation (perf's per-model metric files): each variant is a
-// Metric of that name for its pmu_kinds, which no two variants share.
+// Metric of that name for its pmu_kinds, which no two variants share unless they are for different
+// platforms (platforms / not_platforms).
 void Catalog::add_variants(std::string_view path, const std::string& family, const json& m, const std::string& where) {
   check_object(m, where, {"name", "description", "unit", "variants"}, {"export_as", "metric_group"});
   const MetricSpec head = read_head(m, where);
   if (const Metric* other = find(head.name)) fail(where, fmt::format("also defined in {}", other->spec().file));
   if (!m.at("variants").is_array() || m.at("variants").empty()) fail(where, "'variants' must be a non-empty array");
-  std::vector<std::string> kinds_seen;
+  std::vector<MetricSpec> seen;  // the earlier variants
   std::size_t i = 0;
   for (const json& v : m.at("variants")) {
     const std::string vwhere = fmt::format("{}: variants[{}]", where, i++);
-    check_object(v, vwhere, {"pmu", "pmu_kinds", "events", "expression", "source"}, {"parameters", "required_terms"});
+    check_object(v, vwhere, {"pmu", "pmu_kinds", "events", "expression", "source"},
+                 {"parameters", "required_terms", "platforms", "not_platforms"});
     MetricSpec spec = head;
     read_body(*this, v, vwhere, spec);
     if (spec.pmu_kinds.empty()) fail(vwhere, "'pmu_kinds' must name the kinds the variant is for");
-    for (const auto& k : spec.pmu_kinds) {
-      if (std::find(kinds_seen.begin(), kinds_seen.end(), k) != kinds_seen.end())
-        fail(vwhere, fmt::format("PMU kind '{}' is in an earlier variant too", k));
-      kinds_seen.push_back(k);
-    }
+    for (const auto& k : spec.pmu_kinds)
+      for (const MetricSpec& earlier : seen)
+        if (std::find(earlier.pmu_kinds.begin(), earlier.pmu_kinds.end(), k) != earlier.pmu_kinds.end() &&
+            !platforms_apart(earlier, spec))
+          fail(vwhere, fmt::format("PMU kind '{}' is in an earlier variant too", k));
+    seen.push_back(spec);
     spec.family = family;
     spec.file = std::string(path);
     metrics_.emplace_back(std::move(spec));
@@ -282,6 +328,14 @@ std::vector<const Metric*> Catalog::variants(std::string_view name) const {
 const Metric* Catalog::find(std::string_view name) const {
   auto it = std::find_if(metrics_.begin(), metrics_.end(), [&](const Metric& m) { return m.name() == name; });
   return it == metrics_.end() ? nullptr : &*it;
+}
+
+const UnavailableMetric* Catalog::find_unavailable(std::string_view name, std::string_view platform) const {
+  for (const auto& u : unavailable_)
+    if (u.name == name &&
+        (platform.empty() || std::find(u.platforms.begin(), u.platforms.end(), platform) != u.platforms.end()))
+      return &u;
+  return nullptr;
 }
 
 const Metric& Catalog::at(std::string_view name) const {

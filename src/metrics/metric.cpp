@@ -74,8 +74,20 @@ std::string Metric::where() const {
   return owner_of(spec_);
 }
 
-bool Metric::applies_to(std::string_view pmu_name, const platform::PmuKind* kind) const {
+bool Metric::matches_pmu(std::string_view pmu_name) const {
+  return pmu_name_matches(spec_.pmu, pmu_name);
+}
+
+bool Metric::for_platform(std::string_view platform) const {
+  const auto listed = [&](const std::vector<std::string>& in) {
+    return !platform.empty() && std::find(in.begin(), in.end(), platform) != in.end();
+  };
+  return (spec_.platforms.empty() || listed(spec_.platforms)) && !listed(spec_.not_platforms);
+}
+
+bool Metric::applies_to(std::string_view pmu_name, const platform::PmuKind* kind, std::string_view platform) const {
   if (!pmu_name_matches(spec_.pmu, pmu_name)) return false;
+  if (!for_platform(platform)) return false;
   if (!kind) return true;
   const auto& kinds = spec_.pmu_kinds;
   if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), kind->kind) == kinds.end()) return false;

@@ -122,6 +122,18 @@ void print_metric(const metrics::Metric& m, const std::vector<std::string>& here
                                              : fmt::format("  (needs {})", fmt::join(m.spec().required_terms, ", ")));
 }
 
+// perf's metrics for this platform (every platform with --all) that pmukit does not count, and why.
+void print_unavailable(const metrics::Catalog& catalog, const std::string& platform, bool all) {
+  bool first = true;
+  for (const auto& u : catalog.unavailable()) {
+    if (!all && std::find(u.platforms.begin(), u.platforms.end(), platform) == u.platforms.end()) continue;
+    if (first) fmt::print("\nNot counted by pmukit (perf's metrics{}):\n", all ? "" : " for " + platform);
+    first = false;
+    fmt::print("  {:<34} [{}]: {}\n", u.name, fmt::join(u.platforms, ", "), u.description);
+    fmt::print("  {:<34} {}\n", "", u.reason);
+  }
+}
+
 }  // namespace
 
 // As perf list shows metrics: under each metric group (sorted), the metrics of the group.
@@ -136,7 +148,7 @@ int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_on
   for (const auto& m : catalog.metrics()) {
     std::vector<std::string> here;
     for (const auto& p : pmus)
-      if (m.applies_to(p, counting::kind_of(kinds, p))) here.push_back(p);
+      if (m.applies_to(p, counting::kind_of(kinds, p), found.inventory.platform)) here.push_back(p);
     if (here.empty() && !all) continue;
     if (std::find(names.begin(), names.end(), m.name()) == names.end()) names.push_back(m.name());
     for (const auto& g : groups_of(m)) by_group[g].emplace_back(&m, here);
@@ -151,6 +163,7 @@ int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_on
     fmt::print("{}{}:\n", group == by_group.begin()->first ? "" : "\n", group);
     for (const auto& [m, here] : members) print_metric(*m, here);
   }
+  print_unavailable(catalog, found.inventory.platform, all);
   return 0;
 }
 

@@ -58,14 +58,17 @@ std::vector<std::string> split_metric_list(const std::vector<std::string>& args)
 // event codes are not for (`kinds`) is passed over. Throws UsageError naming an unknown metric, a
 // metric no PMU here has, or a missing required term. With `absent`, a platform-neutral name none of
 // whose metrics runs here is not refused: it is added to *absent with the reason (pmu-exporter's
-// pmukit_metric_unavailable_info, so a fleet's dashboard says so rather than stay empty).
+// pmukit_metric_unavailable_info, so a fleet's dashboard says so rather than stay empty). `platform`
+// (discovery::Inventory::platform) picks a variant for the platform (Metric::applies_to); perf's
+// metric pmukit does not count (Catalog::unavailable) is refused with its reason.
 struct AbsentMetric {
   std::string name, reason;
 };
 std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, const std::vector<std::string>& args,
                                               const std::vector<std::string>& pmus, const PmuKinds& kinds,
                                               std::vector<syntax::EventSpec>& specs,
-                                              std::vector<AbsentMetric>* absent = nullptr);
+                                              std::vector<AbsentMetric>* absent = nullptr,
+                                              std::string_view platform = {});
 
 // The events only metrics need (specs from `first` on, after the -e events): for each, the names
 // of the metrics it is an input of, each once, in the order of `instances`.

@@ -24,6 +24,17 @@ namespace pmukit::metrics {
 inline constexpr std::string_view kMetricsSchema = "pmukit-metrics/1";
 inline constexpr std::string_view kPmuTypesSchema = "pmukit-pmu-types/1";
 
+// One of perf's metrics that pmukit does not count, and why (a metrics file's "unavailable"):
+// perf's llc_data_read_mpi_demand_plus_prefetch divides CHA counts by the core's INST_RETIRED.ANY.
+struct UnavailableMetric {
+  std::string name;                    // perf's metric name
+  std::string description;             // what it measures
+  std::vector<std::string> platforms;  // where perf ships it (platforms/cpus.json names: "spr", "skx")
+  std::string reason;                  // why pmukit does not count it there, one line
+  std::string source;                  // where perf's formula is
+  std::string family, file;
+};
+
 class Catalog {
  public:
   // Every metrics/*.json compiled into the library. Throws UsageError if one is invalid (the unit
@@ -48,6 +59,10 @@ class Catalog {
   // Every variant of the metric of this name, in file order: one per generation's formula (perf's
   // uncore_frequency on Skylake-SP, Ice Lake-SP and Sapphire Rapids); empty if there is none.
   std::vector<const Metric*> variants(std::string_view name) const;
+  // perf's metrics pmukit does not count, in file order, and the one of this name for a platform
+  // ("" = any platform), or nullptr.
+  const std::vector<UnavailableMetric>& unavailable() const { return unavailable_; }
+  const UnavailableMetric* find_unavailable(std::string_view name, std::string_view platform = {}) const;
   // Throws UsageError("unknown metric '<name>'").
   const Metric& at(std::string_view name) const;
 
@@ -66,6 +81,7 @@ class Catalog {
 
   std::vector<PmuType> pmu_types_;
   std::vector<Metric> metrics_;
+  std::vector<UnavailableMetric> unavailable_;
 };
 
 }  // namespace pmukit::metrics

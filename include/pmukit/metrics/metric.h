@@ -54,6 +54,12 @@ struct MetricSpec {
   // generations that code an event differently (uncore_imc: CAS reads are 0x05/0xcf on SPR,
   // 0x04/0x03 on SKX). Empty: any kind.
   std::vector<std::string> pmu_kinds;
+  // The platforms (platforms/cpus.json names, discovery::Inventory::platform: "srf") the formula is
+  // for, where one PMU kind serves several whose perf formulas differ (Sierra Forest counts
+  // IA_MISS_DRD_OPT where Sapphire Rapids' CHA, the same kind, counts IA_MISS_DRD). Empty: any.
+  std::vector<std::string> platforms;
+  // Platforms the formula is not for (another variant's, or perf ships no such metric there).
+  std::vector<std::string> not_platforms;
   std::string expression;  // "CMEM_RD_DATA * 32 / DURATION_TIME"
   // The platform-neutral name exporters publish the metric under ("dram_read": Prometheus'
   // pmukit_dram_read_bytes_per_second), the same on every platform whose metric measures the same
@@ -89,8 +95,14 @@ class Metric {
   // Does the metric run on this kernel PMU ("nvidia_scf_pmu_1")? When pmukit knows the PMU's kind,
   // also: the kind is one of pmu_kinds (if given), and every named event (an event without '=':
   // "cas_count_read") is one the kind defines, so one metric can serve every generation that names
-  // the event alike.
-  bool applies_to(std::string_view pmu_name, const platform::PmuKind* kind = nullptr) const;
+  // the event alike. With the machine's platform ("spr"; "" when not known), also: the platform is
+  // one of `platforms` (if given; an unknown platform is none of them) and none of `not_platforms`.
+  bool applies_to(std::string_view pmu_name, const platform::PmuKind* kind = nullptr,
+                  std::string_view platform = {}) const;
+  // Whether the PMU name is of the metric's PMU type (or is its one PMU), whatever its kind and platform.
+  bool matches_pmu(std::string_view pmu_name) const;
+  // Whether the formula is for this platform ("" when not known): see applies_to.
+  bool for_platform(std::string_view platform) const;
 
   // Adds up the counts of each variable's events: per_event[variable][i] is the count of
   // events()[..].events[i]. Throws Error if a variable is missing or has the wrong number of

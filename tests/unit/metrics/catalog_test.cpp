@@ -68,8 +68,9 @@ json with_metric(const char* key, json value) {
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
   EXPECT_EQ(c.metrics().size(),
-            182u);  // 137 uncore (14 Intel IMC: 4 + 10 variants of 5, 8 Intel IIO, 2 Intel UPI, 23 perf Intel
-                    // uncore: 6 + 17 variants of 7, 7 AMD, 5 CMN), 45 Grace core
+            210u);  // 165 uncore (14 Intel IMC: 4 + 10 variants of 5, 8 Intel IIO, 2 Intel UPI, 52 perf Intel
+                    // uncore: 22 + 30 variants of 13, 7 AMD, 5 CMN), 45 Grace core
+  EXPECT_EQ(c.unavailable().size(), 13u);  // perf's metrics pmukit does not count, each with its reason
   EXPECT_EQ(c.pmu_types().size(),
             25u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD,
                    // uncore_cha/upi/upi_%u/iio
@@ -302,8 +303,43 @@ TEST(Catalog, VariantsAreOneNameWithAFormulaPerPmuKind) {
   f["metrics"][1]["variants"][1]["pmu_kinds"] = {"k2"};
   Catalog c = load(f);
   EXPECT_EQ(c.variants("rate").size(), 2u);
+  // One kind in two variants for different platforms (Sierra Forest's CHA is Sapphire Rapids' kind).
+  json g = f;
+  g["metrics"][1]["variants"][1]["pmu_kinds"] = {"k1"};
+  g["metrics"][1]["variants"][1]["platforms"] = {"srf"};
+  EXPECT_EQ(error_of(g), "metrics/test.json: metric 'rate': variants[1]: PMU kind 'k1' is in an earlier variant too");
+  g["metrics"][1]["variants"][0]["not_platforms"] = {"srf"};
+  Catalog by_platform = load(g);
+  const auto apart = by_platform.variants("rate");
+  ASSERT_EQ(apart.size(), 2u);
+  EXPECT_TRUE(apart[0]->for_platform("spr") && apart[0]->for_platform(""));
+  EXPECT_FALSE(apart[0]->for_platform("srf"));
+  EXPECT_TRUE(apart[1]->for_platform("srf"));
+  EXPECT_FALSE(apart[1]->for_platform("spr") || apart[1]->for_platform(""));  // an unknown platform is none of them
   f["metrics"][1]["variants"][1].erase("pmu_kinds");
   EXPECT_EQ(error_of(f), "metrics/test.json: metric 'rate': variants[1]: missing key 'pmu_kinds'");
   f["metrics"][1]["name"] = "lat";
   EXPECT_NE(error_of(f).find("also defined in"), std::string::npos) << error_of(f);
+}
+
+// perf's metrics pmukit does not count: a name, where perf has it and the reason, checked like metrics.
+TEST(Catalog, UnavailableMetricsNameThePlatformsAndTheReason) {
+  json f = metrics_file();
+  json u = {{"name", "cpu_cstate_c0"},
+            {"description", "d"},
+            {"platforms", {"spr"}},
+            {"reason", "its events are the PCU's"},
+            {"source", "perf"}};
+  f["unavailable"] = {u};
+  Catalog c = load(f);
+  ASSERT_EQ(c.unavailable().size(), 1u);
+  EXPECT_EQ(c.find_unavailable("cpu_cstate_c0", "spr"), &c.unavailable()[0]);
+  EXPECT_EQ(c.find_unavailable("cpu_cstate_c0"), &c.unavailable()[0]);
+  EXPECT_EQ(c.find_unavailable("cpu_cstate_c0", "icx"), nullptr);
+  f["unavailable"][0]["platforms"] = json::array();
+  EXPECT_EQ(error_of(f),
+            "metrics/test.json: unavailable[0]: 'platforms' must name the platforms perf has the metric for");
+  f["unavailable"][0]["platforms"] = {"spr"};
+  f["unavailable"][0]["why"] = "x";
+  EXPECT_EQ(error_of(f), "metrics/test.json: unavailable[0]: unknown key 'why'");
 }

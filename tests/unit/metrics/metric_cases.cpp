@@ -18,7 +18,8 @@ const metrics::Metric* metric_of(const MetricCase& c) {
   if (c.pmu_kind.empty()) return catalog().find(c.metric);
   for (const auto* v : catalog().variants(c.metric)) {
     const auto& kinds = v->spec().pmu_kinds;
-    if (std::find(kinds.begin(), kinds.end(), c.pmu_kind) != kinds.end()) return v;
+    const bool platform = c.platform.empty() ? v->spec().platforms.empty() : v->for_platform(c.platform);
+    if (std::find(kinds.begin(), kinds.end(), c.pmu_kind) != kinds.end() && platform) return v;
   }
   return nullptr;
 }
@@ -49,6 +50,7 @@ std::vector<MetricCase> all_cases() {
   for (auto& c : pmukit::test::other_cases()) all.push_back(c);
   for (auto& c : pmukit::test::amd_cases()) all.push_back(c);
   for (auto& c : pmukit::test::perf_intel_variant_cases()) all.push_back(c);
+  for (auto& c : pmukit::test::perf_intel_more_cases()) all.push_back(c);
   return all;
 }
 

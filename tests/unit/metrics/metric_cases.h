@@ -19,6 +19,9 @@ struct MetricCase {
   std::map<std::string, double> parameters = {};
   // For a metric with a formula per generation (variants): the PMU kind whose variant is meant.
   std::string pmu_kind = {};
+  // And the platform ("srf") where variants of one kind differ by platform; "" = the variant that
+  // names no platforms of its own.
+  std::string platform = {};
 };
 
 // NVIDIA Grace Performance Tuning Guide (Grace) examples and hand-computed values for the rest of grace.json.
@@ -34,11 +37,15 @@ std::vector<MetricCase> amd_cases();
 // Hand-computed values for the per-generation variants of perf_intel_uncore.json (perf's
 // uncore_frequency, llc_demand_data_read_miss_latency, io_bandwidth_read/write).
 std::vector<MetricCase> perf_intel_variant_cases();
+// Hand-computed values for the rest of perf_intel_uncore.json's metrics (NUMA, latency by target,
+// IO, PMem, IIO), some of them variants by platform (Sierra Forest).
+std::vector<MetricCase> perf_intel_more_cases();
 
 // The embedded catalog, loaded once for all tests.
 const metrics::Catalog& catalog();
 
-// The metric a case is for: the variant of its pmu_kind, or the metric of its name; nullptr if none.
+// The metric a case is for: the variant of its pmu_kind (and platform), or the metric of its name;
+// nullptr if none.
 const metrics::Metric* metric_of(const MetricCase& c);
 
 // Evaluates the case and checks the value to 1e-12 relative; returns the value.

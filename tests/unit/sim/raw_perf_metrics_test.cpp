@@ -193,3 +193,102 @@ TEST(RawPerfMetrics, ListMetricsShowsPerfsMetricGroups) {
   EXPECT_NE(r.out.find("\nuncore_frequency\n"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\nuncore_frequency\n"), r.out.rfind("\nuncore_frequency\n")) << r.out;
 }
+
+// perf's NUMA locality, LLC-miss latency by target and IO metrics from the CHA TOR, end to end. The
+// simulator counts an event by its code (bits 15:0), so every TOR insert of IA requests (0x35, umask
+// low byte 0x01) counts alike: half the read misses are local, and each latency is the occupancy
+// per insert over one CHA's clock, as for llc_demand_data_read_miss_latency.
+TEST(RawPerfMetrics, NumaLatencyByTargetAndIoFromTheChaTor) {
+  struct Case {
+    const char* machine;
+    const char* clock;  // UNC_CHA_CLOCKTICKS' code
+  };
+  for (const Case& c : {Case{"spr-2s", "0x0001"}, Case{"gnr-2s", "0x0001"}, Case{"icx-2s", "0x0000"}}) {
+    test::BundledRig m(c.machine);
+    test::SimProcess sim(m.root);
+    const auto [cha, kind] = boxes(m, "uncore_cha");
+    ASSERT_GT(cha, 0u) << c.machine;
+    // A run for each group of at most 4 events (a CHA's counters), so that none is multiplexed.
+    test::RunResult r{0, "", ""};
+    for (const char* metrics :
+         {"numa_reads_addressed_to_local_dram,numa_reads_addressed_to_remote_dram",
+          "llc_demand_data_read_miss_latency_for_local_requests", "llc_demand_data_read_miss_to_dram_latency",
+          "io_bandwidth_write_local,io_read_l3_miss"}) {
+      auto run = test::run_tool("pmu-raw", m.args({"-M", metrics, "--duration", "1", "-x", ","}));
+      ASSERT_EQ(run.status, 0) << c.machine << ": " << run.err;
+      EXPECT_EQ(run.err.find("multiplexed"), std::string::npos) << run.err;
+      r.out += run.out;
+    }
+    const double ia = sim_rate(kind, "0x0135");
+    EXPECT_NEAR(value_of(r.out, "numa_reads_addressed_to_local_dram (uncore_cha)"), 2 * ia / (4 * ia) * 100, 1e-9);
+    EXPECT_NEAR(value_of(r.out, "numa_reads_addressed_to_remote_dram (uncore_cha)"), 50, 1e-9);
+    const double ns = 1e9 * (sim_rate(kind, "0x0136") / ia) / sim_rate(kind, c.clock);
+    EXPECT_NEAR(value_of(r.out, "llc_demand_data_read_miss_latency_for_local_requests (uncore_cha)"), ns, ns * 1e-9);
+    EXPECT_NEAR(value_of(r.out, "llc_demand_data_read_miss_to_dram_latency (uncore_cha)"), ns, ns * 1e-9);
+    // IO: ItoM and ItoMCacheNear to local memory, 64 bytes each; the misses of all reads (the same code).
+    const double io = sim_rate(kind, "0x0435");
+    EXPECT_NEAR(value_of(r.out, "io_bandwidth_write_local (uncore_cha)"), cha * io * 2 * 64 / 1e6, 1e-6) << r.out;
+    EXPECT_NEAR(value_of(r.out, "io_read_l3_miss (uncore_cha)"), 100, 1e-9) << r.out;
+  }
+}
+
+// perf's PMem bandwidth (IMC RPQ/WPQ inserts, event 0xe3/0xe7) on the platforms perf has it for,
+// IIO bandwidth over all parts of a stack (SPR to SRF) and io_msi (GNR/SRF).
+TEST(RawPerfMetrics, PmemIioBandwidthAndMsi) {
+  struct Case {
+    const char* machine;
+    const char* metric;
+    const char* unit;
+    const char* code;
+    double bytes;  // per count (1: a rate of events)
+  };
+  for (const Case& c : {Case{"spr-2s", "pmem_memory_bandwidth_read", "uncore_imc", "0x00e3", 64},
+                        Case{"icx-2s", "pmem_memory_bandwidth_write", "uncore_imc", "0x00e7", 64},
+                        Case{"clx-2s", "pmem_memory_bandwidth_read", "uncore_imc", "0x00e3", 64},
+                        Case{"spr-2s", "iio_bandwidth_read", "uncore_iio", "0x0483", 4},
+                        Case{"gnr-2s", "iio_bandwidth_write", "uncore_iio", "0x0183", 4},
+                        Case{"gnr-2s", "io_msi", "uncore_iio", "0x048e", 1}}) {
+    test::BundledRig m(c.machine);
+    const auto [n, kind] = boxes(m, c.unit);
+    ASSERT_GT(n, 0u) << c.machine << " " << c.unit;
+    // An IIO event given a rate counts that rate on every stack, whatever its ch_mask selects.
+    const bool iio = std::string(c.unit) == "uncore_iio";
+    test::SimProcess sim(m.root, iio ? std::vector<std::string>{"--rate", kind + ":" + c.code + "=100000000"}
+                                     : std::vector<std::string>{});
+    auto r = test::run_tool("pmu-raw", m.args({"-M", c.metric, "--duration", "1", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << c.machine << ": " << r.err;
+    const double rate = iio ? 1e8 : sim_rate(kind, c.code);
+    const double expected = n * rate * c.bytes / (c.bytes == 1 ? 1 : 1e6);
+    EXPECT_NEAR(value_of(r.out, std::string(c.metric) + " (" + c.unit + ")"), expected, expected * 1e-9)
+        << c.machine << ": " << r.out;
+  }
+}
+
+// A perf metric pmukit does not count says why, on -M and in --list-metrics; a formula for other
+// platforms (Sierra Forest's, PMem's) is refused with the platform.
+TEST(RawPerfMetrics, PerfMetricsPmukitDoesNotCountSayWhy) {
+  test::BundledRig spr("spr-2s");
+  auto r = test::run_tool("pmu-raw", spr.args({"-M", "llc_data_read_mpi_demand_plus_prefetch", "--duration", "1"}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("pmu-raw: error: -M 'llc_data_read_mpi_demand_plus_prefetch': perf's metric on "
+                       "icx/spr/emr/gnr/srf"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("INST_RETIRED.ANY"), std::string::npos) << r.err;
+  r = test::run_tool("pmu-raw", spr.args({"--list-metrics"}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto not_counted = r.out.find("\nNot counted by pmukit (perf's metrics for spr):\n");
+  ASSERT_NE(not_counted, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  cpu_cstate_c0 ", not_counted), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\n  io_lost_fwd ", not_counted), std::string::npos) << "GNR's only";
+  EXPECT_NE(r.out.find("\n  numa_reads_addressed_to_local_dram "), std::string::npos) << r.out;
+  test::BundledRig clx("clx-2s");
+  r = test::run_tool("pmu-raw", clx.args({"-M", "numa_reads_addressed_to_local_dram", "--duration", "1"}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("perf's metric on skx"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("config1"), std::string::npos) << r.err;
+  test::BundledRig gnr("gnr-2s");
+  r = test::run_tool("pmu-raw", gnr.args({"-M", "pmem_memory_bandwidth_read", "--duration", "1"}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("for other platforms than this one (gnr)"), std::string::npos) << r.err;
+}
