@@ -18,10 +18,12 @@ namespace pmukit::counting {
 
 namespace {
 
-// "armv8_pmuv3_%u" as a user reads it: armv8_pmuv3_N.
-std::string core_pmu_shown(const std::string& pattern) {
-  auto at = pattern.find("%u");
-  return at == std::string::npos ? pattern : pattern.substr(0, at) + "N" + pattern.substr(at + 2);
+// A PMU name pattern as a user reads it: armv8_pmuv3_N, nvidia_pcie_pmu_N_rc_N (each %u or %x is
+// a number, metrics/pmu_type.h).
+std::string pmu_pattern_shown(std::string pattern) {
+  for (auto at = pattern.find('%'); at != std::string::npos && at + 1 < pattern.size(); at = pattern.find('%', at))
+    pattern.replace(at, 2, "N");
+  return pattern;
 }
 
 // The sockets an instance's rows are on (1 for one socket, or for rows placed on none).
@@ -258,10 +260,14 @@ bool has_terms(const metrics::Metric& m, const std::string& extra) {
 }
 
 // Why no metric exported under a neutral name runs here: the PMUs they count on.
+// Each metric and PMU once: platform variants of one metric name the same PMU type.
 std::string neutral_absent_reason(const std::vector<const metrics::Metric*>& named) {
-  std::string pmus;
-  for (const auto* n : named) pmus += (pmus.empty() ? "" : ", ") + n->name() + " on " + n->pmu();
-  return "no PMU here counts it (" + pmus + ")";
+  std::vector<std::string> seen;
+  for (const auto* n : named) {
+    auto one = n->name() + " on " + pmu_pattern_shown(n->pmu());
+    if (std::find(seen.begin(), seen.end(), one) == seen.end()) seen.push_back(std::move(one));
+  }
+  return fmt::format("no PMU here counts it ({})", fmt::join(seen, ", "));
 }
 
 }  // namespace
@@ -298,7 +304,7 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
       throw Error(fmt::format("-M '{}': a core metric, counted through the kernel's perf on the CPU's core PMU ({}), "
                               "and this machine's kernel has none (no core PMU driver, or a virtual machine without "
                               "a virtual PMU)",
-                              name, core_pmu_shown(m->pmu())));
+                              name, pmu_pattern_shown(m->pmu())));
     if (out.size() == before && catalog.find_unavailable(name, platform))
       throw UsageError(unavailable_text(name, catalog, platform));
     if (out.size() == before) throw UsageError(no_pmu_for(named, arg, pmus, kinds, platform));

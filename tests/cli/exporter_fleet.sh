@@ -63,6 +63,11 @@ done
 test "$(q "count(pmukit_dram_bytes_per_second{instance=\"${AT_OF[milan-2s]}\"})" | cut -d' ' -f2)" = 2
 q "pmukit_metric_unavailable_info{instance=\"${AT_OF[milan-2s]}\"}" > "$T/milan.unavailable"
 grep -q "metric=dram_read,platform=${PLATFORM_OF[milan-2s]},reason=no PMU here counts it (" "$T/milan.unavailable"
+# The reason names each metric and PMU type once (a type as perf names it: uncore_imc_N, not its %u pattern).
+grep "metric=dram_read," "$T/milan.unavailable" | sed 's/.*counts it (//; s/)[^)]*$//' | tr ',' '\n' | sed 's/^ *//' |
+  sort | uniq -d > "$T/repeated"
+test ! -s "$T/repeated" || { echo "named twice: $(cat "$T/repeated")" >&2; exit 1; }
+if grep -q "%u" "$T/milan.unavailable"; then echo "a PMU name pattern shown: $(cat "$T/milan.unavailable")" >&2; exit 1; fi
 test "$(q "count(pmukit_dram_bytes_per_second{instance=\"${AT_OF[yitian]}\"})" | cut -d' ' -f2)" -ge 1
 q "pmukit_metric_unavailable_info{instance=\"${AT_OF[yitian]}\"}" > "$T/yitian.unavailable"
 grep -q "metric=dram_write,platform=${PLATFORM_OF[yitian]},reason=no PMU here counts it (" "$T/yitian.unavailable"
@@ -74,11 +79,11 @@ for m in grace-2s t410-2s yitian spr-2s gnr-2s clx-2s icx-2s; do has pcie_to_dev
 for m in grace-2s yitian spr-2s gnr-2s clx-2s icx-2s; do has chip_link_rx "$m"; has chip_link_tx "$m"; done
 for m in genoa-2s milan-2s; do
   q "pmukit_metric_unavailable_info{instance=\"${AT_OF[$m]}\", metric=\"pcie_to_device\"}" > "$T/$m.pcie"
-  grep -q "platform=${PLATFORM_OF[$m]},reason=no PMU here counts it (.*iio_inbound_read_bw on uncore_iio_%u" "$T/$m.pcie"
+  grep -q "platform=${PLATFORM_OF[$m]},reason=no PMU here counts it (.*iio_inbound_read_bw on uncore_iio_N" "$T/$m.pcie"
 done
 for m in genoa-2s milan-2s t410-2s; do
   q "pmukit_metric_unavailable_info{instance=\"${AT_OF[$m]}\", metric=\"chip_link_rx\"}" > "$T/$m.link"
-  grep -q "platform=${PLATFORM_OF[$m]},reason=no PMU here counts it (.*upi_link_rx_bw on uncore_upi_%u" "$T/$m.link"
+  grep -q "platform=${PLATFORM_OF[$m]},reason=no PMU here counts it (.*upi_link_rx_bw on uncore_upi_N" "$T/$m.link"
 done
 # The values, as the simulator models the traffic. val EXPR EXPECTED: EXPR is one series, within 1e-9 of EXPECTED.
 val() {
