@@ -21,8 +21,10 @@ tree_sum "$T/g" > "$T/before"
 "$BIN/pmu-sim" run "$T/g" > "$T/sim.out" 2>&1 &
 SIM_PIDS+=($!)
 trap 'stop_background; rm -rf "$T"' EXIT
-for ((i = 0; i < 2000; i++)); do [ -e "$T/g/run/pmukit-sim/clock" ] && break; sleep 0.005; done
-grep -qxF 'pmu-sim: not simulated: nvidia_scf_pmu_1 (shares registers with nvidia_scf_pmu_0)' "$T/sim.out"
+# pmu-sim publishes its clock page before it prints what it simulates: wait for the printed lines.
+for ((i = 0; i < 2000; i++)); do grep -q '^pmu-sim: simulating' "$T/sim.out" && break; sleep 0.005; done
+grep -qxF 'pmu-sim: not simulated: nvidia_scf_pmu_1 (shares registers with nvidia_scf_pmu_0)' "$T/sim.out" ||
+  { cat "$T/sim.out" >&2; exit 1; }
 status 1 "$BIN/pmu-raw" --snapshot "$T/g" --backend direct -e nvidia_scf_pmu/cycles/ -x, -- \
   "$BIN/pmu-sim" advance "$T/g" 100 > /dev/null 2> "$T/err"
 grep -qF 'nvidia_scf_pmu_1 shares registers with nvidia_scf_pmu_0, which this run programs' "$T/err" ||
