@@ -4,8 +4,10 @@ oversubscribed, beside perf stat counting the same number of events on this mach
 
 Usage: mux_cpu.py BUILD_DIR [SECONDS] [MUX_MS]
 
-pmu-raw: the bundled spr-2s snapshot, with no pmu-sim serving it, so the cost is pmukit's alone
-         (the simulator's settle round trips would dominate otherwise; on hardware there are none):
+pmu-raw: the bundled spr-2s snapshot under `pmu-sim run --realtime` (pmu-raw refuses to program
+         a static snapshot), so the cost includes a settle round trip to the simulator after each
+         register phase of a rotation (on hardware there are none; the simulator's own CPU is not
+         counted):
          every IMC box (MMIO, 4 counters) and every CHA box (MSR, 4 counters) gets 4 events (fits)
          or 16 (4x oversubscribed: 4 sets rotated every MUX_MS). A rotation reprograms every
          multiplexed box: stop, reset, configure 4 controls, start. CPU per rotation is the
@@ -28,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 5.0
@@ -69,6 +72,8 @@ with tempfile.TemporaryDirectory(prefix="pmukit-bench-mux-") as work:
     inv = json.loads(subprocess.run([f"{tools}/pmu-discover", "--snapshot", snap, "--json"], check=True,
                                     capture_output=True, text=True).stdout)
     boxes = sum(1 for u in inv["units"] if u["name"].startswith(("uncore_imc_", "uncore_cha_")))
+    sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"], stdout=subprocess.DEVNULL)
+    time.sleep(0.5)  # the clock page in place before the first run
     base = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "-x,", "-o", "/dev/null",
             "-I", "1000", "--duration", str(seconds), "--mux-interval", str(mux_ms)]
     argvs = []
@@ -84,7 +89,11 @@ with tempfile.TemporaryDirectory(prefix="pmukit-bench-mux-") as work:
         evs = [sw[i % len(sw)] for i in range(n)]
         argvs.append(["perf", "stat", "-a", "-x,", "-o", "/dev/null", "-I", "1000", "-e", ",".join(evs), "--",
                       "sleep", str(seconds)])
-    cpus = interleaved_cpu(argvs)
+    try:
+        cpus = interleaved_cpu(argvs)
+    finally:
+        sim.terminate()
+        sim.wait()
     runs = {4: statistics.median(cpus[0]), 16: statistics.median(cpus[1])}
     rotations = seconds * 1000 / mux_ms
     per_rotation = (runs[16] - runs[4]) / rotations
