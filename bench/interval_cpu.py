@@ -10,17 +10,20 @@ Usage: interval_cpu.py BUILD_DIR direct  [SECONDS] [INTERVAL_MS] [REPEATS]
 direct: the bundled gnr-2s machine under `pmu-sim run --realtime`; pmu-raw programs and reads
         500 counters (80 CHA boxes x 4 and 32 IIO x 1 over MSR; 24 IMC x 4 over MMIO; 12 B2CMI
         x 4 and 4 PCIEX8 x 1 in PCI config space), one CSV line per box and event per interval;
-        then 128 MMIO counters alone (24 IMC x 4, 4 B2CXL x 8). Setup and restore are measured by a one-interval run and taken out of the
-        per-interval figure.
+        then 128 MMIO counters alone (24 IMC x 4, 4 B2CXL x 8). Setup and restore are measured by a
+        one-interval run each round and taken out of that round's per-interval figure; median and
+        spread over REPEATS (default 5) rounds.
 perf:   this machine's real PMUs through the perf backend (pmu-raw --backend perf) beside
         `perf stat -a -I` on the same event strings, both writing CSV to a file, seven runs each,
-        alternating; the ratio is of the medians of CPU time per interval.
+        alternating; the ratio is of the medians of CPU time per interval, each side's spread shown.
 scaling: 16, 64, 256, 1024 and 4096 MMIO counters (IMC boxes x 4, the gnr-2s spec with its IMC
         groups widened) under pmu-sim, and in the same run `perf stat -a -I` on as many events of
-        this machine's software and msr PMUs (counting every CPU, as perf stat -a does): CPU per
-        interval and per counter of each, and what each counter adds from one size to the next (the
-        slope, without the timer wakeup and write every interval pays); the per-counter cost must
-        stay flat (linear growth).
+        this machine's software and msr PMUs (counting every CPU, as perf stat -a does), the two
+        interleaved round by round, REPEATS (default 5) rounds; each side's per-interval CPU is its
+        run's less its own one-interval run's (set-up alike), over the intervals between: median and
+        spread per interval and per counter of each, and what each counter adds from one size to
+        the next (the slope, without the timer wakeup and write every interval pays); the
+        per-counter cost must stay flat (linear growth).
 startup: median CPU and wall time and max RSS of each tool's start (`--version`) against
         /bin/true, and of `pmu-discover --dump` and `pmu-raw --interval-count 1` (500 counters) on the
         simulated gnr-2s against `lspci -vvv` on its tree and `perf stat -a --interval-count 1` on
@@ -32,7 +35,8 @@ floor:  pmu-raw --per-box -x, against bench/interval_floor (a hand-written C loo
         its one-interval run's, over the intervals between; median and spread over REPEATS (default
         5) rounds, and the ratio of the medians. Both write the same CSV lines (checked).
 CPU time is user+system of the measuring process alone (wait4 rusage), so the simulator's own
-work is not counted. Intervals are checked by counting the CSV lines each tool wrote.
+work is not counted; no user/kernel split (rusage samples it at ticks). Every mode prints the
+machine's load average. Intervals are checked by counting the CSV lines each tool wrote.
 System calls per interval (direct): `strace -c -f` of `-I 10 --interval-count 101` less that of
 `--interval-count 1`, over 100 intervals, in total and per call (strace is Debian's `strace`).
 """
@@ -55,9 +59,9 @@ build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
 mode = sys.argv[2] if len(sys.argv) > 2 else "direct"
 seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 10.0
 interval = int(sys.argv[4]) if len(sys.argv) > 4 else 10
-# direct and scaling: each measurement run this many times, the median kept (a VM's CPU time
-# varies from run to run by more than the differences measured).
-repeats = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+# direct, scaling and floor: each measurement run this many times (rounds), the median kept and the
+# spread shown (a VM's CPU time varies from run to run by more than the differences measured).
+repeats = max(1, int(sys.argv[5])) if len(sys.argv) > 5 else 5
 tools = os.path.join(build, "tools")
 
 # 80*4 + 24*4 + 12*4 + 32*1 + 4*1 = 500 counters, each box's events in one group.
@@ -124,26 +128,23 @@ def direct(work, events, what, spec=None):
         measured(args + ["-I", "100", "--interval-count", "1", "-o", one])
         rows = csv_lines(one)
         # Setup (discovery, lock, save, program) and teardown (restore) once, from a one-interval run.
-        setup_cpu, _ = measured(args + ["-I", str(interval), "--interval-count", "1", "-o", "/dev/null"])
-        setup_user = LAST["user"]
         out = os.path.join(work, "direct.csv")
         runs = []
-        for _ in range(repeats):
+        for _ in range(repeats):  # each round: a one-interval run (setup and restore), then the long one
+            setup_cpu, _ = measured(args + ["-I", str(interval), "--interval-count", "1", "-o", "/dev/null"])
             cpu, wall = measured(args + ["-I", str(interval), "--duration", str(seconds), "-o", out])
-            runs.append((cpu, wall, LAST["user"]))
-        cpu, wall, LAST["user"] = sorted(runs)[len(runs) // 2]
-        intervals = csv_lines(out) / rows
+            intervals = csv_lines(out) / rows
+            runs.append(((cpu - setup_cpu) / (intervals - 1), cpu, wall, setup_cpu, intervals))
+        steady, cpu, wall, setup_cpu, intervals = sorted(runs)[len(runs) // 2]
         print(f"pmu-raw direct, {what}: {counters} counters ({rows} per-box lines) on the simulated gnr-2s, "
-              f"-I {interval} for {seconds:g} s: {intervals:.0f} intervals in {wall:.2f} s")
+              f"-I {interval} for {seconds:g} s: {intervals:.0f} intervals in {wall:.2f} s (median of {repeats})")
         print(f"  total CPU {cpu:.3f} s = {100 * cpu / wall:.2f}% of one core; setup+restore {setup_cpu:.3f} s")
-        steady = (cpu - setup_cpu) / (intervals - 1)
-        print(f"  per interval {1e6 * steady:.1f} us = {1e9 * steady / counters:.0f} ns per counter "
+        print(f"  per interval {spread([r[0] for r in runs])} = {1e9 * steady / counters:.0f} ns per counter "
               f"({100 * steady * 1000 / interval:.2f}% of one core at -I {interval})")
-        # The kernel's share (one pread per MSR, the timer, the write) apart from pmukit's own work.
-        user = (LAST["user"] - setup_user) / (intervals - 1)
-        print(f"  of which user {1e6 * user:.1f} us = {1e9 * user / counters:.0f} ns per counter "
-              f"({100 * user * 1000 / interval:.2f}% of one core), kernel {1e6 * (steady - user):.1f} us")
+        # No user/kernel split: rusage divides a process's CPU between them by sampling at ticks,
+        # which at these sizes gave negative kernel figures.
         syscalls(args)
+        print(f"  {load()}")
         return counters, steady
     finally:
         sim.terminate()
@@ -200,8 +201,9 @@ def perf(work, repeats=7):
             report(name, cpu, wall, lines, counters)
             per[name].append(cpu / (lines / counters))
     med = {k: statistics.median(v) for k, v in per.items()}
-    print(f"median CPU per interval: pmu-raw {1e6 * med['pmu-raw']:.1f} us, perf stat {1e6 * med['perf stat']:.1f} us; "
-          f"ratio pmu-raw/perf stat {med['pmu-raw'] / med['perf stat']:.2f}")
+    for name, values in per.items():
+        print(f"{name:10} CPU per interval {spread(values)}")
+    print(f"ratio of medians pmu-raw/perf stat {med['pmu-raw'] / med['perf stat']:.2f}; {load()}")
 
 
 IMC_EVENTS = [e for e in DIRECT_EVENTS if e.startswith("uncore_imc")]
@@ -226,35 +228,64 @@ def mmio_spec(work, counters):
     return path
 
 
-def perf_stat_events(work, n):
-    """perf stat -a -I on n events of this machine's software and msr PMUs; returns seconds of CPU
-    per interval (events x CPUs file descriptors: the open-file limit is raised to its maximum)."""
-    out = os.path.join(work, f"perf-{n}.csv")
-    events = [PERF_EVENTS[i % len(PERF_EVENTS)] for i in range(n)]
-    ncpu = os.cpu_count()
+def raise_open_files(need):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    need = n * ncpu + 64
     if soft < need:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(need, hard) if hard != resource.RLIM_INFINITY else need, hard))
-    argv = ["perf", "stat", "-a", "-x,", "-I", str(interval), "-o", out, "-e", ",".join(events), "--", "sleep",
-            str(seconds)]
-    per_interval = []
-    for _ in range(repeats):
-        cpu, _ = measured(argv)
-        # perf stat -a -x, prints one line per event per interval (CPUs summed).
-        per_interval.append(cpu / (csv_lines(out) / n))
-    return statistics.median(per_interval)
+
+
+def scaling_size(work, n, intervals):
+    """pmu-raw on n MMIO counters under pmu-sim and perf stat -a on n events of this machine's
+    software and msr PMUs (counting every CPU, as perf stat -a does), interleaved round by round;
+    each side's per-interval CPU is its run's CPU less its own one-interval run's (set-up and
+    teardown alike), over the intervals between. Returns (counters, {side: [seconds per interval]})."""
+    snap = os.path.join(work, f"scaling-{n}")
+    subprocess.run([f"{tools}/pmu-sim", "create", "--spec", mmio_spec(work, n), snap], check=True,
+                   stdout=subprocess.DEVNULL)
+    sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"], stdout=subprocess.DEVNULL)
+    try:
+        raw = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "--per-box", "-x,", "-I", str(interval)]
+        for e in IMC_EVENTS:
+            raw += ["-e", e]
+        ours, theirs = os.path.join(work, "raw.csv"), os.path.join(work, "perf.csv")
+        for _ in range(100):  # until the simulator serves the snapshot
+            if subprocess.run(raw + ["--interval-count", "1", "-o", ours], stderr=subprocess.DEVNULL).returncode == 0:
+                break
+            time.sleep(0.05)
+        counters = csv_lines(ours)  # a --per-box line per counter
+        events = [PERF_EVENTS[i % len(PERF_EVENTS)] for i in range(counters)]
+        raise_open_files(counters * os.cpu_count() + 64)  # perf: events x CPUs file descriptors
+        stat = ["perf", "stat", "-a", "-x,", "-I", str(interval), "-e", ",".join(events)]
+        sides = {"pmu-raw": lambda k: raw + ["--interval-count", str(k), "-o", ours],
+                 "perf stat": lambda k: stat + ["--interval-count", str(k), "-o", theirs]}
+        per = {name: [] for name in sides}
+        for _ in range(repeats):
+            for name, argv in sides.items():
+                one, _ = measured(argv(1))
+                cpu, _ = measured(argv(intervals))
+                out = ours if name == "pmu-raw" else theirs
+                if csv_lines(out) != intervals * counters:  # perf stat -a -x,: a line per event per interval
+                    sys.exit(f"interval_cpu: {name} wrote {csv_lines(out)} lines, not {intervals} x {counters}")
+                per[name].append((cpu - one) / (intervals - 1))
+        return counters, per
+    finally:
+        sim.terminate()
+        sim.wait()
 
 
 def scaling(work):
     if not shutil.which("perf"):
         sys.exit("interval_cpu: perf is not installed (apt-get install linux-perf)")
+    intervals = max(2, round(seconds * 1000 / interval))
     rows = []
     for n in SIZES:
-        counters, ours = direct(work, IMC_EVENTS, f"MMIO {n}", mmio_spec(work, n))
-        rows.append((counters, ours, perf_stat_events(work, counters)))
-    print(f"\n-I {interval} for {seconds:g} s; CPU per interval (us) and per counter (ns); perf stat -a counts "
-          f"{os.cpu_count()} CPUs per event")
+        counters, per = scaling_size(work, n, intervals)
+        for name, values in per.items():
+            print(f"{counters:5d} counters  {name:9} {spread(values)}")
+        rows.append((counters, statistics.median(per["pmu-raw"]), statistics.median(per["perf stat"])))
+    print(f"\n-I {interval} --interval-count {intervals}, {repeats} interleaved rounds; medians of CPU per interval "
+          f"(us) and per counter (ns), each side less its one-interval run; perf stat -a counts {os.cpu_count()} "
+          f"CPUs per event; {load()}")
     # Per counter: the whole interval's CPU over its counters, and what each counter adds over the
     # previous size (the slope: the timer wakeup and the write every interval pays are left out).
     print(f"{'counters':>8} {'pmu-raw us':>11} {'ns/counter':>10} {'added ns':>9} {'perf stat us':>13} "
@@ -358,6 +389,10 @@ def same_lines(ours, theirs):
         sys.exit(f"interval_cpu: pmu-raw and interval_floor wrote different lines ({len(a)} and {len(b)})")
 
 
+def load():
+    return f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs"
+
+
 def spread(values):
     q = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
     return f"median {1e6 * statistics.median(values):7.1f} us (IQR {1e6 * q[0]:.1f}-{1e6 * q[2]:.1f}, " \
@@ -410,7 +445,7 @@ def floor_mode(work, sizes):
         print(f"{'':15} floor   {spread(per['floor'])}")
         print(f"{'':15} ratio of medians {statistics.median(per['pmu-raw']) / statistics.median(per['floor']):.2f}"
               f" (per round {min(ratios):.2f}-{max(ratios):.2f})")
-    print(f"machine: {' '.join(f'{x:.2f}' for x in os.getloadavg())} load average at the end, {os.cpu_count()} CPUs")
+    print(f"machine: {load()} at the end")
 
 
 with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as work:
@@ -422,8 +457,6 @@ with tempfile.TemporaryDirectory(prefix="pmukit-bench-") as work:
     elif mode == "scaling":
         scaling(work)
     elif mode == "floor":
-        if len(sys.argv) <= 5:
-            repeats = 5
         floor_mode(work, [int(x) for x in sys.argv[6:]] or [1024, 4096])
     elif mode == "startup":
         startup(work, int(sys.argv[3]) if len(sys.argv) > 3 else 20)

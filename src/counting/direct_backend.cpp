@@ -71,13 +71,15 @@ class DirectBackend : public Backend {
   void read(std::uint64_t window_ns, std::vector<Row>& into) override {
     const std::size_t at = into.size();
     into.insert(into.end(), rows_.begin(), rows_.end());
-    counts_of(session_->sample(), window_ns, into.data() + at);
+    session_->sample();
+    counts_of(window_ns, into.data() + at);
     rotate_if_due();
   }
   // One row per slot, whatever set a multiplexed unit has on its counters.
   bool rereads() const override { return true; }
   void reread(std::uint64_t window_ns, std::vector<Row>& rows, std::size_t& at) override {
-    counts_of(session_->sample(), window_ns, rows.data() + at);
+    session_->sample();
+    counts_of(window_ns, rows.data() + at);
     at += slots_.size();
     rotate_if_due();
   }
@@ -122,16 +124,17 @@ class DirectBackend : public Backend {
     }
   }
 
-  // Each slot's counts over the window into its row, rows[i] for slot i (its names already there).
-  void counts_of(const std::vector<std::vector<pmu::CounterValue>>& values, std::uint64_t window_ns, Row* rows) {
+  // Each slot's counts over the window into its row, rows[i] for slot i (its names already there),
+  // from the session's last sample.
+  void counts_of(std::uint64_t window_ns, Row* rows) {
     for (std::size_t i = 0; i < picks_.size(); ++i) {
       const Pick& p = picks_[i];
       Row& r = rows[i];
       r.enabled_ns = window_ns;
       r.raw = r.running_ns = r.count = 0;
       r.lost = false;
-      if (p.at >= 0) {
-        const auto& v = values[p.work][static_cast<std::size_t>(p.at)];
+      if (p.value) {
+        const pmu::CounterValue& v = *p.value;
         r.raw = p.hardware_units ? v.hardware_delta : v.delta;
         r.running_ns = window_ns;
         r.lost = v.lost;
@@ -141,10 +144,15 @@ class DirectBackend : public Backend {
     }
   }
 
-  // Where each slot's count is in a sample: its unit, and its place in the set on the counters.
+  // Where each slot's count is in a sample: its unit's value for its place in the set on the
+  // counters (kept while no unit is programmed again: pick() follows every rotation).
   void pick() {
     picks_.clear();
-    for (const auto& s : slots_) picks_.push_back({s.work, units_[s.work].position[s.event], s.hardware_units});
+    const auto& values = session_->values();
+    for (const auto& s : slots_) {
+      const int at = units_[s.work].position[s.event];
+      picks_.push_back({at < 0 ? nullptr : &values[s.work][static_cast<std::size_t>(at)], s.hardware_units});
+    }
   }
 
   // The window went to the sets that were on during it; the next set goes on when its turn is due.
@@ -190,8 +198,7 @@ class DirectBackend : public Backend {
   std::vector<UnitWork> units_;
   std::vector<Slot> slots_;
   struct Pick {
-    std::size_t work;
-    int at;  // -1: the slot's event is off the counters
+    const pmu::CounterValue* value;  // nullptr: the slot's event is off the counters
     bool hardware_units;
   };
   std::vector<Pick> picks_;  // per slot, for the set each unit has on

@@ -108,7 +108,7 @@ class PerfBackend : public Backend {
         r.scale = events[i].counter.scale;
         r.unit = events[i].counter.unit;
         r.backend = "perf";
-        r.units = std::max<std::size_t>(c.instances, 1);
+        r.units = static_cast<std::uint32_t>(std::max<std::size_t>(c.instances, 1));
         rows.push_back(std::move(r));
       }
       s.last.swap(now);  // both keep their storage for the next read

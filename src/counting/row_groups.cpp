@@ -95,9 +95,13 @@ const std::vector<const Row*>& RowGroups::aggregate(const std::vector<Row>& rows
   shown_.resize(outputs_);
   merged_.resize(outputs_);
   if (all_single_) {  // --per-box, or one unit an event: every line shows its own row
+    // The same rows where they were: the pointers are the last call's (nothing to write or read).
+    if (!replanned_ && rows.data() == shown_of_) return shown_;
     for (std::size_t i = 0; i < rows.size(); ++i) shown_[slot_[i]] = &rows[i];
+    shown_of_ = rows.data();
     return shown_;
   }
+  shown_of_ = nullptr;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     const std::size_t slot = slot_[i];

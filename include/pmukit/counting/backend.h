@@ -1,6 +1,7 @@
 // pmukit -- what a counting backend gives the run loop: rows of counts, one per event per PMU.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,26 +21,30 @@ namespace pmukit::counting {
 
 // The names are views: every row of every interval names the same few strings, which the backend
 // (or the run loop's event list) owns for the whole run, so a row costs no allocation.
-struct Row {
-  std::size_t spec = 0;    // index of the -e event it counts (output order and merging)
-  std::string_view event;  // display name: the event as written, or its name= label
-  std::string_view pmu;    // the kernel PMU name of the unit (uncore_imc_3)
+// Laid out for the interval path: what a read writes and a report reads every interval (the counts,
+// the times, the scale, the flags, the row's spec and place) fills the first 64-byte line, the names
+// the second, and a row starts on a line, so that a steady-state interval touches one line per row.
+struct alignas(64) Row {
+  std::uint64_t count = 0;       // since the previous read (intervals) or since start (totals), scaled
+  std::uint64_t raw = 0;         // what the counter counted while it ran: count before scaling
+  double scale = 1.0;            // alias .scale: value shown = count * scale
+  std::uint64_t enabled_ns = 0;  // time the event was enabled over the read's window
+  std::uint64_t running_ns = 0;  // time it was on a counter (less when it is multiplexed)
+  std::size_t spec = 0;          // index of the -e event it counts (output order and merging)
   int socket = -1;
   // The CPU the row was counted on (perf backend, -A), or its unit counts from where its family
   // says (AMD's L3s, one per CCX under one PMU name); -1: its place by socket and PMU name.
   int cpu = -1;
-  std::uint64_t count = 0;       // since the previous read (intervals) or since start (totals), scaled
-  std::uint64_t raw = 0;         // what the counter counted while it ran: count before scaling
-  double scale = 1.0;            // alias .scale: value shown = count * scale
-  std::string_view unit;         // alias .unit
-  std::uint64_t enabled_ns = 0;  // time the event was enabled over the read's window
-  std::uint64_t running_ns = 0;  // time it was on a counter (less when it is multiplexed)
-  bool lost = false;             // an overflow the arithmetic could not account for
-  std::string_view backend;      // "direct" or "perf"
+  bool lost = false;  // an overflow the arithmetic could not account for
   // The counters the row already sums: 1 for a unit's row; a perf row sums its event on each CPU
   // it was opened on (perf stat's "aggregate-number" counts them).
-  std::size_t units = 1;
+  std::uint32_t units = 1;
+  std::string_view event;    // display name: the event as written, or its name= label
+  std::string_view pmu;      // the kernel PMU name of the unit (uncore_imc_3)
+  std::string_view unit;     // alias .unit
+  std::string_view backend;  // "direct" or "perf"
 };
+static_assert(sizeof(Row) == 128, "a row is two cache lines: the counts, then the names");
 
 // Adds a later read of the same event to `into`: the raw counts and both times are summed and the
 // sum scaled once, as perf stat scales an interval's deltas (or the run's totals) -- not a sum of

@@ -86,6 +86,7 @@ class RowGroups {
   std::vector<std::size_t> members_;  // and how many counters (rows' units) it sums
   bool all_single_ = false;           // as many lines as rows: each the only one
   std::vector<const Row*> shown_;     // per line: its row, or its sum in merged_
+  const Row* shown_of_ = nullptr;     // all_single_: the rows shown_ points into
   std::vector<Row> merged_;
 };
 

@@ -45,11 +45,13 @@ class CounterTracker {
   std::uint64_t mask() const { return mask_; }
 
  private:
+  // 32 bytes, two trackers a cache line: a sample touches every tracker.
   std::uint64_t mask_;
-  unsigned width_;
   std::uint64_t prev_ = 0;
   std::uint64_t total_ = 0;
+  unsigned width_;
   bool lost_ = false;
 };
+static_assert(sizeof(CounterTracker) == 32);
 
 }  // namespace pmukit::pmu

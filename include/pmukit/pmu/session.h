@@ -68,6 +68,9 @@ class DirectSession {
   // Reads every counter; result[u][e] is event e of work unit u. The result lives until the next
   // sample(): its storage is reused so that sampling does not allocate.
   const std::vector<std::vector<CounterValue>>& sample();
+  // Where sample() puts its values: result[u][e] stays where it is until unit u is programmed
+  // again (reprogram(), turn()), so a reader may keep pointers into it between those.
+  const std::vector<std::vector<CounterValue>>& values() const { return values_; }
   // Replaces the events of work unit u while the run goes on (time-division multiplexing): the
   // unit is stopped, reprogrammed and started again, with the same saved registers and mappings.
   // Its counts start from zero; the other units count on. Throws UsageError when they do not fit.

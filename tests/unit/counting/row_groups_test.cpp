@@ -125,6 +125,27 @@ TEST(RowGroups, RowsAsBeforeKeepThePlan) {
   EXPECT_TRUE(g.replanned());
 }
 
+// --per-box shows each row itself: the same rows again in the same storage keep the last call's
+// pointers; the same rows in other storage (a copy, as a caller's vector that grew) are shown there.
+TEST(RowGroups, PerBoxShowsTheRowsWhereTheyAreNow) {
+  counting::RowGroups g(Grouping::PerBox);
+  std::vector<Row> input{row(0, "uncore_imc_1", 0, 20), row(0, "uncore_imc_0", 0, 10)};
+  g.aggregate(input, true);
+  input[1].count = 11;  // a new interval in place
+  const auto& again = g.aggregate(input, true);
+  EXPECT_FALSE(g.replanned());
+  EXPECT_EQ(again[0], &input[1]);
+  EXPECT_EQ(again[0]->count, 11u);
+  const std::vector<Row> copy = input;
+  const auto& moved = g.aggregate(copy, true);
+  EXPECT_FALSE(g.replanned());
+  ASSERT_EQ(moved.size(), 2u);
+  EXPECT_EQ(moved[0], &copy[1]);
+  EXPECT_EQ(moved[1], &copy[0]);
+  // And back in the first storage, after the copy was shown.
+  EXPECT_EQ(g.aggregate(input, true)[1], &input[0]);
+}
+
 // Where the units count from, as counting::pmu_places gives it: socket 0's IMC units on die 0 and
 // die 1 (NUMA nodes 0 and 2), socket 1's on its die 0 (node 1). One PMU name per box on every
 // socket, as Linux's uncore PMUs.
