@@ -292,3 +292,51 @@ TEST(RawPerfMetrics, PerfMetricsPmukitDoesNotCountSayWhy) {
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("for other platforms than this one (gnr)"), std::string::npos) << r.err;
 }
+
+// perf's memory_extra_write_bw_due_to_directory_updates adds M2M counts to CHA counts: each summed
+// over every box of its own PMU type, on the whole machine or (--per-socket) on one socket.
+TEST(RawPerfMetrics, DirectoryUpdatesAddM2mToChaOnEachScope) {
+  struct Case {
+    const char* machine;
+    const char* m2m_code;  // UNC_M2M_DIRECTORY_UPDATE.ANY's bits 15:0 (SPR: umask 0x301's low byte)
+  };
+  for (const Case& c : {Case{"spr-2s", "0x0121"}, Case{"icx-2s", "0x012e"}}) {
+    test::BundledRig m(c.machine);
+    test::SimProcess sim(m.root);
+    const auto [cha, cha_kind] = boxes(m, "uncore_cha");
+    const auto [m2m, m2m_kind] = boxes(m, "uncore_m2m");
+    ASSERT_GT(cha, 0u) << c.machine;
+    ASSERT_GT(m2m, 0u) << c.machine;
+    const double updates =
+        cha * (sim_rate(cha_kind, "0x0154") + sim_rate(cha_kind, "0x0254")) + m2m * sim_rate(m2m_kind, c.m2m_code);
+    const std::string row = "memory_extra_write_bw_due_to_directory_updates (uncore_cha)";
+    const std::string metric = "memory_extra_write_bw_due_to_directory_updates";
+    auto r = test::run_tool("pmu-raw", m.args({"-M", metric, "--duration", "1", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << c.machine << ": " << r.err;
+    EXPECT_EQ(r.err.find("multiplexed"), std::string::npos) << r.err;
+    const double mbs = updates * 64 / 1e6;
+    EXPECT_NEAR(value_of(r.out, row), mbs, mbs * 1e-9) << c.machine << ": " << r.out;
+    // Both sockets have the same boxes: socket 0 (the first row) counts half of them.
+    r = test::run_tool("pmu-raw", m.args({"-M", metric, "--per-socket", "--duration", "1", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << c.machine << ": " << r.err;
+    EXPECT_NE(r.out.find("S0,"), std::string::npos) << r.out;
+    EXPECT_NEAR(value_of(r.out, row), mbs / 2, mbs * 1e-9) << c.machine << ": " << r.out;
+  }
+  // Granite Rapids: perf has no such metric (and the machine no M2M PMU).
+  test::BundledRig gnr("gnr-2s");
+  auto r = test::run_tool("pmu-raw", gnr.args({"-M", "memory_extra_write_bw_due_to_directory_updates"}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("other platforms than this one (gnr)"), std::string::npos) << r.err;
+}
+
+// perf's io_lost_fwd on Granite Rapids' IRPs: two IRP events summed over every IRP, per second.
+TEST(RawPerfMetrics, IoLostForwardsOnGraniteRapidsIrps) {
+  test::BundledRig m("gnr-2s");
+  test::SimProcess sim(m.root);
+  const auto [irp, kind] = boxes(m, "uncore_irp");
+  ASSERT_GT(irp, 0u);
+  auto r = test::run_tool("pmu-raw", m.args({"-M", "io_lost_fwd", "--duration", "1", "-x", ","}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const double expected = irp * (sim_rate(kind, "0x101f") + sim_rate(kind, "0x201f"));
+  EXPECT_NEAR(value_of(r.out, "io_lost_fwd (uncore_irp)"), expected, expected * 1e-9) << r.out;
+}
