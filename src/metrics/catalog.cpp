@@ -20,9 +20,9 @@ namespace {
 
 // The units a metric may be reported in. A closed list, so that "GBps" or "GB" is caught in review
 // by a failing test rather than printed next to a number.
-constexpr std::array<std::string_view, 12> kUnits = {"GB/s",    "MB/s",           "%",     "ns",   "GHz",
+constexpr std::array<std::string_view, 13> kUnits = {"GB/s",    "MB/s",           "%",     "ns",   "GHz",
                                                      "cycles",  "requests/cycle", "ratio", "MPKI", "instructions/cycle",
-                                                     "GFLOP/s", "events/s"};
+                                                     "GFLOP/s", "events/s",       "cores"};
 
 [[noreturn]] void fail(const std::string& where, std::string_view reason) {
   throw UsageError(fmt::format("{}: {}", where, reason));

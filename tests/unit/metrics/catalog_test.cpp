@@ -68,12 +68,12 @@ json with_metric(const char* key, json value) {
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
   EXPECT_EQ(c.metrics().size(),
-            213u);  // 168 uncore (14 Intel IMC: 4 + 10 variants of 5, 8 Intel IIO, 2 Intel UPI, 55 perf Intel
-                    // uncore: 23 + 32 variants of 14, 7 AMD, 5 CMN), 45 Grace core
+            215u);  // 170 uncore (14 Intel IMC: 4 + 10 variants of 5, 8 Intel IIO, 2 Intel UPI, 57 perf Intel
+                    // uncore: 25 + 32 variants of 14, 7 AMD, 5 CMN), 45 Grace core
   EXPECT_EQ(c.unavailable().size(), 11u);  // perf's metrics pmukit does not count, each with its reason
   EXPECT_EQ(c.pmu_types().size(),
-            27u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD,
-                   // uncore_cha/upi/upi_%u/iio/m2m/irp
+            28u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD,
+                   // uncore_cha/upi/upi_%u/iio/m2m/irp/pcu
   for (const auto& m : c.metrics()) {
     const PmuType* t = c.find_pmu_type(m.pmu());
     ASSERT_NE(t, nullptr) << m.name();
@@ -221,7 +221,7 @@ TEST(Catalog, RefusesUnknownAndMissingKeys) {
 TEST(Catalog, RefusesBadValues) {
   EXPECT_EQ(error_of(with_metric("unit", "GBps")),
             "metrics/test.json: metric 'lat': unknown unit 'GBps' (one of GB/s, MB/s, %, ns, GHz, "
-            "cycles, requests/cycle, ratio, MPKI, instructions/cycle, GFLOP/s, events/s)");
+            "cycles, requests/cycle, ratio, MPKI, instructions/cycle, GFLOP/s, events/s, cores)");
   EXPECT_EQ(error_of(with_metric("description", "")),
             "metrics/test.json: metric 'lat': 'description' must be a non-empty string");
   EXPECT_EQ(error_of(with_metric("name", "Lat")),

@@ -279,8 +279,10 @@ TEST(RawPerfMetrics, PerfMetricsPmukitDoesNotCountSayWhy) {
   ASSERT_EQ(r.status, 0) << r.err;
   const auto not_counted = r.out.find("\nNot counted by pmukit (perf's metrics for spr):\n");
   ASSERT_NE(not_counted, std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\n  cpu_cstate_c0 ", not_counted), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("\n  io_lost_fwd ", not_counted), std::string::npos) << "GNR's only";
+  EXPECT_NE(r.out.find("\n  llc_data_read_mpi_demand_plus_prefetch ", not_counted), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\n  cpu_cstate_c0 ", not_counted), std::string::npos) << "counted on spr";
+  EXPECT_NE(r.out.find("\n  cpu_cstate_c0 "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\n  io_lost_fwd "), std::string::npos) << "GNR's only";
   EXPECT_NE(r.out.find("\n  numa_reads_addressed_to_local_dram "), std::string::npos) << r.out;
   test::BundledRig clx("clx-2s");
   r = test::run_tool("pmu-raw", clx.args({"-M", "numa_reads_addressed_to_local_dram", "--duration", "1"}));
@@ -339,4 +341,27 @@ TEST(RawPerfMetrics, IoLostForwardsOnGraniteRapidsIrps) {
   ASSERT_EQ(r.status, 0) << r.err;
   const double expected = irp * (sim_rate(kind, "0x101f") + sim_rate(kind, "0x201f"));
   EXPECT_NEAR(value_of(r.out, "io_lost_fwd (uncore_irp)"), expected, expected * 1e-9) << r.out;
+}
+
+// perf's cpu_cstate_c0/c6 on Sapphire Rapids' PCUs (one a socket): the cores in the state each PCU
+// cycle, the sockets' occupancy over their clockticks times the sockets; Granite Rapids' formula
+// (one PCU instance's clock) is not counted, and says why.
+TEST(RawPerfMetrics, CoreCStatesFromSapphireRapidsPcus) {
+  test::BundledRig m("spr-2s");
+  test::SimProcess sim(m.root);
+  std::string kind;
+  for (const auto& u : m.found.inventory.units)
+    if (u.name == "uncore_pcu") kind = u.pmu_kind;
+  ASSERT_FALSE(kind.empty());
+  auto r = test::run_tool("pmu-raw", m.args({"-M", "cpu_cstate_c0,cpu_cstate_c6", "--duration", "1", "-x", ","}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const double clock = sim_rate(kind, "0x0001");
+  // Two sockets: (2 x occupancy) / (2 x clock) x 2.
+  const double c0 = 2 * sim_rate(kind, "0x0035") / clock, c6 = 2 * sim_rate(kind, "0x0037") / clock;
+  EXPECT_NEAR(value_of(r.out, "cpu_cstate_c0 (uncore_pcu)"), c0, c0 * 1e-9) << r.out;
+  EXPECT_NEAR(value_of(r.out, "cpu_cstate_c6 (uncore_pcu)"), c6, c6 * 1e-9) << r.out;
+  test::BundledRig gnr("gnr-2s");
+  r = test::run_tool("pmu-raw", gnr.args({"-M", "cpu_cstate_c0", "--duration", "1"}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("pcu_0@UNC_P_CLOCKTICKS@"), std::string::npos) << r.err;
 }
