@@ -151,6 +151,12 @@ void add_member_rows(const MetricInstance& inst, const std::vector<Row>& rows, s
   }
 }
 
+// Whether every PMU of `wanted` (the metric's variables on other PMU types: "uncore_m2m") is here.
+bool has_pmus(const std::vector<std::string>& pmus, const std::vector<std::string>& wanted) {
+  return std::all_of(wanted.begin(), wanted.end(),
+                     [&](const std::string& w) { return std::find(pmus.begin(), pmus.end(), w) != pmus.end(); });
+}
+
 // Why a metric runs on no PMU here: none of its name, or (a generation's event codes) none of its kinds.
 std::string no_pmu_for(const std::vector<const metrics::Metric*>& variants, const std::string& arg,
                        const std::vector<std::string>& pmus, const PmuKinds& kinds, std::string_view platform) {
@@ -161,6 +167,12 @@ std::string no_pmu_for(const std::vector<const metrics::Metric*>& variants, cons
       if (v->matches_pmu(pmu) && !v->for_platform(platform))
         return fmt::format("-M '{}': perf's formula for {} PMUs here is for other platforms than this one ({})", arg,
                            pmu, platform.empty() ? "not known" : platform);
+  for (const auto* v : variants)
+    for (const auto& other : v->other_pmus())
+      for (const auto& pmu : pmus)
+        if (v->applies_to(pmu, kind_of(kinds, pmu), platform) && !has_pmus(pmus, {other}))
+          return fmt::format("-M '{}': it adds counts of {} PMUs to those of {}, and this machine has no {}", arg,
+                             other, pmu, other);
   for (const auto* v : variants)
     for (const auto& pmu : pmus)
       if (v->matches_pmu(pmu)) {
@@ -200,8 +212,8 @@ MetricInstance bind_metric(const metrics::Metric& metric, const std::string& pmu
   inst.metric = &metric;
   inst.pmu = pmu;
   for (const auto& b : metric.events())
-    for (const auto& ev : b.events) {
-      std::string text = fmt::format("{}/{}{}{}/", pmu, ev, extra.empty() ? "" : ",", extra);
+    for (const auto& ev : b.events) {  // a variable on another PMU type counts on that type's units
+      std::string text = fmt::format("{}/{}{}{}/", b.pmu.empty() ? pmu : b.pmu, ev, extra.empty() ? "" : ",", extra);
       std::size_t index = specs.size();
       for (std::size_t i = 0; i < specs.size(); ++i)
         if (specs[i].text == text) index = i;
@@ -291,7 +303,8 @@ std::vector<MetricInstance> add_metric_events(const metrics::Catalog& catalog, c
           throw UsageError(
               fmt::format("-M '{}': this metric needs the {} term, e.g. -M '{}/{}=0x100/'", name, term, name, term));
       for (const auto& pmu : pmus)
-        if (m->applies_to(pmu, kind_of(kinds, pmu), platform)) out.push_back(bind_metric(*m, pmu, extra, specs));
+        if (m->applies_to(pmu, kind_of(kinds, pmu), platform) && has_pmus(pmus, m->other_pmus()))
+          out.push_back(bind_metric(*m, pmu, extra, specs));
     }
     const metrics::Metric* m = named.front();
     if (out.size() == before && absent && neutral) {

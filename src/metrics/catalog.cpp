@@ -20,9 +20,9 @@ namespace {
 
 // The units a metric may be reported in. A closed list, so that "GBps" or "GB" is caught in review
 // by a failing test rather than printed next to a number.
-constexpr std::array<std::string_view, 12> kUnits = {"GB/s",    "MB/s",           "%",     "ns",   "GHz",
+constexpr std::array<std::string_view, 13> kUnits = {"GB/s",    "MB/s",           "%",     "ns",   "GHz",
                                                      "cycles",  "requests/cycle", "ratio", "MPKI", "instructions/cycle",
-                                                     "GFLOP/s", "events/s"};
+                                                     "GFLOP/s", "events/s",       "cores"};
 
 [[noreturn]] void fail(const std::string& where, std::string_view reason) {
   throw UsageError(fmt::format("{}: {}", where, reason));
@@ -87,23 +87,50 @@ std::string schema_of(std::string_view path, const json& j) {
   return schema;
 }
 
-std::vector<EventBinding> read_events(const json& m, const PmuType& type, const std::string& where) {
+// "uncore_m2m/event=0x21,umask=0x301/": an event of another PMU type than the metric's, as
+// {"uncore_m2m", "event=0x21,umask=0x301"}; {"", event} for one on the metric's PMU.
+std::pair<std::string, std::string> split_pmu_event(const std::string& e) {
+  auto slash = e.find('/');
+  if (slash == std::string::npos || e.size() < slash + 2 || e.back() != '/') return {"", e};
+  return {e.substr(0, slash), e.substr(slash + 1, e.size() - slash - 2)};
+}
+
+// A variable's events, each checked against its PMU type: the metric's, or the one its
+// "PMU/TERMS/" names (every event of the variable on that one PMU).
+void bind_events(const Catalog& catalog, const PmuType& type, const std::vector<std::string>& texts,
+                 const std::string& where, EventBinding& b) {
+  for (const auto& text : texts) {
+    auto [pmu, e] = split_pmu_event(text);
+    if (&text != &texts.front() && pmu != b.pmu)
+      fail(where, fmt::format("event variable '{}': its events are on different PMUs", b.variable));
+    b.pmu = pmu;
+    const PmuType* on = pmu.empty() ? &type : catalog.find_pmu_type(pmu);
+    if (!on || pmu.find('%') != std::string::npos)
+      fail(where, fmt::format("event '{}' of '{}': unknown PMU '{}' (PMU types are declared in a \"{}\" file)", text,
+                              b.variable, pmu, kPmuTypesSchema));
+    if (std::string why = on->check_event(e); !why.empty())
+      fail(where, fmt::format("event '{}' of '{}': {}", text, b.variable, why));
+    b.events.push_back(std::move(e));
+  }
+}
+
+std::vector<EventBinding> read_events(const Catalog& catalog, const json& m, const PmuType& type,
+                                      const std::string& where) {
   const json& events = m.at("events");
   if (!events.is_object() || events.empty()) fail(where, "'events' must be an object of variable: event(s)");
   std::vector<EventBinding> out;
   for (auto it = events.begin(); it != events.end(); ++it) {
-    EventBinding b{it.key(), {}};
+    EventBinding b{it.key(), {}, {}};
+    std::vector<std::string> texts;
     if (it->is_string()) {
-      b.events.push_back(it->get<std::string>());
+      texts.push_back(it->get<std::string>());
     } else if (it->is_array() && !it->empty() &&
                std::all_of(it->begin(), it->end(), [](const json& e) { return e.is_string(); })) {
-      for (const json& e : *it) b.events.push_back(e.get<std::string>());
+      for (const json& e : *it) texts.push_back(e.get<std::string>());
     } else {
       fail(where, fmt::format("event variable '{}' must be an event string or a non-empty array of them", b.variable));
     }
-    for (const auto& e : b.events)
-      if (std::string why = type.check_event(e); !why.empty())
-        fail(where, fmt::format("event '{}' of '{}': {}", e, b.variable, why));
+    bind_events(catalog, type, texts, where, b);
     out.push_back(std::move(b));
   }
   return out;
@@ -207,7 +234,7 @@ void read_body(const Catalog& catalog, const json& m, const std::string& where, 
   if (!type)
     fail(where,
          fmt::format("unknown PMU type '{}' (PMU types are declared in a \"{}\" file)", spec.pmu, kPmuTypesSchema));
-  spec.events = read_events(m, *type, where);
+  spec.events = read_events(catalog, m, *type, where);
   spec.parameters = read_parameters(m, where);
   spec.required_terms = text_list(m, "required_terms", where);
   spec.pmu_kinds = text_list(m, "pmu_kinds", where);

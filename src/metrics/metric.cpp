@@ -42,6 +42,10 @@ Metric::Metric(MetricSpec spec)
   for (const auto& b : spec_.events) {
     bind(b.variable, "event variable");
     if (b.events.empty()) throw UsageError(fmt::format("{}: event variable '{}' has no event", where(), b.variable));
+    if (!b.pmu.empty() && (b.pmu == spec_.pmu || b.pmu.find('%') != std::string::npos))
+      throw UsageError(fmt::format("{}: event variable '{}': '{}' is not another PMU's name (a merged name such as "
+                                   "uncore_m2m, not a pattern)",
+                                   where(), b.variable, b.pmu));
   }
   for (const auto& p : spec_.parameters) {
     bind(p.name, "parameter");
@@ -93,10 +97,18 @@ bool Metric::applies_to(std::string_view pmu_name, const platform::PmuKind* kind
   if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), kind->kind) == kinds.end()) return false;
   for (const auto& b : spec_.events)
     for (const auto& e : b.events) {
+      if (!b.pmu.empty()) continue;  // another PMU's event: `kind` is the metric's PMU's
       std::string_view first = std::string_view(e).substr(0, e.find(','));
       if (first.find('=') == std::string_view::npos && !kind->events.count(std::string(first))) return false;
     }
   return true;
+}
+
+std::vector<std::string> Metric::other_pmus() const {
+  std::vector<std::string> out;
+  for (const auto& b : spec_.events)
+    if (!b.pmu.empty() && std::find(out.begin(), out.end(), b.pmu) == out.end()) out.push_back(b.pmu);
+  return out;
 }
 
 std::map<std::string, double>

@@ -149,6 +149,11 @@ int list_metric_catalog(const MachineArgs& machine_args, bool all, bool names_on
     std::vector<std::string> here;
     for (const auto& p : pmus)
       if (m.applies_to(p, counting::kind_of(kinds, p), found.inventory.platform)) here.push_back(p);
+    for (const auto& other : m.other_pmus())  // and the PMUs its other variables count on (uncore_m2m)
+      if (!here.empty()) {
+        if (std::find(pmus.begin(), pmus.end(), other) == pmus.end()) here.clear();
+        if (!here.empty()) here.front() += " + " + other;
+      }
     if (here.empty() && !all) continue;
     if (std::find(names.begin(), names.end(), m.name()) == names.end()) names.push_back(m.name());
     for (const auto& g : groups_of(m)) by_group[g].emplace_back(&m, here);

@@ -26,11 +26,16 @@ inline constexpr std::string_view kDurationSeconds = "duration_time";
 // perf's #num_packages: the sockets whose counts the evaluation adds up (the caller's value).
 inline constexpr std::string_view kNumPackages = "#num_packages";
 
-// An expression variable and the event(s) it stands for, in perf term syntax on the metric's PMU.
+// An expression variable and the event(s) it stands for, in perf term syntax on the metric's PMU,
+// or on `pmu` when the metric's formula adds counts of another uncore PMU type (perf's
+// memory_extra_write_bw_due_to_directory_updates adds M2M counts to CHA counts): that variable is
+// summed over the units of its own PMU type, in the same scope as the metric's (the whole machine,
+// or one socket with --per-socket), as perf sums an uncore event over all its PMU instances.
 // With several events the variable is their sum (e.g. one CMN event on each of four CCLA nodes).
 struct EventBinding {
   std::string variable;             // "CMEM_RD_DATA"
   std::vector<std::string> events;  // {"cmem_rd_data"}, {"type=0x105,eventid=0x22,bynodeid=1,nodeid=413", ...}
+  std::string pmu;                  // "" = the metric's PMU; else one PMU or merged PMU name: "uncore_m2m"
 };
 
 // A named constant of the formula with a default the user may override (CMN_FREQ_GHZ = 1.8).
@@ -99,6 +104,8 @@ class Metric {
   // one of `platforms` (if given; an unknown platform is none of them) and none of `not_platforms`.
   bool applies_to(std::string_view pmu_name, const platform::PmuKind* kind = nullptr,
                   std::string_view platform = {}) const;
+  // The PMUs other than its own that the metric's variables count on ("uncore_m2m"), each once.
+  std::vector<std::string> other_pmus() const;
   // Whether the PMU name is of the metric's PMU type (or is its one PMU), whatever its kind and platform.
   bool matches_pmu(std::string_view pmu_name) const;
   // Whether the formula is for this platform ("" when not known): see applies_to.

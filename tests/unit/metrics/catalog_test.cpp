@@ -68,12 +68,12 @@ json with_metric(const char* key, json value) {
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
   EXPECT_EQ(c.metrics().size(),
-            210u);  // 165 uncore (14 Intel IMC: 4 + 10 variants of 5, 8 Intel IIO, 2 Intel UPI, 52 perf Intel
-                    // uncore: 22 + 30 variants of 13, 7 AMD, 5 CMN), 45 Grace core
-  EXPECT_EQ(c.unavailable().size(), 13u);  // perf's metrics pmukit does not count, each with its reason
+            215u);  // 170 uncore (14 Intel IMC: 4 + 10 variants of 5, 8 Intel IIO, 2 Intel UPI, 57 perf Intel
+                    // uncore: 25 + 32 variants of 14, 7 AMD, 5 CMN), 45 Grace core
+  EXPECT_EQ(c.unavailable().size(), 11u);  // perf's metrics pmukit does not count, each with its reason
   EXPECT_EQ(c.pmu_types().size(),
-            25u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD,
-                   // uncore_cha/upi/upi_%u/iio
+            28u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD,
+                   // uncore_cha/upi/upi_%u/iio/m2m/irp/pcu
   for (const auto& m : c.metrics()) {
     const PmuType* t = c.find_pmu_type(m.pmu());
     ASSERT_NE(t, nullptr) << m.name();
@@ -169,6 +169,37 @@ TEST(Catalog, RefusesEventsTheirPmuDoesNotHave) {
       "(loaded)");
 }
 
+// A variable may count on another PMU type than the metric's ("PMU/TERMS/", perf's CHA + M2M
+// formula): its events are checked against that type, and all of them are on that one PMU.
+TEST(Catalog, AVariableMayCountOnAnotherPmu) {
+  const json others = {{"REQ", "rd_req"}, {"CYCLES", "cycles"}};
+  auto with_outs = [&](json outs) {
+    json events = others;
+    events["OUTS"] = std::move(outs);
+    return with_metric("events", events);
+  };
+  Catalog c = load(with_outs("nvidia_pcie_pmu_0/rd_bytes_loc/"));
+  const auto& m = c.at("lat");
+  EXPECT_EQ(m.other_pmus(), std::vector<std::string>{"nvidia_pcie_pmu_0"});
+  for (const auto& b : m.events()) {
+    EXPECT_EQ(b.pmu, b.variable == "OUTS" ? "nvidia_pcie_pmu_0" : "") << b.variable;
+    if (b.variable == "OUTS") {
+      EXPECT_EQ(b.events, std::vector<std::string>{"rd_bytes_loc"});
+    }
+  }
+  EXPECT_EQ(error_of(with_outs("nvidia_pcie_pmu_0/rd_cum_outs/")),
+            "metrics/test.json: metric 'lat': event 'nvidia_pcie_pmu_0/rd_cum_outs/' of 'OUTS': 'rd_cum_outs' is "
+            "not an event of nvidia_pcie_pmu_%u");
+  EXPECT_EQ(error_of(with_outs("nope_0/event=1/")),
+            "metrics/test.json: metric 'lat': event 'nope_0/event=1/' of 'OUTS': unknown PMU 'nope_0' (PMU types "
+            "are declared in a \"pmukit-pmu-types/1\" file)");
+  EXPECT_NE(error_of(with_outs("nvidia_pcie_pmu_%u/rd_bytes_loc/")).find("unknown PMU 'nvidia_pcie_pmu_%u'"),
+            std::string::npos);
+  EXPECT_EQ(error_of(with_outs(json::array({"rd_cum_outs", "nvidia_pcie_pmu_0/rd_bytes_loc/"}))),
+            "metrics/test.json: metric 'lat': event variable 'OUTS': its events are on different PMUs");
+  EXPECT_NE(error_of(with_outs("nvidia_cmem_latency_pmu_%u/rd_cum_outs/")).find("unknown PMU"), std::string::npos);
+}
+
 TEST(Catalog, RefusesUnknownAndMissingKeys) {
   json f = metrics_file();
   f["metrics"][0]["expresion"] = f["metrics"][0]["expression"];
@@ -190,7 +221,7 @@ TEST(Catalog, RefusesUnknownAndMissingKeys) {
 TEST(Catalog, RefusesBadValues) {
   EXPECT_EQ(error_of(with_metric("unit", "GBps")),
             "metrics/test.json: metric 'lat': unknown unit 'GBps' (one of GB/s, MB/s, %, ns, GHz, "
-            "cycles, requests/cycle, ratio, MPKI, instructions/cycle, GFLOP/s, events/s)");
+            "cycles, requests/cycle, ratio, MPKI, instructions/cycle, GFLOP/s, events/s, cores)");
   EXPECT_EQ(error_of(with_metric("description", "")),
             "metrics/test.json: metric 'lat': 'description' must be a non-empty string");
   EXPECT_EQ(error_of(with_metric("name", "Lat")),

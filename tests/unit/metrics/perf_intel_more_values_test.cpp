@@ -72,6 +72,49 @@ std::vector<MetricCase> perf_intel_more_cases() {
        {},
        "intel_spr_cha",
        "srf"},
+      // Directory updates: CHA (HA and TOR) and M2M updates added, 64 bytes each, as MB/s.
+      {"memory_extra_write_bw_due_to_directory_updates",
+       {{"UNC_CHA_DIR_UPDATE_HA", 1e8}, {"UNC_CHA_DIR_UPDATE_TOR", 2e8}, {"UNC_M2M_DIRECTORY_UPDATE_ANY", 5e7}},
+       1e9,
+       22400,
+       "by hand: 3.5e8 updates of 64 bytes in 1 s",
+       {},
+       "intel_spr_cha",
+       "spr"},
+      {"memory_extra_write_bw_due_to_directory_updates",
+       {{"UNC_CHA_DIR_UPDATE_HA", 3e7}, {"UNC_CHA_DIR_UPDATE_TOR", 1e7}, {"UNC_M2M_DIRECTORY_UPDATE_ANY", 1e7}},
+       2e9,
+       1600,
+       "by hand: 5e7 updates of 64 bytes in 2 s",
+       {},
+       "intel_icx_cha",
+       "icx"},
+      // IRP: lost forwards and invalid secondary receives per second (Granite Rapids).
+      {"io_lost_fwd",
+       {{"UNC_I_MISC1_LOST_FWD", 3000}, {"UNC_I_MISC1_SEC_RCVD_INVLD", 1000}},
+       5e8,
+       8000,
+       "by hand: 4000 in 0.5 s",
+       {},
+       "",
+       "gnr"},
+      // PCU: cores in C0 (C6) each PCU cycle, over both sockets' clockticks, times the sockets.
+      {"cpu_cstate_c0",
+       {{"UNC_P_POWER_STATE_OCCUPANCY_CORES_C0", 3.2e10}, {"UNC_P_CLOCKTICKS", 4e9}, {"#num_packages", 2}},
+       1e9,
+       16,
+       "by hand: 8 cores in C0 a socket, 2 sockets",
+       {},
+       "",
+       "spr"},
+      {"cpu_cstate_c6",
+       {{"UNC_P_POWER_STATE_OCCUPANCY_CORES_C6", 8e9}, {"UNC_P_CLOCKTICKS", 4e9}, {"#num_packages", 2}},
+       1e9,
+       4,
+       "by hand: 2 cores in C6 a socket, 2 sockets",
+       {},
+       "",
+       "emr"},
       // LLC miss latency: TOR occupancy per insert in cycles of one CHA's clock, as ns.
       {"llc_demand_data_read_miss_latency",
        tor("DRD_OPT", 9e10, 6e8, 2.88e11, 72),
@@ -269,21 +312,26 @@ const pmukit::events::PerfmonEvent* perf_event(const pmukit::events::PerfmonEven
 TEST(PerfIntelMore, EveryEventOfAFormulaIsPerfsOnEachPlatformItRunsOn) {
   struct Model {
     const char* name;
-    std::map<std::string, std::string> kinds;  // of uncore_cha, uncore_imc, uncore_iio
+    std::map<std::string, std::string> kinds;  // of uncore_cha, uncore_imc, uncore_iio (and uncore_irp)
   };
   const std::vector<Model> models = {
       {"skx", {{"uncore_cha", "intel_skx_cha"}, {"uncore_imc", "intel_skx_imc"}, {"uncore_iio", "intel_skx_iio"}}},
       {"icx", {{"uncore_cha", "intel_icx_cha"}, {"uncore_imc", "intel_icx_imc"}, {"uncore_iio", "intel_snr_iio"}}},
       {"spr", {{"uncore_cha", "intel_spr_cha"}, {"uncore_imc", "intel_spr_imc"}, {"uncore_iio", "intel_snr_iio"}}},
       {"emr", {{"uncore_cha", "intel_spr_cha"}, {"uncore_imc", "intel_spr_imc"}, {"uncore_iio", "intel_snr_iio"}}},
-      {"gnr", {{"uncore_cha", "intel_spr_cha"}, {"uncore_imc", "intel_gnr_imc"}, {"uncore_iio", "intel_snr_iio"}}},
+      {"gnr",
+       {{"uncore_cha", "intel_spr_cha"},
+        {"uncore_imc", "intel_gnr_imc"},
+        {"uncore_iio", "intel_snr_iio"},
+        {"uncore_irp", "intel_spr_raw"}}},
       {"srf", {{"uncore_cha", "intel_spr_cha"}, {"uncore_imc", "intel_gnr_imc"}, {"uncore_iio", "intel_snr_iio"}}}};
   std::size_t checked = 0;
   for (const auto& m : catalog().metrics()) {
     if (m.spec().family != "perf_intel_uncore" || m.pmu() == "uncore_upi") continue;
     for (const auto& model : models) {
       const auto& kinds = m.spec().pmu_kinds;
-      const std::string kind = model.kinds.at(m.pmu());
+      const auto of = model.kinds.find(m.pmu());
+      const std::string kind = of == model.kinds.end() ? "" : of->second;
       if (!m.for_platform(model.name) || (!kinds.empty() && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()))
         continue;
       const auto* file = pmukit::events::builtin_uncore_events(model.name);
@@ -293,7 +341,7 @@ TEST(PerfIntelMore, EveryEventOfAFormulaIsPerfsOnEachPlatformItRunsOn) {
           if (b.variable.rfind("UNC_", 0) != 0 || ev.find('=') == std::string::npos) continue;
           const auto* e = perf_event(*file, b.variable);
           ASSERT_NE(e, nullptr) << m.name() << " on " << model.name << ": perf has no " << b.variable;
-          EXPECT_EQ(e->pmu_type, m.pmu()) << m.name() << " " << b.variable;
+          EXPECT_EQ(e->pmu_type, b.pmu.empty() ? m.pmu() : b.pmu) << m.name() << " " << b.variable;
           const bool iio = m.pmu() == "uncore_iio";
           EXPECT_EQ(term_values(ev, iio), term_values(e->terms, iio))
               << m.name() << " on " << model.name << ": " << b.variable << " " << ev << " vs perf's " << e->terms;
@@ -302,4 +350,23 @@ TEST(PerfIntelMore, EveryEventOfAFormulaIsPerfsOnEachPlatformItRunsOn) {
     }
   }
   EXPECT_GT(checked, 200u);
+}
+
+// A formula over two PMU types: the M2M variable is bound to uncore_m2m, the CHA ones to the
+// metric's PMU; the M2M event codes are each generation's (ICX 0x2e/0x01, SPR/EMR 0x21/0x301).
+TEST(PerfIntelMore, DirectoryUpdatesAddM2mCountsToChaCounts) {
+  const auto variants = catalog().variants("memory_extra_write_bw_due_to_directory_updates");
+  ASSERT_EQ(variants.size(), 2u);
+  for (const auto* v : variants) {
+    EXPECT_EQ(v->pmu(), "uncore_cha");
+    EXPECT_EQ(v->other_pmus(), std::vector<std::string>{"uncore_m2m"});
+    for (const auto& b : v->events())
+      EXPECT_EQ(b.pmu, b.variable.rfind("UNC_M2M_", 0) == 0 ? "uncore_m2m" : "") << b.variable;
+    EXPECT_FALSE(v->for_platform("gnr"));
+    EXPECT_FALSE(v->for_platform("srf"));
+  }
+  EXPECT_TRUE(variants[0]->for_platform("icx"));
+  EXPECT_TRUE(variants[1]->for_platform("spr") && variants[1]->for_platform("emr"));
+  EXPECT_EQ(catalog().find_unavailable("memory_extra_write_bw_due_to_directory_updates"), nullptr);
+  EXPECT_EQ(catalog().find_unavailable("io_lost_fwd"), nullptr);
 }

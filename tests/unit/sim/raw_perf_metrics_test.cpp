@@ -279,8 +279,10 @@ TEST(RawPerfMetrics, PerfMetricsPmukitDoesNotCountSayWhy) {
   ASSERT_EQ(r.status, 0) << r.err;
   const auto not_counted = r.out.find("\nNot counted by pmukit (perf's metrics for spr):\n");
   ASSERT_NE(not_counted, std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\n  cpu_cstate_c0 ", not_counted), std::string::npos) << r.out;
-  EXPECT_EQ(r.out.find("\n  io_lost_fwd ", not_counted), std::string::npos) << "GNR's only";
+  EXPECT_NE(r.out.find("\n  llc_data_read_mpi_demand_plus_prefetch ", not_counted), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\n  cpu_cstate_c0 ", not_counted), std::string::npos) << "counted on spr";
+  EXPECT_NE(r.out.find("\n  cpu_cstate_c0 "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\n  io_lost_fwd "), std::string::npos) << "GNR's only";
   EXPECT_NE(r.out.find("\n  numa_reads_addressed_to_local_dram "), std::string::npos) << r.out;
   test::BundledRig clx("clx-2s");
   r = test::run_tool("pmu-raw", clx.args({"-M", "numa_reads_addressed_to_local_dram", "--duration", "1"}));
@@ -291,4 +293,75 @@ TEST(RawPerfMetrics, PerfMetricsPmukitDoesNotCountSayWhy) {
   r = test::run_tool("pmu-raw", gnr.args({"-M", "pmem_memory_bandwidth_read", "--duration", "1"}));
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.err.find("for other platforms than this one (gnr)"), std::string::npos) << r.err;
+}
+
+// perf's memory_extra_write_bw_due_to_directory_updates adds M2M counts to CHA counts: each summed
+// over every box of its own PMU type, on the whole machine or (--per-socket) on one socket.
+TEST(RawPerfMetrics, DirectoryUpdatesAddM2mToChaOnEachScope) {
+  struct Case {
+    const char* machine;
+    const char* m2m_code;  // UNC_M2M_DIRECTORY_UPDATE.ANY's bits 15:0 (SPR: umask 0x301's low byte)
+  };
+  for (const Case& c : {Case{"spr-2s", "0x0121"}, Case{"icx-2s", "0x012e"}}) {
+    test::BundledRig m(c.machine);
+    test::SimProcess sim(m.root);
+    const auto [cha, cha_kind] = boxes(m, "uncore_cha");
+    const auto [m2m, m2m_kind] = boxes(m, "uncore_m2m");
+    ASSERT_GT(cha, 0u) << c.machine;
+    ASSERT_GT(m2m, 0u) << c.machine;
+    const double updates =
+        cha * (sim_rate(cha_kind, "0x0154") + sim_rate(cha_kind, "0x0254")) + m2m * sim_rate(m2m_kind, c.m2m_code);
+    const std::string row = "memory_extra_write_bw_due_to_directory_updates (uncore_cha)";
+    const std::string metric = "memory_extra_write_bw_due_to_directory_updates";
+    auto r = test::run_tool("pmu-raw", m.args({"-M", metric, "--duration", "1", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << c.machine << ": " << r.err;
+    EXPECT_EQ(r.err.find("multiplexed"), std::string::npos) << r.err;
+    const double mbs = updates * 64 / 1e6;
+    EXPECT_NEAR(value_of(r.out, row), mbs, mbs * 1e-9) << c.machine << ": " << r.out;
+    // Both sockets have the same boxes: socket 0 (the first row) counts half of them.
+    r = test::run_tool("pmu-raw", m.args({"-M", metric, "--per-socket", "--duration", "1", "-x", ","}));
+    ASSERT_EQ(r.status, 0) << c.machine << ": " << r.err;
+    EXPECT_NE(r.out.find("S0,"), std::string::npos) << r.out;
+    EXPECT_NEAR(value_of(r.out, row), mbs / 2, mbs * 1e-9) << c.machine << ": " << r.out;
+  }
+  // Granite Rapids: perf has no such metric (and the machine no M2M PMU).
+  test::BundledRig gnr("gnr-2s");
+  auto r = test::run_tool("pmu-raw", gnr.args({"-M", "memory_extra_write_bw_due_to_directory_updates"}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("other platforms than this one (gnr)"), std::string::npos) << r.err;
+}
+
+// perf's io_lost_fwd on Granite Rapids' IRPs: two IRP events summed over every IRP, per second.
+TEST(RawPerfMetrics, IoLostForwardsOnGraniteRapidsIrps) {
+  test::BundledRig m("gnr-2s");
+  test::SimProcess sim(m.root);
+  const auto [irp, kind] = boxes(m, "uncore_irp");
+  ASSERT_GT(irp, 0u);
+  auto r = test::run_tool("pmu-raw", m.args({"-M", "io_lost_fwd", "--duration", "1", "-x", ","}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const double expected = irp * (sim_rate(kind, "0x101f") + sim_rate(kind, "0x201f"));
+  EXPECT_NEAR(value_of(r.out, "io_lost_fwd (uncore_irp)"), expected, expected * 1e-9) << r.out;
+}
+
+// perf's cpu_cstate_c0/c6 on Sapphire Rapids' PCUs (one a socket): the cores in the state each PCU
+// cycle, the sockets' occupancy over their clockticks times the sockets; Granite Rapids' formula
+// (one PCU instance's clock) is not counted, and says why.
+TEST(RawPerfMetrics, CoreCStatesFromSapphireRapidsPcus) {
+  test::BundledRig m("spr-2s");
+  test::SimProcess sim(m.root);
+  std::string kind;
+  for (const auto& u : m.found.inventory.units)
+    if (u.name == "uncore_pcu") kind = u.pmu_kind;
+  ASSERT_FALSE(kind.empty());
+  auto r = test::run_tool("pmu-raw", m.args({"-M", "cpu_cstate_c0,cpu_cstate_c6", "--duration", "1", "-x", ","}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const double clock = sim_rate(kind, "0x0001");
+  // Two sockets: (2 x occupancy) / (2 x clock) x 2.
+  const double c0 = 2 * sim_rate(kind, "0x0035") / clock, c6 = 2 * sim_rate(kind, "0x0037") / clock;
+  EXPECT_NEAR(value_of(r.out, "cpu_cstate_c0 (uncore_pcu)"), c0, c0 * 1e-9) << r.out;
+  EXPECT_NEAR(value_of(r.out, "cpu_cstate_c6 (uncore_pcu)"), c6, c6 * 1e-9) << r.out;
+  test::BundledRig gnr("gnr-2s");
+  r = test::run_tool("pmu-raw", gnr.args({"-M", "cpu_cstate_c0", "--duration", "1"}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find("pcu_0@UNC_P_CLOCKTICKS@"), std::string::npos) << r.err;
 }
