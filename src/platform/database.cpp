@@ -33,6 +33,25 @@ CpuModel parse_cpu(const json& j, const std::string& where) {
   return c;
 }
 
+// A box type's filter register (IntelFilter).
+IntelFilter parse_filter(const json& f, const std::string& where) {
+  IntelFilter r{static_cast<int>(json_number(f.at("term_config"), where)), json_number(f.at("mask"), where + " mask"),
+                static_cast<std::uint32_t>(json_number(f.at("msr"), where + " msr")),
+                static_cast<std::uint32_t>(json_number(f.at("box_stride"), where + " box_stride"))};
+  if (f.contains("enable")) r.enable_bit = static_cast<int>(json_number(f["enable"], where + " enable"));
+  if (f.contains("high_offset"))
+    r.high_offset = static_cast<std::uint32_t>(json_number(f["high_offset"], where + " high_offset"));
+  for (const auto& s : f.value("selectors", json::array())) {
+    IntelFilterSelector sel{json_number(s.at("event"), where + " selector event"),
+                            json_number(s.at("event_mask"), where + " selector event_mask"),
+                            json_number(s.at("mask"), where + " selector mask")};
+    if (sel.mask & ~r.mask)
+      throw Error(fmt::format("{}: selector mask {:#x} has bits outside the filter's mask", where, sel.mask));
+    r.selectors.push_back(sel);
+  }
+  return r;
+}
+
 IntelBoxType parse_box(const json& j, const std::string& where) {
   IntelBoxType b;
   b.type = static_cast<std::uint16_t>(json_number(j.at("type"), where + " type"));
@@ -44,15 +63,7 @@ IntelBoxType parse_box(const json& j, const std::string& where) {
     for (const auto& s : j["ignored_in"]) b.ignored_in.push_back(s.get<std::string>());
   b.ignore_note = json_string(j, "ignore_note", where, false);
   b.counter_constraints_name = json_string(j, "counter_constraints", where, false);
-  if (j.contains("filter")) {
-    const auto& f = j["filter"];
-    b.filter = IntelFilter{static_cast<int>(json_number(f.at("term_config"), where + " filter")),
-                           json_number(f.at("mask"), where + " filter mask"),
-                           static_cast<std::uint32_t>(json_number(f.at("msr"), where + " filter msr")),
-                           static_cast<std::uint32_t>(json_number(f.at("box_stride"), where + " filter box_stride"))};
-    if (f.contains("enable"))
-      b.filter->enable_bit = static_cast<int>(json_number(f["enable"], where + " filter enable"));
-  }
+  if (j.contains("filter")) b.filter = parse_filter(j["filter"], where + " filter");
   if (j.contains("fixed")) {
     const auto& f = j["fixed"];
     b.fixed = IntelFixedCounter{json_number(f.at("ctl"), where + " fixed ctl"),

@@ -35,13 +35,28 @@ struct CpuModel {
   std::string amd_uncore;    // AMD Zen generation of its uncore PMU kinds ("zen4": amd_l3_zen4, ...), "" if none
 };
 
-// CHA-style filter register written from a config word (e.g. SPR CHA TID filter from config1).
+// Which filter fields an event uses, by its event code (the kernel's extra_regs, e.g.
+// skx_uncore_cha_extra_regs): events whose config & event_mask == event use the fields of `mask`.
+struct IntelFilterSelector {
+  std::uint64_t event = 0;
+  std::uint64_t event_mask = 0;
+  std::uint64_t mask = 0;
+};
+
+// CHA-style filter register written from a config word (e.g. SPR CHA TID filter from config1;
+// SKX CHA FILTER0/FILTER1 from config1's low and high halves).
 struct IntelFilter {
   int term_config = 1;     // which config word feeds it
   std::uint64_t mask = 0;  // bits of that word it takes
   std::uint32_t msr = 0;   // filter MSR of box 0
   std::uint32_t box_stride = 0;
   int enable_bit = -1;  // config bit that makes an event use the filter (SPR CHA tid_en); -1: always
+  // The high 32 bits go to a second register this far after the first (SKX CHA FILTER1 is
+  // FILTER0 + 1, hswep_cbox_enable_event); 0: one register takes the whole value.
+  std::uint32_t high_offset = 0;
+  // Non-empty: an event uses the filter only for the fields its event code selects (and the
+  // filter when it selects any), else as enable_bit says.
+  std::vector<IntelFilterSelector> selectors;
 };
 
 struct IntelFixedCounter {

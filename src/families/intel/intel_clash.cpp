@@ -30,6 +30,7 @@ void each_register(const IntelUnit& iu, F&& f) {
   if (iu.fixed_ctl) add(*iu.fixed_ctl, w.fixed_ctl);
   if (iu.fixed_ctr) add(*iu.fixed_ctr, w.ctr);
   if (iu.filter) add(*iu.filter, w.filter);
+  if (iu.filter_high) add(*iu.filter_high, w.filter);
 }
 
 std::string msr_clash(const IntelUnit& iu) {

@@ -314,12 +314,7 @@ void add_registers(const DecodedUnit& u, const platform::IntelBoxType* bt, Intel
     iu.ctr.push_back(iu.box_ctl + u.ctr_offset + std::uint64_t{iu.ctr_step} * i);
   }
   if (u.status_offset) iu.status = iu.box_ctl + u.status_offset;
-  if (bt && bt->filter && iu.access == RegAccess::Msr) {
-    iu.filter = bt->filter->msr + std::uint64_t{bt->filter->box_stride} * u.box_id;
-    iu.filter_mask = bt->filter->mask;
-    iu.filter_config = bt->filter->term_config;
-    iu.filter_enable_bit = bt->filter->enable_bit;
-  }
+  if (bt && bt->filter && iu.access == RegAccess::Msr) set_filter(*bt->filter, u.box_id, iu);
   if (bt) iu.counter_constraints = bt->constraints;
   if (bt && bt->fixed && iu.access == RegAccess::Mmio) {
     iu.fixed_ctl = iu.box_ctl + bt->fixed->ctl_offset;

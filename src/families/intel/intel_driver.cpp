@@ -57,6 +57,27 @@ BoxBits box_bits(discovery::BoxRules rules) {
           (BoxCtl::Freeze::put(1) | BoxCtl::ResetCtrl::put(1) | BoxCtl::ResetCtrs::put(1)).raw, 0};
 }
 
+// An event's claim on the box filter: the value it wants in the fields it uses.
+struct FilterUse {
+  std::uint64_t value;
+  std::uint64_t fields;
+};
+
+// The box filter as events claim it: a field once taken keeps its value (the kernel's shared
+// register: __snbep_cbox_get_constraint lets an event in when the fields it uses are free or
+// hold its value, and the register gets the fields of all).
+struct Filter {
+  std::uint64_t value = 0;
+  std::uint64_t fields = 0;
+  // False when `f` wants another value in a field already taken; else takes it and says true.
+  bool take(const FilterUse& f) {
+    if ((value ^ f.value) & fields & f.fields) return false;
+    value = (value & ~f.fields) | f.value;
+    fields |= f.fields;
+    return true;
+  }
+};
+
 class IntelBoxDriver : public UnitDriver {
  public:
   IntelBoxDriver(const UnitLayout& layout, std::uint64_t config_mask)
@@ -100,17 +121,15 @@ class IntelBoxDriver : public UnitDriver {
                                     fixed_ ? " and 1 fixed counter" : ""),
                         "", false, true};
     if (!assign_counters(masks)) return crowded(events, masks);
-    // One filter register: every event that uses it must want the same value (the kernel's shared
-    // register, uncore_get_constraint).
-    std::optional<std::uint64_t> filter;
-    for (const auto& e : events) {
-      auto f = filter_value(e);
-      if (f && filter && *filter != *f)
-        return refuse(fmt::format("events ask for different filter values ({:#x}, {:#x}) but the box has one filter "
-                                  "register",
-                                  *filter, *f));
-      if (f) filter = f;
-    }
+    // One filter: every event that uses a field of it must want the same value there (the kernel's
+    // shared register, __snbep_cbox_get_constraint / uncore_get_constraint: the event waits).
+    Filter filter;
+    for (const auto& e : events)
+      if (auto f = filter_value(e); f && !filter.take(*f))
+        return DoesNotFit{fmt::format("{}: {} asks for filter {:#x} but another event of the box has {:#x} there, and "
+                                      "the box has one filter",
+                                      unit_.name, e.name, f->value, filter.value & f->fields),
+                          "", false, true};  // they take turns, as the kernel makes such an event wait
     return std::nullopt;
   }
 
@@ -132,6 +151,12 @@ class IntelBoxDriver : public UnitDriver {
     if (general > counters_ || general > std::size(masks) ||
         !assign_counters(std::span(masks, general), std::span(counter, general)))
       throw Error(fmt::format("{}: the events do not fit its counters (fit() was not asked)", unit_.name));
+    // The box filter holds the fields of every event (the kernel's shared register, written whole
+    // by hswep_cbox_enable_event before each event's control).
+    Filter filter;
+    for (const auto& e : events)
+      if (auto f = filter_value(e); f && !filter.take(*f))
+        throw Error(fmt::format("{}: the events want different filters (fit() was not asked)", unit_.name));
     std::size_t next = 0;
     for (const auto& e : events) {
       if (is_fixed(e)) {
@@ -140,7 +165,7 @@ class IntelBoxDriver : public UnitDriver {
         continue;
       }
       const unsigned c = counter[next++];
-      if (auto f = filter_value(e)) g.write(filter_->reg, *f);  // reg1 before the control
+      if (filter_value(e)) write_filter(g, filter.value);  // reg1 before the control
       g.write(layout_.at(Role::CounterControl, c), (e.config & config_mask_) | bits_.ctl_enable);
       plan.add(layout_.at(Role::Counter, c), unit_.counter_width);
     }
@@ -162,11 +187,27 @@ class IntelBoxDriver : public UnitDriver {
   // uncore_pmu_event_init: attr.config == UNCORE_FIXED_EVENT selects the fixed counter.
   static bool is_fixed(const syntax::EncodedEvent& e) { return e.config == kFixedEvent; }
   // What the event writes to the box's filter register, if it uses it: config1 & the filter's mask
-  // when the event sets the filter's enable bit (spr_cha_hw_config: only with tid_en).
-  std::optional<std::uint64_t> filter_value(const syntax::EncodedEvent& e) const {
+  // when the event sets the filter's enable bit (spr_cha_hw_config: only with tid_en), or, with
+  // selectors, config1 & the fields its event code selects (skx_cha_hw_config: the extra_regs of
+  // its code, skx_cha_filter_mask).
+  std::optional<FilterUse> filter_value(const syntax::EncodedEvent& e) const {
     if (!filter_ || is_fixed(e)) return std::nullopt;
+    if (!u_.filter_selectors.empty()) {
+      std::uint64_t fields = 0;
+      for (const auto& s : u_.filter_selectors)
+        if ((e.config & s.event_mask) == s.event) fields |= s.mask;
+      if (!fields) return std::nullopt;
+      return FilterUse{e.config1 & fields & u_.filter_mask, fields & u_.filter_mask};
+    }
     if (u_.filter_enable_bit >= 0 ? !(e.config >> u_.filter_enable_bit & 1) : !e.config1) return std::nullopt;
-    return e.config1 & u_.filter_mask;
+    return FilterUse{e.config1 & u_.filter_mask, u_.filter_mask};
+  }
+  // hswep_cbox_enable_event: the low 32 bits to FILTER0, the high to FILTER1 (when the box has two).
+  void write_filter(WriteGuard& g, std::uint64_t v) const {
+    const UnitRegister* high = layout_.find(Role::Filter, 1);
+    if (!high) return g.write(filter_->reg, v);
+    g.write(filter_->reg, v & 0xffffffffu);
+    g.write(high->reg, v >> 32);
   }
   DoesNotFit refuse(std::string why) const { return DoesNotFit{fmt::format("{}: {}", unit_.name, why), ""}; }
 

@@ -47,6 +47,7 @@ void box_footprint(const discovery::IntelUnit& iu, discovery::Footprint& f) {
   // The filter MSR is per box but not in the box's block (SPR CHA filters are 0x10 apart at
   // 0x200e + ...), so it is compared like any register.
   if (iu.filter) add(*iu.filter, w.filter);
+  if (iu.filter_high) add(*iu.filter_high, w.filter);
 }
 
 class Intel final : public discovery::Family,

@@ -46,6 +46,7 @@ UnitLayout intel_layout(const discovery::PmuUnit& unit) {
     l.add(Role::FixedCounter, 0, reg(*u.fixed_ctr, w.ctr));
   }
   if (u.filter) l.add(Role::Filter, 0, reg(*u.filter, w.filter));
+  if (u.filter_high) l.add(Role::Filter, 1, reg(*u.filter_high, w.filter));
   if (u.access == RegAccess::Mmio) {
     std::uint64_t end = u.box_ctl;
     for (const auto& r : l.registers) end = std::max(end, std::get<MmioAddress>(r.reg.at).phys + r.reg.width / 8u);

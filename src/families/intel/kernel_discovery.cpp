@@ -183,6 +183,7 @@ void add_msr_boxes(Context& c, const platform::IntelBoxType& bt, unsigned n, con
       iu.box_id = static_cast<std::uint16_t>(b);
       iu.msr_cpu = cpu;
       fill_registers(k, iu, k.msr_shift(b));
+      if (bt.filter) set_filter(*bt.filter, b, iu);  // skx_cha_hw_config's reg1
       add_unit(c, bt, std::move(iu), socket, p);
     }
   }

@@ -80,6 +80,11 @@ TEST(KernelBoxes, CascadeLakeBoxesAreNamedAndCountedAsTheKernelDoes) {
   EXPECT_EQ(cha.ctl.front(), 0xe31u);
   EXPECT_EQ(cha.ctr.front(), 0xe38u);
   EXPECT_EQ(cha.msr_cpu, 4);
+  // Its filter: HSWEP_C0_MSR_PMON_BOX_FILTER0 0xe05 + 0x10 * 3, FILTER1 the next MSR (skx_cha_hw_config,
+  // hswep_cbox_enable_event); an IMC channel has none.
+  EXPECT_EQ(cha.filter, std::optional<std::uint64_t>{0xe35});
+  EXPECT_EQ(cha.filter_high, std::optional<std::uint64_t>{0xe36});
+  EXPECT_FALSE(iu.filter);
 }
 
 // The CHA count is CAPID6's (skx_count_chabox), and PCI boxes follow the UBOX map, not the NUMA node.

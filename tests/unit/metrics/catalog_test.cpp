@@ -68,9 +68,9 @@ json with_metric(const char* key, json value) {
 TEST(Catalog, EmbeddedFilesLoadAndEveryMetricHasAKnownPmuType) {
   const Catalog& c = catalog();
   EXPECT_EQ(c.metrics().size(),
-            215u);  // 170 uncore (14 Intel IMC: 4 + 10 variants of 5, 8 Intel IIO, 2 Intel UPI, 57 perf Intel
-                    // uncore: 25 + 32 variants of 14, 7 AMD, 5 CMN), 45 Grace core
-  EXPECT_EQ(c.unavailable().size(), 11u);  // perf's metrics pmukit does not count, each with its reason
+            220u);  // 175 uncore (14 Intel IMC: 4 + 10 variants of 5, 8 Intel IIO, 2 Intel UPI, 62 perf Intel
+                    // uncore: 28 + 34 variants of 14, 7 AMD, 5 CMN), 45 Grace core
+  EXPECT_EQ(c.unavailable().size(), 6u);  // perf's metrics pmukit does not count, each with its reason
   EXPECT_EQ(c.pmu_types().size(),
             28u);  // armv8_pmuv3_%u for the core metrics, amd_l3, amd_df, amd_umc_%u, amd_umc for AMD,
                    // uncore_cha/upi/upi_%u/iio/m2m/irp/pcu

@@ -51,6 +51,7 @@ std::vector<MetricCase> all_cases() {
   for (auto& c : pmukit::test::amd_cases()) all.push_back(c);
   for (auto& c : pmukit::test::perf_intel_variant_cases()) all.push_back(c);
   for (auto& c : pmukit::test::perf_intel_more_cases()) all.push_back(c);
+  for (auto& c : pmukit::test::perf_intel_skx_cases()) all.push_back(c);
   return all;
 }
 

@@ -40,6 +40,9 @@ std::vector<MetricCase> perf_intel_variant_cases();
 // Hand-computed values for the rest of perf_intel_uncore.json's metrics (NUMA, latency by target,
 // IO, PMem, IIO), some of them variants by platform (Sierra Forest).
 std::vector<MetricCase> perf_intel_more_cases();
+// perf's Skylake-SP/Cascade Lake CHA TOR metrics, whose events carry perf's config1 for the CHA
+// filter (perf_intel_skx_filter_values_test.cpp).
+std::vector<MetricCase> perf_intel_skx_cases();
 
 // The embedded catalog, loaded once for all tests.
 const metrics::Catalog& catalog();

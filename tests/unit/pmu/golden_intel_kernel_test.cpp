@@ -92,6 +92,8 @@ TEST(GoldenTrace, IntelKernelTableBoxesOverPciConfigSpaceAndMsr) {
     want.push_back(config_store(kM2m, 0x228 + 8 * i, 0)), put_back_pair(want, kM2m, 0x200 + 8 * i, 0);
   want.push_back(config_store(kM2m, 0x258, 0));
   for (unsigned i = 0; i < 4; ++i) want.push_back(msr_store(0xe01 + i, 0)), want.push_back(msr_store(0xe08 + i, 0));
+  want.push_back(msr_store(0xe05, 0));  // the CHA filter (HSWEP_C0_MSR_PMON_BOX_FILTER0, FILTER0 + 1)
+  want.push_back(msr_store(0xe06, 0));
   want.push_back(msr_store(0xe00, 0));
   for (unsigned i = 0; i < 4; ++i)
     want.push_back(config_store(kImc, 0xd8 + 4 * i, 0)), put_back_pair(want, kImc, 0xa0 + 8 * i, 0);

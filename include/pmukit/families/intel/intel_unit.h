@@ -12,6 +12,7 @@
 #include "pmukit/discovery/inventory.h"
 #include "pmukit/families/intel/counter_constraints.h"
 #include "pmukit/families/intel/intel_regs.h"
+#include "pmukit/platform/database.h"
 
 namespace pmukit::discovery {
 
@@ -46,6 +47,8 @@ struct IntelUnit {
   std::uint64_t filter_mask = 0;        // bits of config<filter_config> it takes
   int filter_config = 1;
   int filter_enable_bit = -1;  // config bit an event sets to use the filter (SPR CHA tid_en); -1: any config1
+  std::optional<std::uint64_t> filter_high;  // the register of the value's high 32 bits (SKX CHA FILTER1), if apart
+  std::vector<platform::IntelFilterSelector> filter_selectors;  // the fields each event code uses (SKX CHA)
   // Which counters each event may use (the kernel's event constraint table for this box type, from
   // platform data); none: any event on any counter.
   std::optional<platform::CounterConstraints> counter_constraints;
@@ -67,6 +70,18 @@ struct IntelUnit {
 constexpr regs::intel::Widths unit_widths(const IntelUnit& u) {
   return u.rules == BoxRules::Snbep ? regs::intel::snbep_widths(table_access_type(u.access))
                                     : regs::intel::widths(table_access_type(u.access));
+}
+
+// The box's filter register(s) from its type's platform data: box `box`'s MSR is `box_stride`
+// after box 0's (SPR: SPR_C0_MSR_PMON_BOX_FILTER0 + HSWEP_CBO_MSR_OFFSET * box; SKX:
+// HSWEP_C0_MSR_PMON_BOX_FILTER0 + HSWEP_CBO_MSR_OFFSET * box, FILTER1 the next MSR).
+inline void set_filter(const platform::IntelFilter& f, unsigned box, IntelUnit& iu) {
+  iu.filter = f.msr + std::uint64_t{f.box_stride} * box;
+  if (f.high_offset) iu.filter_high = *iu.filter + f.high_offset;
+  iu.filter_mask = f.mask;
+  iu.filter_config = f.term_config;
+  iu.filter_enable_bit = f.enable_bit;
+  iu.filter_selectors = f.selectors;
 }
 
 }  // namespace pmukit::discovery
