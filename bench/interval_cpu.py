@@ -234,24 +234,29 @@ def raise_open_files(need):
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(need, hard) if hard != resource.RLIM_INFINITY else need, hard))
 
 
+def served_mmio_machine(work, n, name):
+    """n MMIO counters (mmio_spec) under `pmu-sim run --realtime`, once it serves them: the snapshot,
+    the simulator's process (the caller stops it) and pmu-raw's --per-box CSV command on them."""
+    snap = os.path.join(work, f"{name}-{n}")
+    subprocess.run([f"{tools}/pmu-sim", "create", "--spec", mmio_spec(work, n), snap], check=True,
+                   stdout=subprocess.DEVNULL)
+    sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"], stdout=subprocess.DEVNULL)
+    subprocess.run([f"{tools}/pmu-sim", "wait", snap], check=True)
+    raw = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "--per-box", "-x,", "-I", str(interval)]
+    for e in IMC_EVENTS:
+        raw += ["-e", e]
+    return snap, sim, raw
+
+
 def scaling_size(work, n, intervals):
     """pmu-raw on n MMIO counters under pmu-sim and perf stat -a on n events of this machine's
     software and msr PMUs (counting every CPU, as perf stat -a does), interleaved round by round;
     each side's per-interval CPU is its run's CPU less its own one-interval run's (set-up and
     teardown alike), over the intervals between. Returns (counters, {side: [seconds per interval]})."""
-    snap = os.path.join(work, f"scaling-{n}")
-    subprocess.run([f"{tools}/pmu-sim", "create", "--spec", mmio_spec(work, n), snap], check=True,
-                   stdout=subprocess.DEVNULL)
-    sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"], stdout=subprocess.DEVNULL)
+    snap, sim, raw = served_mmio_machine(work, n, "scaling")
     try:
-        raw = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "--per-box", "-x,", "-I", str(interval)]
-        for e in IMC_EVENTS:
-            raw += ["-e", e]
         ours, theirs = os.path.join(work, "raw.csv"), os.path.join(work, "perf.csv")
-        for _ in range(100):  # until the simulator serves the snapshot
-            if subprocess.run(raw + ["--interval-count", "1", "-o", ours], stderr=subprocess.DEVNULL).returncode == 0:
-                break
-            time.sleep(0.05)
+        subprocess.run(raw + ["--interval-count", "1", "-o", ours], check=True, stderr=subprocess.DEVNULL)
         counters = csv_lines(ours)  # a --per-box line per counter
         events = [PERF_EVENTS[i % len(PERF_EVENTS)] for i in range(counters)]
         raise_open_files(counters * os.cpu_count() + 64)  # perf: events x CPUs file descriptors
@@ -401,19 +406,10 @@ def spread(values):
 
 def floor_size(work, n, intervals):
     """pmu-raw and interval_floor, interleaved, on n MMIO counters; returns per-interval CPU lists."""
-    snap = os.path.join(work, f"floor-{n}")
-    subprocess.run([f"{tools}/pmu-sim", "create", "--spec", mmio_spec(work, n), snap], check=True,
-                   stdout=subprocess.DEVNULL)
-    sim = subprocess.Popen([f"{tools}/pmu-sim", "run", snap, "--realtime"], stdout=subprocess.DEVNULL)
+    snap, sim, raw = served_mmio_machine(work, n, "floor")
     try:
-        raw = [f"{tools}/pmu-raw", "--snapshot", snap, "--backend", "direct", "--per-box", "-x,", "-I", str(interval)]
-        for e in IMC_EVENTS:
-            raw += ["-e", e]
         ours, theirs = os.path.join(work, "raw.csv"), os.path.join(work, "floor.csv")
-        for _ in range(100):  # until the simulator serves the snapshot
-            if subprocess.run(raw + ["--interval-count", "1", "-o", ours], stderr=subprocess.DEVNULL).returncode == 0:
-                break
-            time.sleep(0.05)
+        subprocess.run(raw + ["--interval-count", "1", "-o", ours], check=True, stderr=subprocess.DEVNULL)
         plan = floor_plan(work, snap, IMC_EVENTS, ours)
         floor = [os.path.join(build, "bench", "interval_floor"), f"{snap}/dev/mem", plan, str(interval)]
         sides = {"pmu-raw": lambda k, out: raw + ["--interval-count", str(k), "-o", out],
